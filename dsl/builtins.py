@@ -1,0 +1,170 @@
+"""The functions a rule file can call, each with its arity and its ja/en reading.
+
+`impl` receives the running state first, then the evaluated arguments.
+Functions over comprehensions (count, sum, highest, ...) get the collection already
+built; `highest`/`lowest`/`nth_highest` get (item, key) pairs from `key for x in coll`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .values import Piece, Player, ZoneId
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    arity: tuple[int, int]      # least and most arguments
+    impl: Callable
+    ja: str
+    en: str
+    pairs: bool = False         # takes `key for x in coll` as (item, key) pairs
+
+
+def _items(s, coll):
+    if isinstance(coll, ZoneId):
+        return s.zones[coll]
+    return coll
+
+
+def _count(s, coll):
+    return len(_items(s, coll))
+
+
+def _sum(s, coll):
+    return sum(_items(s, coll))
+
+
+def _max(s, *args):
+    if len(args) == 1:
+        items = _items(s, args[0])
+        return max(items) if items else 0
+    return max(args)
+
+
+def _min(s, *args):
+    if len(args) == 1:
+        items = _items(s, args[0])
+        return min(items) if items else 0
+    return min(args)
+
+
+def _extreme(pick):
+    def run(s, pairs):
+        if not pairs:
+            return ()
+        best = pick(k for _, k in pairs)
+        return tuple(x for x, k in pairs if k == best)
+    return run
+
+
+def _nth_highest(s, n, pairs):
+    keys = sorted({k for _, k in pairs}, reverse=True)
+    if n < 1 or n > len(keys):
+        return ()
+    return tuple(x for x, k in pairs if k == keys[n - 1])
+
+
+def _first(s, coll):
+    items = _items(s, coll)
+    return items[0] if items else None
+
+
+def _top(s, coll):
+    items = _items(s, coll)
+    return items[-1] if items else None
+
+
+def _alive_players(s):
+    return tuple(p for p in s.game.players_of(s.n) if s.alive[p])
+
+
+def _next_player(s, p, step=1):
+    if p is None:
+        return None
+    n = s.n
+    direction = s.game.direction
+    q = int(p)
+    for _ in range(n):
+        q = (q + direction * step) % n
+        if s.alive[q]:
+            return s.game.players_of(n)[q]
+    return None
+
+
+def _previous_player(s, p):
+    return _next_player(s, p, -1)
+
+
+def _all(s, family):
+    zones = family if isinstance(family, tuple) else (family,)
+    out = []
+    for z in zones:
+        out.extend(s.zones[z])
+    return tuple(out)
+
+
+def _wild(s, piece):
+    w = s.game.wild_face.get(s.game.kind_of[piece])
+    return w is not None and s.face[piece] == w
+
+
+def _alive(s, p):
+    return p is not None and bool(s.alive[p])
+
+
+def _contains(s, coll, x):
+    return x in _items(s, coll)
+
+
+def _empty(s, coll):
+    return len(_items(s, coll)) == 0
+
+
+def _seat(s, p):
+    return int(p) + 1
+
+
+def _holder(s, piece):
+    return s.game.zone_owner[s.loc[piece]]
+
+
+def _zone_of(s, piece):
+    return ZoneId(s.loc[piece])
+
+
+def _abs(s, x):
+    return abs(x)
+
+
+def _size(s, coll):
+    return len(_items(s, coll))
+
+
+BUILTINS: dict[str, Builtin] = {b.name: b for b in [
+    Builtin("count", (1, 1), _count, "{0}の数", "the number of {0}"),
+    Builtin("sum", (1, 1), _sum, "{0}の合計", "the total of {0}"),
+    Builtin("max", (1, 9), _max, "{0}の最大", "the largest of {0}"),
+    Builtin("min", (1, 9), _min, "{0}の最小", "the smallest of {0}"),
+    Builtin("highest", (1, 1), _extreme(max), "{0}が最も大きいもの", "those with the highest {0}", pairs=True),
+    Builtin("lowest", (1, 1), _extreme(min), "{0}が最も小さいもの", "those with the lowest {0}", pairs=True),
+    Builtin("nth_highest", (2, 2), _nth_highest, "{1}が{0}番目に大きいもの", "those with the {0}th highest {1}", pairs=True),
+    Builtin("first", (1, 1), _first, "{0}の最初", "the first of {0}"),
+    Builtin("top", (1, 1), _top, "{0}の一番上", "the top of {0}"),
+    Builtin("alive_players", (0, 0), _alive_players, "残っているプレイヤー", "the players still in"),
+    Builtin("next_player", (1, 1), _next_player, "{0}の次のプレイヤー", "the player after {0}"),
+    Builtin("previous_player", (1, 1), _previous_player, "{0}の前のプレイヤー", "the player before {0}"),
+    Builtin("all", (1, 1), _all, "全員の{0}", "every player's {0}"),
+    Builtin("wild", (1, 1), _wild, "{0}がワイルド", "{0} shows the wild face"),
+    Builtin("alive", (1, 1), _alive, "{0}が残っている", "{0} is still in"),
+    Builtin("contains", (2, 2), _contains, "{0}に{1}がある", "{0} holds {1}"),
+    Builtin("empty", (1, 1), _empty, "{0}が空", "{0} is empty"),
+    Builtin("seat", (1, 1), _seat, "{0}の席番号", "the seat of {0}"),
+    Builtin("holder", (1, 1), _holder, "{0}を持つプレイヤー", "the player holding {0}"),
+    Builtin("zone_of", (1, 1), _zone_of, "{0}のある場所", "where {0} is"),
+    Builtin("abs", (1, 1), _abs, "{0}の絶対値", "the size of {0}"),
+    Builtin("size", (1, 1), _size, "{0}の大きさ", "the size of {0}"),
+]}
+
+CONSTANTS = {"players", "nobody", "true", "false"}

@@ -1,0 +1,51 @@
+"""Diagnostics: what is wrong, where, and a hint, printed like a compiler."""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from .syntax import Span
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    severity: str               # 'error' | 'warning' | 'note'
+    path: str
+    span: Span
+    message: str
+    hint: Optional[str] = None
+
+    def format(self, source: Optional[str] = None) -> str:
+        head = f"{self.path}:{self.span.line}:{self.span.column}: {self.severity}: {self.message}"
+        lines = [head]
+        if source is not None and self.span.line > 0:
+            text_lines = source.splitlines()
+            if self.span.line <= len(text_lines):
+                line = text_lines[self.span.line - 1].expandtabs(1)
+                width = 1
+                if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
+                    width = self.span.end_column - self.span.column
+                lines.append("    " + line)
+                lines.append("    " + " " * (self.span.column - 1) + "^" + "~" * (width - 1))
+        if self.hint:
+            lines.append(f"    hint: {self.hint}")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict:
+        return {"severity": self.severity, "path": self.path, "line": self.span.line,
+                "column": self.span.column, "message": self.message, "hint": self.hint}
+
+
+class RuleFileError(Exception):
+    """Raised when a rule file cannot be used at all; carries its diagnostics."""
+
+    def __init__(self, diagnostics: list[Diagnostic], source: Optional[str] = None):
+        super().__init__("\n".join(d.format(source) for d in diagnostics))
+        self.diagnostics = diagnostics
+        self.source = source
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None

@@ -1,0 +1,1315 @@
+"""The engine: a checked rule file, compiled for one player count, played as a state machine.
+
+The turn structure is compiled to a flat list of instructions with jumps (each one a
+small closure over the rule tree). A state holds only the index of the next
+instruction and the values of the local slots, so a game's progress is plain data.
+Running stops at a decision (a player's choice, or a chance outcome) or at the end.
+Anything the rules do not cover ends the game with a DeadEnd, never an exception.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from . import syntax as S
+from .builtins import BUILTINS
+from .state import DeadEnd, State
+from .values import Piece, Player, ZoneId
+
+CHANCE = -1                     # the actor of a chance outcome
+DEFAULT_MAX_MOVES = 5000
+_TRIGGER_ROUNDS = 64
+
+
+class RuleError(Exception):
+    """A problem in the rules found while playing; becomes a DeadEnd."""
+
+    def __init__(self, kind: str, message: str, span: Optional[S.Span] = None):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.span = span
+
+
+class _Label:
+    __slots__ = ("ip",)
+
+    def __init__(self):
+        self.ip = -1
+
+
+@dataclass
+class _Choice:
+    """What a paused CHOOSE instruction offers."""
+    actor: Optional[Callable]
+    options: list                      # (name, available, params, where_fn, bounds, body label, option syntax)
+    simultaneous: bool
+    actors_slot: int = -1
+    pending_slot: int = -1
+    span: S.Span = S.NOWHERE
+    owner: str = ""
+
+
+@dataclass
+class _Chance:
+    kind: str                          # 'roll' | 'shuffle'
+    zone: Callable
+    span: S.Span
+    owner: str
+
+
+class Game:
+    """One rule file compiled for one player count. Shared by all its states."""
+
+    def __init__(self, rules: S.RuleFile, n_players: int):
+        self.rules = rules
+        self.path = rules.path
+        self.n = n_players
+        game = rules.game
+        self.name = game.name
+        self.direction = 1 if game.seating == "clockwise" else -1
+        self._players = tuple(Player(i) for i in range(n_players))
+        self.code: list[Callable] = []
+        self.owner: list[str] = []
+        self.spans: list[S.Span] = []
+        self.pauses: dict[int, object] = {}
+        self.block_names: list[tuple[str, str, S.Span]] = []    # (kind, name, span) per coverage id
+        self.n_slots = 0                # local slots, allocated while compiling
+        self._build_tables()
+        self._compile_all()
+
+    # ------------------------------------------------------------ tables
+    def players_of(self, n):
+        return self._players
+
+    def _build_tables(self):
+        r = self.rules
+        self.params: dict[str, object] = {}
+        self.defines = {d.name: d for d in r.of(S.Define)}
+        self.rule_decls = {d.name: d for d in r.of(S.Rule)}
+        self.questions = {d.name: d for d in r.of(S.Question)}
+        for p in r.of(S.Parameter):
+            if p.by_players:
+                table = dict(p.by_players)
+                expr = table.get(self.n, p.otherwise)
+                if expr is None:
+                    raise RuleError("parameter", f"parameter '{p.name}' has no value for {self.n} players", p.span)
+            else:
+                expr = p.value
+            self.params[p.name] = self._const(expr)
+        # zones
+        self.zone_names: list[str] = []
+        self.zone_owner: list = []
+        self.zone_seen: list[str] = []
+        self.zone_kind: list[str] = []
+        self.zones: dict[str, object] = {}      # name -> ZoneId or tuple of ZoneId per player
+        for z in r.of(S.Zone):
+            if z.per_player:
+                ids = []
+                for p in self._players:
+                    ids.append(ZoneId(len(self.zone_names)))
+                    self.zone_names.append(f"{z.name}({int(p) + 1})")
+                    self.zone_owner.append(p)
+                    self.zone_seen.append(z.seen_by)
+                    self.zone_kind.append(z.kind)
+                self.zones[z.name] = tuple(ids)
+            else:
+                self.zones[z.name] = ZoneId(len(self.zone_names))
+                self.zone_names.append(z.name)
+                self.zone_owner.append(None)
+                self.zone_seen.append(z.seen_by)
+                self.zone_kind.append(z.kind)
+        for b in r.of(S.Board):
+            cells = []
+            for y in range(1, b.height + 1):
+                for x in range(1, b.width + 1):
+                    cells.append(ZoneId(len(self.zone_names)))
+                    self.zone_names.append(f"{b.name}({x},{y})")
+                    self.zone_owner.append(None)
+                    self.zone_seen.append("everyone")
+                    self.zone_kind.append("space")
+            self.zones[b.name] = tuple(cells)
+        # pieces
+        self.kind_of: list[str] = []
+        self.piece_attrs: list[dict] = []
+        self.piece_label: list[str] = []
+        self.initial_zone: list[int] = []
+        self.initial_face: list = []
+        self.wild_face: dict[str, object] = {}
+        self.faces: dict[str, tuple] = {}
+        for c in r.of(S.Component):
+            home = self.zones.get(c.home) if c.home else None
+            if home is None or isinstance(home, tuple):
+                raise RuleError("component", f"'{c.name}' needs a shared zone to start in ('in ZONE')", c.span)
+            if c.kind == "dice":
+                self.faces[c.name] = tuple(c.faces)
+                self.wild_face[c.name] = c.wild
+            specs = c.cards or (S.CardSpec(c.name, (), c.count, c.span),)
+            for spec in specs:
+                count = self._const(spec.count) if spec.count is not None else 1
+                if c.count_per_player and not c.cards:
+                    count *= self.n
+                for _ in range(int(count)):
+                    self.kind_of.append(c.name)
+                    attrs = dict(spec.attrs)
+                    self.piece_attrs.append(attrs)
+                    self.piece_label.append(spec.name if c.cards else c.name)
+                    self.initial_zone.append(home)
+                    self.initial_face.append(c.faces[0] if c.kind == "dice" and c.faces else None)
+        self.pieces = tuple(Piece(i) for i in range(len(self.kind_of)))
+        self.kind_pieces: dict[str, tuple] = {}
+        for p in self.pieces:
+            self.kind_pieces.setdefault(self.kind_of[p], []).append(p)
+        self.kind_pieces = {k: tuple(v) for k, v in self.kind_pieces.items()}
+        # orders: value -> strength (higher is stronger)
+        self.orders: dict[str, tuple[str, dict]] = {}
+        for o in r.of(S.Order):
+            strength = {}
+            for i, group in enumerate(o.ranks):
+                for v in group:
+                    strength[v] = len(o.ranks) - i
+            self.orders[o.name] = (o.attribute, strength)
+        # variables
+        self.var_slots: dict[str, int] = {}
+        self.pvar_slots: dict[str, int] = {}
+        self.var_decls: dict[str, S.Counter] = {}
+        for v in r.of(S.Counter):
+            self.var_decls[v.name] = v
+            if v.per_player:
+                self.pvar_slots[v.name] = len(self.pvar_slots)
+            else:
+                self.var_slots[v.name] = len(self.var_slots)
+        self.symbols = set()
+        for attrs in self.piece_attrs:
+            for v in attrs.values():
+                if isinstance(v, str):
+                    self.symbols.add(v)
+        for c in r.of(S.Component):
+            for f in c.faces:
+                if isinstance(f, str):
+                    self.symbols.add(f)
+        for o in r.of(S.Order):
+            for g in o.ranks:
+                for v in g:
+                    if isinstance(v, str):
+                        self.symbols.add(v)
+        mx = rules.game.max_steps if (rules := self.rules) else None
+        self.max_moves = int(self._const(mx)) if mx is not None else DEFAULT_MAX_MOVES
+
+    def _const(self, expr):
+        """Evaluate an expression that may use only numbers, text, parameters and the player count."""
+        env = _Env(self, {})
+        f = self._expr(expr, env)
+        return f(_ConstState(self))
+
+    # ------------------------------------------------------------ expressions
+    def _expr(self, e: S.Expr, env: "_Env") -> Callable:
+        m = getattr(self, "_x_" + type(e).__name__)
+        return m(e, env)
+
+    def _x_Num(self, e, env):
+        v = e.value
+        return lambda s: v
+
+    def _x_Str(self, e, env):
+        v = e.value
+        return lambda s: v
+
+    def _x_ListLit(self, e, env):
+        fs = [self._expr(i, env) for i in e.items]
+        return lambda s: tuple(f(s) for f in fs)
+
+    def _x_Name(self, e, env):
+        n = e.id
+        if n in env.locals:
+            i = env.locals[n]
+            return lambda s: s.loc_slots[i]
+        if n in env.bound:
+            return env.bound[n]
+        if n == "players":
+            ps = self._players
+            return lambda s: ps
+        if n == "player_count":
+            k = self.n
+            return lambda s: k
+        if n == "nobody":
+            return lambda s: None
+        if n in ("true", "false"):
+            v = n == "true"
+            return lambda s: v
+        if n in self.params:
+            v = self.params[n]
+            return lambda s: v
+        if n in self.var_slots:
+            i = self.var_slots[n]
+            return lambda s: s.vars[i]
+        if n in self.defines:
+            d = self.defines[n]
+            if d.params:
+                raise RuleError("name", f"'{n}' needs {len(d.params)} argument(s)", e.span)
+            return self._expr(d.expr, _Env(self, {}))
+        if n in self.zones:
+            z = self.zones[n]
+            return lambda s: z
+        if n in self.kind_pieces:
+            ps = self.kind_pieces[n]
+            return lambda s: ps
+        if n in self.symbols:
+            return lambda s: n
+        raise RuleError("name", f"unknown name '{n}'", e.span)
+
+    def _x_Attr(self, e, env):
+        obj = self._expr(e.obj, env)
+        name = e.name
+        if name == "face":
+            return lambda s: s.face[obj(s)]
+        if name == "kind":
+            kinds = self.kind_of
+            return lambda s: kinds[obj(s)]
+        if name == "seat":
+            return lambda s: int(obj(s)) + 1
+        if name == "owner":
+            owners = self.zone_owner
+            return lambda s: owners[obj(s)]
+        attrs = self.piece_attrs
+
+        def get(s):
+            return attrs[obj(s)].get(name)
+        return get
+
+    def _x_Unary(self, e, env):
+        f = self._expr(e.operand, env)
+        if e.op == "not":
+            return lambda s: not f(s)
+        return lambda s: -f(s)
+
+    def _x_IfExpr(self, e, env):
+        c, a, b = self._expr(e.cond, env), self._expr(e.then, env), self._expr(e.other, env)
+        return lambda s: a(s) if c(s) else b(s)
+
+    def _x_Binary(self, e, env):
+        a, b = self._expr(e.left, env), self._expr(e.right, env)
+        op = e.op
+        if op == "and":
+            return lambda s: a(s) and b(s)
+        if op == "or":
+            return lambda s: a(s) or b(s)
+        if op == "+":
+            return lambda s: a(s) + b(s)
+        if op == "-":
+            return lambda s: a(s) - b(s)
+        if op == "*":
+            return lambda s: a(s) * b(s)
+        if op == "//":
+            return lambda s: a(s) // b(s)
+        if op == "%":
+            return lambda s: a(s) % b(s)
+        if op == "=":
+            return lambda s: a(s) == b(s)
+        if op == "!=":
+            return lambda s: a(s) != b(s)
+        if op == "<":
+            return lambda s: a(s) < b(s)
+        if op == "<=":
+            return lambda s: a(s) <= b(s)
+        if op == ">":
+            return lambda s: a(s) > b(s)
+        if op == ">=":
+            return lambda s: a(s) >= b(s)
+        raise RuleError("operator", f"unknown operator {op}", e.span)
+
+    def _collection(self, e, env):
+        """A comprehension's source as a function giving a sequence of items."""
+        f = self._expr(e, env)
+
+        def items(s):
+            v = f(s)
+            if isinstance(v, ZoneId):
+                return s.zones[v]
+            if isinstance(v, tuple) and v and isinstance(v[0], ZoneId):
+                out = []
+                for z in v:
+                    out.extend(s.zones[z])
+                return out
+            return v
+        return items
+
+    def _x_Comprehension(self, e, env, pairs=False):
+        slot = env.new_slot(e.var)
+        inner = env.with_local(e.var, slot)
+        coll = self._collection(e.coll, env)
+        cond = self._expr(e.cond, inner) if e.cond is not None else None
+        item = self._expr(e.item, inner) if e.item is not None else None
+
+        if pairs:
+            def run(s):
+                out = []
+                L = s.loc_slots
+                for x in coll(s):
+                    L[slot] = x
+                    if cond is None or cond(s):
+                        out.append((x, item(s) if item else x))
+                return tuple(out)
+            return run
+        if item is None and cond is None:
+            return lambda s: tuple(coll(s))
+
+        def run(s):
+            out = []
+            L = s.loc_slots
+            for x in coll(s):
+                L[slot] = x
+                if cond is None or cond(s):
+                    out.append(item(s) if item else x)
+            return tuple(out)
+        return run
+
+    def _x_Call(self, e, env):
+        fn = e.fn
+        if fn in self.zones and isinstance(self.zones[fn], tuple) and len(e.args) == 1:
+            fam = self.zones[fn]
+            a = self._expr(e.args[0], env)
+            return lambda s: fam[a(s)]
+        if fn in self.zones and isinstance(self.zones[fn], tuple) and len(e.args) == 2:
+            board = next(b for b in self.rules.of(S.Board) if b.name == fn)
+            cells, w = self.zones[fn], board.width
+            ax, ay = self._expr(e.args[0], env), self._expr(e.args[1], env)
+            return lambda s: cells[(ay(s) - 1) * w + ax(s) - 1]
+        if fn in self.pvar_slots:
+            i = self.pvar_slots[fn]
+            a = self._expr(e.args[0], env)
+            return lambda s: s.pvars[i][a(s)]
+        if fn in self.orders:
+            attr, strength = self.orders[fn]
+            a = self._expr(e.args[0], env)
+            attrs = self.piece_attrs
+            return lambda s: strength.get(attrs[a(s)].get(attr), 0)
+        if fn in self.defines:
+            d = self.defines[fn]
+            args = [self._expr(x, env) for x in e.args]
+            return self._expr(d.expr, _Env(self, {}, bound=dict(zip(d.params, args))))
+        b = BUILTINS.get(fn)
+        if b is None:
+            raise RuleError("name", f"unknown function '{fn}'", e.span)
+        impl = b.impl
+        args = []
+        for k, x in enumerate(e.args):
+            last = k == len(e.args) - 1
+            if isinstance(x, S.Comprehension):
+                args.append(self._x_Comprehension(x, env, pairs=b.pairs and last))
+            elif b.pairs and last:
+                coll = self._collection(x, env)
+                args.append(lambda s, coll=coll: tuple((i, i) for i in coll(s)))
+            else:
+                args.append(self._expr(x, env))
+        if len(args) == 0:
+            return lambda s: impl(s)
+        if len(args) == 1:
+            a0 = args[0]
+            return lambda s: impl(s, a0(s))
+        if len(args) == 2:
+            a0, a1 = args
+            return lambda s: impl(s, a0(s), a1(s))
+        return lambda s: impl(s, *[a(s) for a in args])
+
+    # ------------------------------------------------------------ statements
+    def _emit(self, fn, owner, span) -> int:
+        self.code.append(fn)
+        self.owner.append(owner)
+        self.spans.append(span)
+        return len(self.code) - 1
+
+    def _compile_all(self):
+        env = _Env(self, {})
+        setup = [f for f in self.rules.of(S.Flow) if f.name == "setup"]
+        play = [f for f in self.rules.of(S.Flow) if f.name == "play"]
+        for flow in setup:
+            self._block(flow.body, env, flow.name)
+
+        def start_play(s, ip=len(self.code)):
+            s.playing = True
+            self.fire_triggers(s)
+            return ip + 1
+        self._emit(start_play, "play", play[0].span if play else S.NOWHERE)
+        for flow in play:
+            self._block(flow.body, env, flow.name)
+        end_span = play[-1].span if play else S.NOWHERE
+        self._emit(self._dead("play ran out", "the turn structure ended without ending the game", end_span, "play"),
+                   "play", end_span)
+        self.triggers = []
+        for t in self.rules.of(S.Trigger):
+            tenv = _Env(self, {})
+            start = len(self.code)
+            slot = tenv.new_slot(t.var) if t.var else -1
+            inner = tenv.with_local(t.var, slot) if t.var else tenv
+            coll = self._collection(t.coll, tenv) if t.coll is not None else None
+            cond = self._expr(t.cond, inner)
+            self._block(t.body, inner, t.name)
+            self._emit(lambda s: -1, t.name, t.span)
+            self.triggers.append((t, slot, coll, cond, start))
+        self.has_triggers = bool(self.triggers)
+
+    def _block(self, stmts, env, owner):
+        for st in stmts:
+            self._stmt(st, env, owner)
+
+    def _stmt(self, st, env, owner):
+        getattr(self, "_s_" + type(st).__name__)(st, env, owner)
+
+    def _dead(self, kind, message, span, owner):
+        path = self.path
+
+        def dead(s):
+            s.dead_end = DeadEnd(kind, owner, path, span.line, span.column, message)
+            return -1
+        return dead
+
+    def _after_effect(self, s):
+        if self.has_triggers and s.playing:
+            self.fire_triggers(s)
+
+    def _s_Pass(self, st, env, owner):
+        pass
+
+    def _s_Unhandled(self, st, env, owner):
+        self._emit(self._dead("unhandled", "the rules stop here on purpose", st.span, owner), owner, st.span)
+
+    def _s_Block(self, st, env, owner):
+        cov = len(self.block_names)
+        self.block_names.append((st.kind, st.name, st.span))
+        name = st.name if st.kind != "assume" else owner
+
+        def enter(s, ip=len(self.code), cov=cov, kind=st.kind, bname=st.name):
+            if s.fired is not None:
+                s.fired[cov] = s.fired.get(cov, 0) + 1
+            if s.log is not None:
+                s.log.append({"event": kind, "name": bname})
+            return ip + 1
+        self._emit(enter, name, st.span)
+        self._block(st.body, env, name)
+
+    def _s_Move(self, st, env, owner):
+        dest = self._expr(st.dest, env)
+        span = st.span
+        to_top = st.place == "top"
+        game = self
+
+        def put(s, piece, d):
+            src = s.zones[s.loc[piece]]
+            src.remove(piece)
+            if to_top:
+                s.zones[d].append(piece)
+            else:
+                s.zones[d].insert(0, piece)
+            s.loc[piece] = d
+            s.revealed[piece] = False
+
+        if st.amount == "item":
+            item = self._expr(st.count, env)
+
+            def move_item(s, ip=len(self.code)):
+                p = item(s)
+                if p is None:
+                    raise RuleError("empty zone", "there is nothing to move", span)
+                d = dest(s)
+                put(s, p, d)
+                if s.log is not None:
+                    s.log.append({"event": "move", "pieces": [int(p)], "to": game.zone_names[d]})
+                game._after_effect(s)
+                return ip + 1
+            self._emit(move_item, owner, span)
+            return
+        source = self._expr(st.source, env)
+        count = self._expr(st.count, env) if st.count is not None else None
+        kind = st.amount
+
+        def move(s, ip=len(self.code)):
+            src_id = source(s)
+            d = dest(s)
+            src = s.zones[src_id]
+            if kind == "all":
+                k = len(src)
+            else:
+                k = count(s)
+                if k < 0:
+                    raise RuleError("negative amount", f"asked to move {k} pieces", span)
+                if k > len(src):
+                    if kind == "exactly":
+                        raise RuleError("empty zone",
+                                        f"asked to move {k} from {game.zone_names[src_id]}, which holds {len(src)}",
+                                        span)
+                    k = len(src)
+            if k:
+                moved = src[len(src) - k:]
+                del src[len(src) - k:]
+                dst = s.zones[d]
+                if to_top:
+                    dst.extend(moved)
+                else:
+                    dst[0:0] = moved
+                for p in moved:
+                    s.loc[p] = d
+                    s.revealed[p] = False
+                if s.log is not None:
+                    s.log.append({"event": "move", "pieces": [int(p) for p in moved],
+                                  "from": game.zone_names[src_id], "to": game.zone_names[d]})
+            game._after_effect(s)
+            return ip + 1
+        self._emit(move, owner, span)
+
+    def _chance_stmt(self, st, env, owner, kind):
+        zone = self._expr(st.zone, env)
+        ip = len(self.code)
+        self.pauses[ip] = _Chance(kind, zone, st.span, owner)
+
+        def pause(s, ip=ip):
+            s.ip = ip
+            return -1
+        self._emit(pause, owner, st.span)
+
+    def _s_Roll(self, st, env, owner):
+        self._chance_stmt(st, env, owner, "roll")
+
+    def _s_Shuffle(self, st, env, owner):
+        self._chance_stmt(st, env, owner, "shuffle")
+
+    def _s_Assign(self, st, env, owner):
+        t = st.target
+        value = self._expr(st.value, env)
+        op = st.op
+        decl = self.var_decls.get(t.name)
+        lo = self._const(decl.minimum) if decl is not None and decl.minimum is not None else None
+        hi = self._const(decl.maximum) if decl is not None and decl.maximum is not None else None
+        span = st.span
+        game = self
+        name = t.name
+
+        def check(v):
+            if lo is not None and v < lo:
+                raise RuleError("below minimum", f"'{name}' would become {v}, below its minimum {lo}", span)
+            if hi is not None and v > hi:
+                raise RuleError("above maximum", f"'{name}' would become {v}, above its maximum {hi}", span)
+
+        if t.player is None:
+            if t.name in env.locals:
+                i = env.locals[t.name]
+
+                def assign(s, ip=len(self.code)):
+                    s.loc_slots[i] = _combine(op, s.loc_slots[i], value(s))
+                    return ip + 1
+                self._emit(assign, owner, span)
+                return
+            i = self.var_slots[t.name]
+
+            def assign(s, ip=len(self.code)):
+                v = _combine(op, s.vars[i], value(s))
+                check(v)
+                s.vars[i] = v
+                if s.log is not None:
+                    s.log.append({"event": "set", "name": name, "value": v})
+                game._after_effect(s)
+                return ip + 1
+            self._emit(assign, owner, span)
+            return
+        i = self.pvar_slots[t.name]
+        who = self._expr(t.player, env)
+
+        def assign_p(s, ip=len(self.code)):
+            p = who(s)
+            v = _combine(op, s.pvars[i][p], value(s))
+            check(v)
+            s.pvars[i][p] = v
+            if s.log is not None:
+                s.log.append({"event": "set", "name": name, "player": int(p), "value": v})
+            game._after_effect(s)
+            return ip + 1
+        self._emit(assign_p, owner, span)
+
+    def _s_Eliminate(self, st, env, owner):
+        who = self._expr(st.player, env)
+        game = self
+
+        def eliminate(s, ip=len(self.code)):
+            p = who(s)
+            if p is not None and s.alive[p]:
+                s.alive[p] = False
+                if s.log is not None:
+                    s.log.append({"event": "eliminate", "player": int(p)})
+                game._after_effect(s)
+            return ip + 1
+        self._emit(eliminate, owner, st.span)
+
+    def _s_Reveal(self, st, env, owner):
+        zone = self._collection(st.zone, env)
+        game = self
+        zexpr = self._expr(st.zone, env)
+
+        def reveal(s, ip=len(self.code)):
+            items = zone(s)
+            for p in items:
+                s.revealed[p] = True
+            if s.log is not None:
+                z = zexpr(s)
+                s.log.append({"event": "reveal", "zone": game.zone_names[z] if isinstance(z, ZoneId) else None,
+                              "pieces": [int(p) for p in items]})
+            return ip + 1
+        self._emit(reveal, owner, st.span)
+
+    def _s_Do(self, st, env, owner):
+        rule = self.rule_decls.get(st.rule)
+        if rule is None:
+            raise RuleError("name", f"unknown rule '{st.rule}'", st.span)
+        inner = env
+        for pname, arg in zip(rule.params, st.args):
+            slot = env.new_slot(pname)
+            value = self._expr(arg, env)
+
+            def bind(s, ip=len(self.code), slot=slot, value=value):
+                s.loc_slots[slot] = value(s)
+                return ip + 1
+            self._emit(bind, owner, st.span)
+            inner = inner.with_local(pname, slot)
+        cov = len(self.block_names)
+        self.block_names.append(("rule", rule.name, rule.span))
+
+        def enter(s, ip=len(self.code), cov=cov, name=rule.name):
+            if s.fired is not None:
+                s.fired[cov] = s.fired.get(cov, 0) + 1
+            if s.log is not None:
+                s.log.append({"event": "rule", "name": name})
+            return ip + 1
+        self._emit(enter, rule.name, rule.span)
+        self._block(rule.body, inner, rule.name)
+
+    def _s_EndGame(self, st, env, owner):
+        game = self
+        span = st.span
+        if st.winners is not None:
+            winners = self._collection(st.winners, env)
+
+            def end(s):
+                w = tuple(sorted(set(winners(s))))
+                s.outcome = w
+                if s.log is not None:
+                    s.log.append({"event": "end", "winners": [int(p) for p in w]})
+                return -1
+            self._emit(end, owner, span)
+            return
+        if st.keys:
+            slot = env.new_slot(st.var)
+            inner = env.with_local(st.var, slot)
+            coll = self._collection(st.coll, env)
+            keys = [(k.direction, self._expr(k.expr, inner)) for k in st.keys]
+            share = st.ties_share
+
+            def end_ranked(s):
+                cands = list(coll(s))
+                for direction, key in keys:
+                    scored = []
+                    for p in cands:
+                        s.loc_slots[slot] = p
+                        scored.append((key(s), p))
+                    best = (max if direction == "highest" else min)(v for v, _ in scored) if scored else None
+                    cands = [p for v, p in scored if v == best]
+                    if len(cands) <= 1:
+                        break
+                if len(cands) > 1 and not share:
+                    raise RuleError("tie not covered",
+                                    f"{len(cands)} players tie for the win and the rules do not break the tie", span)
+                s.outcome = tuple(sorted(cands))
+                if s.log is not None:
+                    s.log.append({"event": "end", "winners": [int(p) for p in s.outcome]})
+                return -1
+            self._emit(end_ranked, owner, span)
+            return
+        self._emit(lambda s: (setattr(s, "outcome", ()) or -1), owner, span)
+
+    def _s_If(self, st, env, owner):
+        end = _Label()
+        for cond_e, body in st.branches:
+            cond = self._expr(cond_e, env)
+            nxt = _Label()
+
+            def test(s, cond=cond, nxt=nxt, ip=len(self.code)):
+                return ip + 1 if cond(s) else nxt.ip
+            self._emit(test, owner, cond_e.span)
+            self._block(body, env, owner)
+            self._emit(lambda s, end=end: end.ip, owner, st.span)
+            nxt.ip = len(self.code)
+        if st.otherwise:
+            self._block(st.otherwise, env, owner)
+        end.ip = len(self.code)
+
+    def _s_Cases(self, st, env, owner):
+        end = _Label()
+        name = st.name or owner
+        for case in st.cases:
+            cond = self._expr(case.cond, env)
+            nxt = _Label()
+            cov = len(self.block_names)
+            self.block_names.append(("case", f"{name}: when {_source(self.rules.source, case.cond.span)}", case.span))
+
+            def test(s, cond=cond, nxt=nxt, ip=len(self.code), cov=cov):
+                if cond(s):
+                    if s.fired is not None:
+                        s.fired[cov] = s.fired.get(cov, 0) + 1
+                    return ip + 1
+                return nxt.ip
+            self._emit(test, name, case.span)
+            self._block(case.body, env, name)
+            self._emit(lambda s, end=end: end.ip, name, case.span)
+            nxt.ip = len(self.code)
+        self._emit(self._dead("no case applies", "none of the cases applies to this situation", st.span, name),
+                   name, st.span)
+        end.ip = len(self.code)
+
+    def _s_Repeat(self, st, env, owner):
+        top = len(self.code)
+        end = _Label()
+        if st.kind == "times":
+            slot = env.new_slot(None)
+            times = self._expr(st.expr, env)
+
+            def init(s, ip=top):
+                s.loc_slots[slot] = times(s)
+                return ip + 1
+            self._emit(init, owner, st.span)
+            head = len(self.code)
+
+            def test(s, ip=head):
+                if s.loc_slots[slot] <= 0:
+                    return end.ip
+                s.loc_slots[slot] -= 1
+                return ip + 1
+            self._emit(test, owner, st.span)
+            self._block(st.body, env, owner)
+            self._emit(lambda s: head, owner, st.span)
+            end.ip = len(self.code)
+            return
+        cond = self._expr(st.expr, env)
+        until = st.kind == "until"
+
+        def test(s, ip=top):
+            return end.ip if bool(cond(s)) == until else ip + 1
+        self._emit(test, owner, st.expr.span)
+        self._block(st.body, env, owner)
+        self._emit(lambda s: top, owner, st.span)
+        end.ip = len(self.code)
+
+    def _s_ForEach(self, st, env, owner):
+        coll = self._collection(st.coll, env)
+        items_slot = env.new_slot(None)
+        idx_slot = env.new_slot(None)
+        var_slot = env.new_slot(st.var)
+        inner = env.with_local(st.var, var_slot)
+        cond = self._expr(st.cond, inner) if st.cond is not None else None
+        end = _Label()
+
+        def init(s, ip=len(self.code)):
+            s.loc_slots[items_slot] = tuple(coll(s))
+            s.loc_slots[idx_slot] = 0
+            return ip + 1
+        self._emit(init, owner, st.span)
+        head = len(self.code)
+
+        def step(s, ip=head):
+            L = s.loc_slots
+            items = L[items_slot]
+            while L[idx_slot] < len(items):
+                L[var_slot] = items[L[idx_slot]]
+                L[idx_slot] += 1
+                if cond is None or cond(s):
+                    return ip + 1
+            return end.ip
+        self._emit(step, owner, st.span)
+        self._block(st.body, inner, owner)
+        self._emit(lambda s: head, owner, st.span)
+        end.ip = len(self.code)
+
+    def _s_Choose(self, st, env, owner):
+        ip = len(self.code)
+        end = _Label()
+        simultaneous = st.actor is None
+        choice = _Choice(None, [], simultaneous, span=st.span, owner=owner)
+        self.pauses[ip] = choice
+        if simultaneous:
+            each_slot = env.new_slot(st.each_var)
+            env_opt = env.with_local(st.each_var, each_slot)
+            choice.actors_slot = env.new_slot(None)
+            choice.pending_slot = env.new_slot(None)
+            coll = self._collection(st.each_coll, env)
+            choice.actor = coll
+            choice.each_slot = each_slot
+        else:
+            env_opt = env
+            choice.actor = self._expr(st.actor, env)
+        self._emit(None, owner, st.span)        # placeholder, set below
+        next_ip = ip + 1
+        if simultaneous:
+            self._emit(None, owner, st.span)    # the reveal loop
+        bodies = []
+        for opt in st.options:
+            slots = [env_opt.new_slot(p.name) for p in opt.params]
+            inner = env_opt
+            for p, sl in zip(opt.params, slots):
+                inner = inner.with_local(p.name, sl)
+            params = []
+            scope = env_opt
+            for p, sl in zip(opt.params, slots):
+                lo = self._expr(p.low, scope)
+                hi = self._expr(p.high, scope) if p.high is not None else None
+                params.append((p.name, sl, lo, hi))
+                scope = scope.with_local(p.name, sl)
+            where = opt.where
+            bounds, rest = _split_bounds(where, [p.name for p in opt.params if p.high is not None])
+            bound_fns = {}
+            for pname, op, bexpr in bounds:
+                bound_fns.setdefault(pname, []).append((op, self._expr(bexpr, env_opt)))
+            rest_fn = self._expr(rest, inner) if rest is not None else None
+            avail = self._expr(opt.available, env_opt) if opt.available is not None else None
+            label = _Label()
+            cov = len(self.block_names)
+            self.block_names.append(("option", opt.name if opt.name != "choose" else owner, opt.span))
+            choice.options.append((opt.name, avail, params, rest_fn, bound_fns, label, opt, cov))
+            bodies.append((opt, inner, label))
+        for opt, inner, label in bodies:
+            label.ip = len(self.code)
+            self._block(opt.body, inner, owner)
+            self._emit(lambda s, end=end: end.ip, owner, opt.span)
+        end.ip = len(self.code)
+        if simultaneous:
+            reveal_ip = next_ip
+            end_ip_holder = end
+            loop_back = len(self.code)
+            # each option body jumps to `end`; for a simultaneous choice `end` runs the next pending body
+            self._emit(lambda s: reveal_ip, owner, st.span)
+            after = len(self.code)
+            end.ip = loop_back
+            game = self
+
+            def pause_simul(s, ip=ip):
+                s.loc_slots[choice.actors_slot] = tuple(p for p in choice.actor(s) if s.alive[p])
+                s.loc_slots[choice.pending_slot] = ()
+                s.ip = ip
+                return -1 if s.loc_slots[choice.actors_slot] else reveal_ip
+
+            def reveal_next(s):
+                pending = s.loc_slots[choice.pending_slot]
+                if not pending:
+                    return after
+                (player, move), rest = pending[0], pending[1:]
+                s.loc_slots[choice.pending_slot] = rest
+                s.loc_slots[choice.each_slot] = player
+                return game._bind_move(s, choice, move)
+            self.code[ip] = pause_simul
+            self.code[reveal_ip] = reveal_next
+            choice.after_ip = reveal_ip
+        else:
+            def pause(s, ip=ip):
+                s.ip = ip
+                return -1
+            self.code[ip] = pause
+
+    # ------------------------------------------------------------ choices
+    def _bind_move(self, s, choice, move):
+        for name, avail, params, rest, bounds, label, opt, cov in choice.options:
+            if name == move[0]:
+                for (pname, slot, lo, hi), v in zip(params, move[1:]):
+                    s.loc_slots[slot] = v
+                if s.fired is not None:
+                    s.fired[cov] = s.fired.get(cov, 0) + 1
+                return label.ip
+        raise RuleError("illegal move", f"no option named {move[0]!r}", choice.span)
+
+    def _enumerate(self, s, choice) -> list:
+        moves = []
+        L = s.loc_slots
+        for name, avail, params, rest, bounds, label, opt, cov in choice.options:
+            if avail is not None and not avail(s):
+                continue
+            self._product(s, L, params, 0, bounds, rest, [name], moves)
+        return moves
+
+    def _product(self, s, L, params, k, bounds, rest, prefix, out):
+        if k == len(params):
+            if rest is None or rest(s):
+                out.append(tuple(prefix))
+            return
+        pname, slot, lo, hi = params[k]
+        if hi is not None:
+            a, b = lo(s), hi(s)
+            for op, f in bounds.get(pname, ()):
+                v = f(s)
+                if op == ">=":
+                    a = max(a, v)
+                elif op == ">":
+                    a = max(a, v + 1)
+                elif op == "<=":
+                    b = min(b, v)
+                elif op == "<":
+                    b = min(b, v - 1)
+                elif op == "=":
+                    a, b = max(a, v), min(b, v)
+            values = range(a, b + 1)
+        else:
+            coll = lo(s)
+            values = s.zones[coll] if isinstance(coll, ZoneId) else coll
+            values = list(values)
+        last = k + 1 == len(params)
+        for v in values:
+            L[slot] = v
+            if last and rest is None:
+                out.append((*prefix, v))
+            else:
+                prefix.append(v)
+                self._product(s, L, params, k + 1, bounds, rest, prefix, out)
+                prefix.pop()
+
+    # ------------------------------------------------------------ the state machine
+    def new_initial_state(self) -> State:
+        s = State(self, self.n)
+        s.zones = [[] for _ in self.zone_names]
+        for p in self.pieces:
+            s.zones[self.initial_zone[p]].append(p)
+        s.loc = list(self.initial_zone)
+        s.face = list(self.initial_face)
+        s.revealed = [False] * len(self.pieces)
+        s.vars = [None] * len(self.var_slots)
+        s.pvars = [[None] * self.n for _ in self.pvar_slots]
+        s.alive = [True] * self.n
+        s.loc_slots = [None] * max(self.n_slots, 1)
+        s.latches = [False] * sum(self.n if t[2] is not None else 1 for t in self.triggers)
+        s.ip = 0
+        self._init_vars(s)
+        self._run(s, 0)
+        return s
+
+    def _init_vars(self, s):
+        cs = s
+        for name, i in self.var_slots.items():
+            s.vars[i] = self._expr(self.var_decls[name].initial, _Env(self, {}))(cs)
+        for name, i in self.pvar_slots.items():
+            f = self._expr(self.var_decls[name].initial, _Env(self, {}))
+            s.pvars[i] = [f(cs) for _ in range(self.n)]
+
+    def _run(self, s, ip):
+        code = self.code
+        try:
+            while ip >= 0 and s.outcome is None and s.dead_end is None:
+                ip = code[ip](s)
+        except RuleError as err:
+            self._fail(s, err.kind, err.message, err.span)
+        except (TypeError, KeyError, IndexError, ValueError, ZeroDivisionError, AttributeError) as err:
+            self._fail(s, "evaluation failed", f"{type(err).__name__}: {err}", None)
+        except RecursionError:
+            self._fail(s, "evaluation failed", "the rules recurse without end", None)
+        if s.outcome is None and s.dead_end is None and s.moves > self.max_moves:
+            self._fail(s, "step limit", f"the game took more than {self.max_moves} decisions", None)
+
+    def _fail(self, s, kind, message, span):
+        ip = s.ip if 0 <= s.ip < len(self.code) else 0
+        owner = self.owner[ip] if self.owner else "play"
+        span = span or (self.spans[ip] if self.spans else S.NOWHERE)
+        s.dead_end = DeadEnd(kind, owner, self.path, span.line, span.column, message)
+        if s.log is not None:
+            s.log.append({"event": "dead_end", **s.dead_end.to_json()})
+
+    def fire_triggers(self, s):
+        if s.outcome is not None or s.dead_end is not None or not self.has_triggers:
+            return
+        for _ in range(_TRIGGER_ROUNDS):
+            fired = False
+            latch = 0
+            for t, slot, coll, cond, start in self.triggers:
+                targets = coll(s) if coll is not None else (None,)
+                if coll is not None:
+                    items = list(targets)
+                    for p in self._players:
+                        on = False
+                        if p in items:
+                            s.loc_slots[slot] = p
+                            on = bool(cond(s))
+                        li = latch + int(p)
+                        if on and not s.latches[li]:
+                            s.latches[li] = True
+                            self._run_trigger(s, t, start)
+                            fired = True
+                        elif not on:
+                            s.latches[li] = False
+                        if s.outcome is not None or s.dead_end is not None:
+                            return
+                    latch += self.n
+                else:
+                    on = bool(cond(s))
+                    if on and not s.latches[latch]:
+                        s.latches[latch] = True
+                        self._run_trigger(s, t, start)
+                        fired = True
+                    elif not on:
+                        s.latches[latch] = False
+                    latch += 1
+                    if s.outcome is not None or s.dead_end is not None:
+                        return
+            if not fired:
+                return
+        raise RuleError("trigger loop", "triggers keep firing each other without end")
+
+    def _run_trigger(self, s, t, start):
+        if s.log is not None:
+            s.log.append({"event": "trigger", "name": t.name})
+        if s.fired is not None:
+            key = ("trigger", t.name)
+            s.fired[key] = s.fired.get(key, 0) + 1
+        saved = self.has_triggers
+        self.has_triggers = False      # a trigger's own effects are settled by the outer loop
+        try:
+            ip = start
+            code = self.code
+            while ip >= 0:
+                ip = code[ip](s)
+        finally:
+            self.has_triggers = saved
+
+    def current_actors(self, s) -> list:
+        if s.is_terminal():
+            return []
+        pause = self.pauses.get(s.ip)
+        if isinstance(pause, _Chance):
+            return [CHANCE]
+        if isinstance(pause, _Choice):
+            if pause.simultaneous:
+                done = {p for p, _ in s.loc_slots[pause.pending_slot]}
+                return [p for p in s.loc_slots[pause.actors_slot] if p not in done]
+            return [pause.actor(s)]
+        return []
+
+    def is_chance(self, s) -> bool:
+        return not s.is_terminal() and isinstance(self.pauses.get(s.ip), _Chance)
+
+    def chance_outcomes(self, s) -> int:
+        pause = self.pauses[s.ip]
+        items = self._chance_items(s, pause)
+        if pause.kind == "roll":
+            total = 1
+            for p in items:
+                total *= len(self.faces[self.kind_of[p]])
+            return total
+        return math.factorial(len(items))
+
+    def _chance_items(self, s, pause):
+        z = pause.zone(s)
+        if isinstance(z, ZoneId):
+            return s.zones[z]
+        if isinstance(z, tuple) and z and isinstance(z[0], ZoneId):
+            out = []
+            for zz in z:
+                out.extend(s.zones[zz])
+            return out
+        if isinstance(z, Piece):
+            return [z]
+        return list(z)
+
+    def legal_moves(self, s, player=None) -> list:
+        if s.is_terminal():
+            return []
+        pause = self.pauses.get(s.ip)
+        if isinstance(pause, _Chance):
+            return list(range(self.chance_outcomes(s)))
+        if not isinstance(pause, _Choice):
+            return []
+        if pause.simultaneous:
+            actors = self.current_actors(s)
+            if player is None:
+                player = actors[0] if actors else None
+            if player not in actors:
+                return []
+            s.loc_slots[pause.each_slot] = player
+        return self._enumerate(s, pause)
+
+    def apply(self, s, move, player=None) -> None:
+        if s.is_terminal():
+            raise ValueError("the game is over")
+        pause = self.pauses.get(s.ip)
+        if isinstance(pause, _Chance):
+            self._apply_chance(s, pause, int(move))
+            self._run(s, s.ip + 1)
+            return
+        if not isinstance(pause, _Choice):
+            raise ValueError("the game is not waiting for a decision")
+        move = tuple(move)
+        s.moves += 1
+        if pause.simultaneous:
+            actors = self.current_actors(s)
+            if player is None:
+                player = actors[0]
+            if player not in actors:
+                raise ValueError(f"player {player!r} has nothing to choose now")
+            if s.log is not None:
+                s.log.append({"event": "choose", "player": int(player), "move": _plain_move(move),
+                              "hidden": True})
+            pending = tuple(sorted(s.loc_slots[pause.pending_slot] + ((Player(player), move),),
+                                   key=lambda pm: int(pm[0])))
+            s.loc_slots[pause.pending_slot] = pending
+            if len(pending) == len(s.loc_slots[pause.actors_slot]):
+                self._run(s, pause.after_ip)
+            return
+        if s.log is not None:
+            s.log.append({"event": "choose", "player": int(pause.actor(s)), "move": _plain_move(move)})
+        try:
+            ip = self._bind_move(s, pause, move)
+        except RuleError as err:
+            raise ValueError(err.message)
+        self._run(s, ip)
+
+    def _apply_chance(self, s, pause, outcome):
+        items = list(self._chance_items(s, pause))
+        if pause.kind == "roll":
+            faces_log = []
+            for p in items:
+                faces = self.faces[self.kind_of[p]]
+                outcome, k = divmod(outcome, len(faces))
+                s.face[p] = faces[k]
+                faces_log.append(faces[k])
+            if s.log is not None:
+                s.log.append({"event": "roll", "pieces": [int(p) for p in items], "faces": faces_log})
+        else:
+            zid = pause.zone(s)
+            pool = list(items)
+            order = []
+            for i in range(len(pool), 0, -1):
+                outcome, k = divmod(outcome, i)
+                order.append(pool.pop(k))
+            if isinstance(zid, ZoneId):
+                s.zones[zid][:] = order
+            if s.log is not None:
+                s.log.append({"event": "shuffle", "zone": self.zone_names[zid] if isinstance(zid, ZoneId) else None})
+        if self.has_triggers and s.playing:
+            try:
+                self.fire_triggers(s)
+            except RuleError as err:
+                self._fail(s, err.kind, err.message, err.span)
+
+    def returns(self, s) -> list[float]:
+        if s.outcome is None:
+            return [0.0] * self.n
+        w = set(int(p) for p in s.outcome)
+        return [1.0 / len(w) if i in w else 0.0 for i in range(self.n)]
+
+    def observation(self, s, player) -> dict:
+        zones = {}
+        for i, name in enumerate(self.zone_names):
+            seen = self.zone_seen[i]
+            visible = seen == "everyone" or (seen == "owner" and self.zone_owner[i] == player)
+            content = []
+            for p in s.zones[i]:
+                if visible or s.revealed[p]:
+                    content.append({"piece": int(p), "label": self.piece_label[p],
+                                    **({"face": s.face[p]} if s.face[p] is not None else {})})
+                else:
+                    content.append(None)
+            zones[name] = content
+        return {"player": int(player), "zones": zones,
+                "variables": {n: _obs_value(s.vars[i]) for n, i in self.var_slots.items()},
+                "alive": list(s.alive)}
+
+
+def _obs_value(v):
+    from .values import plain
+    return plain(v)
+
+
+def _plain_move(move):
+    from .values import plain
+    return [plain(x) for x in move]
+
+
+def _combine(op, old, v):
+    if op == "set":
+        return v
+    if op == "add":
+        return old + v
+    return old - v
+
+
+def _source(text: str, span: S.Span) -> str:
+    lines = text.splitlines()
+    if span.line == span.end_line and 0 < span.line <= len(lines):
+        return lines[span.line - 1][span.column - 1:span.end_column - 1]
+    return "..."
+
+
+def _split_bounds(where, range_params):
+    """Split `where` into simple bounds on range parameters (used to narrow the ranges)
+    and the rest, which is tested for every combination."""
+    if where is None:
+        return [], None
+    conj = []
+
+    def flatten(e):
+        if isinstance(e, S.Binary) and e.op == "and":
+            flatten(e.left)
+            flatten(e.right)
+        else:
+            conj.append(e)
+    flatten(where)
+    bounds, rest = [], []
+    flip = {">=": "<=", "<=": ">=", ">": "<", "<": ">", "=": "="}
+    params = set(range_params)
+    for c in conj:
+        if isinstance(c, S.Binary) and c.op in flip:
+            if isinstance(c.left, S.Name) and c.left.id in params and not _mentions(c.right, params):
+                bounds.append((c.left.id, c.op, c.right))
+                continue
+            if isinstance(c.right, S.Name) and c.right.id in params and not _mentions(c.left, params):
+                bounds.append((c.right.id, flip[c.op], c.left))
+                continue
+        rest.append(c)
+    rest_expr = None
+    for c in rest:
+        rest_expr = c if rest_expr is None else S.Binary(c.span, "and", rest_expr, c)
+    return bounds, rest_expr
+
+
+def _mentions(e, names) -> bool:
+    if isinstance(e, S.Name):
+        return e.id in names
+    for v in vars(e).values():
+        if isinstance(v, S.Expr) and _mentions(v, names):
+            return True
+        if isinstance(v, tuple):
+            for x in v:
+                if isinstance(x, S.Expr) and _mentions(x, names):
+                    return True
+    return False
+
+
+class _Env:
+    """Compile-time scope: names of local slots, and names bound to argument closures."""
+
+    def __init__(self, game, locals_, bound=None, top=None):
+        self.game = game
+        self.locals = locals_
+        self.bound = bound or {}
+        self.top = top if top is not None else [0]
+
+    def new_slot(self, name) -> int:
+        i = self.game.n_slots
+        self.game.n_slots += 1
+        return i
+
+    def with_local(self, name, slot) -> "_Env":
+        loc = dict(self.locals)
+        loc[name] = slot
+        return _Env(self.game, loc, self.bound, self.top)
+
+
+class _ConstState:
+    """Stands in for a state when evaluating parameters before any state exists."""
+
+    def __init__(self, game):
+        self.game = game
+        self.n = game.n
+        self.loc_slots = [None] * 4096
+        self.vars = []
+        self.zones = []

@@ -1,0 +1,145 @@
+"""A game state: a plain value.
+
+Everything that says where a game is, including its position in the turn structure
+(instruction pointer and local slots), lives in these fields, so a state can be
+copied, hashed, compared and written to JSON. No generator or closure holds progress.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from .values import plain
+
+
+@dataclass(frozen=True)
+class DeadEnd:
+    """A situation the rules do not cover, named by the rule that leaves it open."""
+    kind: str                   # no case applies | no legal move | empty zone | ...
+    rule: str                   # the innermost named rule, step or trigger
+    path: str
+    line: int
+    column: int
+    message: str
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "rule": self.rule, "where": self.where, "message": self.message}
+
+
+class State:
+    __slots__ = ("game", "n", "zones", "loc", "face", "revealed", "vars", "pvars", "alive",
+                 "ip", "loc_slots", "latches", "playing", "outcome", "dead_end", "moves", "log", "fired")
+
+    def __init__(self, game, n: int):
+        self.game = game
+        self.n = n
+        self.zones: list[list] = []
+        self.loc: list[int] = []            # zone index of each piece
+        self.face: list = []                # die face (None for other pieces)
+        self.revealed: list[bool] = []      # shown to everyone since it last moved
+        self.vars: list = []
+        self.pvars: list[list] = []
+        self.alive: list[bool] = []
+        self.ip = 0
+        self.loc_slots: list = []           # local variables of the turn structure
+        self.latches: list = []             # triggers that have fired and not yet reset
+        self.playing = False                # setup is over; triggers are live
+        self.outcome: Optional[tuple] = None    # winners, once the game has ended
+        self.dead_end: Optional[DeadEnd] = None
+        self.moves = 0                      # decisions taken so far
+        self.log: Optional[list] = None     # narration events, when someone listens
+        self.fired: Optional[dict] = None   # coverage counts, when someone listens
+
+    # ------------------------------------------------------------ a plain value
+    def clone(self) -> "State":
+        c = State.__new__(State)
+        c.game = self.game
+        c.n = self.n
+        c.zones = [list(z) for z in self.zones]
+        c.loc = list(self.loc)
+        c.face = list(self.face)
+        c.revealed = list(self.revealed)
+        c.vars = list(self.vars)
+        c.pvars = [list(v) for v in self.pvars]
+        c.alive = list(self.alive)
+        c.ip = self.ip
+        c.loc_slots = list(self.loc_slots)
+        c.latches = list(self.latches)
+        c.playing = self.playing
+        c.outcome = self.outcome
+        c.dead_end = self.dead_end
+        c.moves = self.moves
+        c.log = None
+        c.fired = None
+        return c
+
+    def key(self) -> tuple:
+        """Everything that decides the future of the game (the move counter does not)."""
+        return (self.n, tuple(tuple(z) for z in self.zones), tuple(self.face), tuple(self.revealed),
+                tuple(self.vars), tuple(tuple(v) for v in self.pvars), tuple(self.alive), self.ip,
+                _freeze(self.loc_slots), tuple(self.latches), self.playing, self.outcome,
+                self.dead_end.kind if self.dead_end else None)
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, State) and self.key() == other.key()
+
+    def digest(self) -> str:
+        """A stable hash across processes (Python's hash() of str is salted)."""
+        import hashlib
+        import json
+        return hashlib.sha256(json.dumps(self.to_json(), sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
+
+    def to_json(self) -> dict:
+        return {
+            "players": self.n,
+            "zones": {self.game.zone_names[i]: [int(p) for p in z] for i, z in enumerate(self.zones)},
+            "faces": {str(i): f for i, f in enumerate(self.face) if f is not None},
+            "revealed": [i for i, r in enumerate(self.revealed) if r],
+            "variables": {name: plain(self.vars[i]) for name, i in self.game.var_slots.items()},
+            "player_variables": {name: plain(self.pvars[i]) for name, i in self.game.pvar_slots.items()},
+            "alive": list(self.alive),
+            "position": {"ip": self.ip, "locals": plain(_freeze(self.loc_slots)), "latches": plain(self.latches), "playing": self.playing},
+            "outcome": plain(self.outcome),
+            "dead_end": self.dead_end.to_json() if self.dead_end else None,
+            "moves": self.moves,
+        }
+
+    # ------------------------------------------------------------ OpenSpiel-like face
+    def is_terminal(self) -> bool:
+        return self.outcome is not None or self.dead_end is not None
+
+    def current_actors(self) -> list:
+        return self.game.current_actors(self)
+
+    def is_chance(self) -> bool:
+        return self.game.is_chance(self)
+
+    def chance_outcomes(self) -> int:
+        return self.game.chance_outcomes(self)
+
+    def legal_moves(self, player=None) -> list:
+        return self.game.legal_moves(self, player)
+
+    def apply(self, move, player=None) -> None:
+        self.game.apply(self, move, player)
+
+    def returns(self) -> list[float]:
+        return self.game.returns(self)
+
+    def observation(self, player) -> dict:
+        return self.game.observation(self, player)
+
+
+def _freeze(v):
+    if isinstance(v, (list, tuple)):
+        return tuple(_freeze(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, _freeze(x)) for k, x in v.items()))
+    return v
