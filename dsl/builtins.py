@@ -77,7 +77,7 @@ def _top(s, coll):
 
 
 def _alive_players(s):
-    return tuple(p for p in s.game.players_of(s.n) if s.alive[p])
+    return tuple([p for p, a in zip(s.game.players_of(s.n), s.alive) if a])
 
 
 def _next_player(s, p, step=1):

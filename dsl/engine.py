@@ -8,7 +8,9 @@ Anything the rules do not cover ends the game with a DeadEnd, never an exception
 """
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -17,6 +19,8 @@ from .builtins import BUILTINS
 from .state import DeadEnd, State
 from .values import Piece, Player, ZoneId
 
+_CMP = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+        ">": operator.gt, ">=": operator.ge}
 CHANCE = -1                     # the actor of a chance outcome
 DEFAULT_MAX_MOVES = 5000
 _TRIGGER_ROUNDS = 64
@@ -76,6 +80,7 @@ class Game:
         self.pauses: dict[int, object] = {}
         self.block_names: list[tuple[str, str, S.Span]] = []    # (kind, name, span) per coverage id
         self.n_slots = 0                # local slots, allocated while compiling
+        self._value_fns: dict = {}
         self._build_tables()
         self._compile_all()
 
@@ -248,7 +253,7 @@ class Game:
             d = self.defines[n]
             if d.params:
                 raise RuleError("name", f"'{n}' needs {len(d.params)} argument(s)", e.span)
-            return self._expr(d.expr, _Env(self, {}))
+            return self._memo_value(n, d)
         if n in self.zones:
             z = self.zones[n]
             return lambda s: z
@@ -291,6 +296,9 @@ class Game:
     def _x_Binary(self, e, env):
         a, b = self._expr(e.left, env), self._expr(e.right, env)
         op = e.op
+        fast = self._fast_compare(e, env, op)
+        if fast is not None:
+            return fast
         if op == "and":
             return lambda s: a(s) and b(s)
         if op == "or":
@@ -318,6 +326,85 @@ class Game:
         if op == ">=":
             return lambda s: a(s) >= b(s)
         raise RuleError("operator", f"unknown operator {op}", e.span)
+
+    def _memo_value(self, name, d):
+        """A value without arguments is computed once until the state next changes."""
+        if name in self._value_fns:
+            return self._value_fns[name]
+        f = self._expr(d.expr, _Env(self, {}))
+
+        def value(s):
+            memo = s.memo
+            if name in memo:
+                return memo[name]
+            v = memo[name] = f(s)
+            return v
+        self._value_fns[name] = value
+        return value
+
+    def _fast_count(self, arg, env):
+        """count() of a zone, of every zone of a family, or of the players still in."""
+        if isinstance(arg, S.Call) and arg.fn == "alive_players" and not arg.args:
+            return lambda s: sum(s.alive)
+        if isinstance(arg, S.Call) and arg.fn == "all" and len(arg.args) == 1 \
+                and isinstance(arg.args[0], S.Name) and isinstance(self.zones.get(arg.args[0].id), tuple):
+            fam = self.zones[arg.args[0].id]
+            return lambda s: sum([len(s.zones[z]) for z in fam])
+        if isinstance(arg, S.Call) and isinstance(self.zones.get(arg.fn), tuple) and len(arg.args) == 1:
+            fam = self.zones[arg.fn]
+            who = self._expr(arg.args[0], env)
+            return lambda s: len(s.zones[fam[who(s)]])
+        if isinstance(arg, S.Comprehension) and arg.item is None:
+            comp = self._x_Comprehension(arg, env)
+            return lambda s: len(comp(s))
+        return None
+
+    def _fast_compare(self, e, env, op):
+        """Comparisons of a slot or variable with a number or another slot or variable
+        are the inner loop of legal-move generation: read the fields directly."""
+        if op not in ("=", "!=", "<", "<=", ">", ">="):
+            return None
+
+        def leaf(x):
+            if isinstance(x, S.Num):
+                return ("k", x.value)
+            if isinstance(x, S.Attr) and x.name == "face" and isinstance(x.obj, S.Name) \
+                    and x.obj.id in env.locals:
+                return ("f", env.locals[x.obj.id])
+            if isinstance(x, S.Name):
+                if x.id in env.locals:
+                    return ("l", env.locals[x.id])
+                if x.id not in env.bound and x.id in self.var_slots:
+                    return ("v", self.var_slots[x.id])
+            return None
+        l, r = leaf(e.left), leaf(e.right)
+        if l is None or r is None or (l[0] == "k" and r[0] == "k"):
+            return None
+        cmp = _CMP[op]
+        (lk, li), (rk, ri) = l, r
+        if lk == "f" and rk == "v":
+            return lambda s: cmp(s.face[s.loc_slots[li]], s.vars[ri])
+        if lk == "f" and rk == "k":
+            return lambda s: cmp(s.face[s.loc_slots[li]], ri)
+        if lk == "f" or rk == "f":
+            return None
+        if lk == "l" and rk == "k":
+            return lambda s: cmp(s.loc_slots[li], ri)
+        if lk == "l" and rk == "v":
+            return lambda s: cmp(s.loc_slots[li], s.vars[ri])
+        if lk == "l" and rk == "l":
+            return lambda s: cmp(s.loc_slots[li], s.loc_slots[ri])
+        if lk == "v" and rk == "k":
+            return lambda s: cmp(s.vars[li], ri)
+        if lk == "v" and rk == "v":
+            return lambda s: cmp(s.vars[li], s.vars[ri])
+        if lk == "v" and rk == "l":
+            return lambda s: cmp(s.vars[li], s.loc_slots[ri])
+        if lk == "k" and rk == "l":
+            return lambda s: cmp(li, s.loc_slots[ri])
+        if lk == "k" and rk == "v":
+            return lambda s: cmp(li, s.vars[ri])
+        return None
 
     def _collection(self, e, env):
         """A comprehension's source as a function giving a sequence of items."""
@@ -392,6 +479,19 @@ class Game:
         b = BUILTINS.get(fn)
         if b is None:
             raise RuleError("name", f"unknown function '{fn}'", e.span)
+        if fn == "wild" and len(e.args) == 1 and isinstance(e.args[0], S.Name) and e.args[0].id in env.locals:
+            wild_of = [self.wild_face.get(k) for k in self.kind_of]
+            li = env.locals[e.args[0].id]
+
+            def wild(s):
+                p = s.loc_slots[li]
+                w = wild_of[p]
+                return w is not None and s.face[p] == w
+            return wild
+        if fn == "count" and len(e.args) == 1:
+            fast = self._fast_count(e.args[0], env)
+            if fast is not None:
+                return fast
         impl = b.impl
         args = []
         for k, x in enumerate(e.args):
@@ -449,6 +549,40 @@ class Game:
             self._emit(lambda s: -1, t.name, t.span)
             self.triggers.append((t, slot, coll, cond, start))
         self.has_triggers = bool(self.triggers)
+        self.trigger_reads = set()
+        for t, *_ in self.triggers:
+            self.trigger_reads |= self._names_read(t.cond)
+            if t.coll is not None:
+                self.trigger_reads |= self._names_read(t.coll)
+        self.triggers_read_faces = bool(self.trigger_reads & {"face", "wild", "top", "first"})
+
+    def _names_read(self, e, seen=None) -> set:
+        """Every variable, zone and function a trigger's condition can read (through values too)."""
+        seen = set() if seen is None else seen
+        out = set()
+        if isinstance(e, S.Name):
+            out.add(e.id)
+            d = self.defines.get(e.id)
+            if d is not None and e.id not in seen:
+                seen.add(e.id)
+                out |= self._names_read(d.expr, seen)
+        elif isinstance(e, S.Attr):
+            out.add(e.name)
+        elif isinstance(e, S.Call):
+            out.add(e.fn)
+            d = self.defines.get(e.fn)
+            if d is not None and e.fn not in seen:
+                seen.add(e.fn)
+                out |= self._names_read(d.expr, seen)
+        if isinstance(e, S.Expr):
+            for v in vars(e).values():
+                if isinstance(v, S.Expr):
+                    out |= self._names_read(v, seen)
+                elif isinstance(v, tuple):
+                    for x in v:
+                        if isinstance(x, S.Expr):
+                            out |= self._names_read(x, seen)
+        return out
 
     def _block(self, stmts, env, owner):
         for st in stmts:
@@ -513,6 +647,7 @@ class Game:
                 if p is None:
                     raise RuleError("empty zone", "there is nothing to move", span)
                 d = dest(s)
+                s.memo.clear()
                 put(s, p, d)
                 if s.log is not None:
                     s.log.append({"event": "move", "pieces": [int(p)], "to": game.zone_names[d]})
@@ -540,6 +675,7 @@ class Game:
                                         f"asked to move {k} from {game.zone_names[src_id]}, which holds {len(src)}",
                                         span)
                     k = len(src)
+            s.memo.clear()
             if k:
                 moved = src[len(src) - k:]
                 del src[len(src) - k:]
@@ -606,9 +742,11 @@ class Game:
                 v = _combine(op, s.vars[i], value(s))
                 check(v)
                 s.vars[i] = v
+                s.memo.clear()
                 if s.log is not None:
                     s.log.append({"event": "set", "name": name, "value": v})
-                game._after_effect(s)
+                if name in game.trigger_reads:
+                    game._after_effect(s)
                 return ip + 1
             self._emit(assign, owner, span)
             return
@@ -620,9 +758,11 @@ class Game:
             v = _combine(op, s.pvars[i][p], value(s))
             check(v)
             s.pvars[i][p] = v
+            s.memo.clear()
             if s.log is not None:
                 s.log.append({"event": "set", "name": name, "player": int(p), "value": v})
-            game._after_effect(s)
+            if name in game.trigger_reads:
+                game._after_effect(s)
             return ip + 1
         self._emit(assign_p, owner, span)
 
@@ -634,6 +774,7 @@ class Game:
             p = who(s)
             if p is not None and s.alive[p]:
                 s.alive[p] = False
+                s.memo.clear()
                 if s.log is not None:
                     s.log.append({"event": "eliminate", "player": int(p)})
                 game._after_effect(s)
@@ -647,6 +788,7 @@ class Game:
 
         def reveal(s, ip=len(self.code)):
             items = zone(s)
+            s.memo.clear()
             for p in items:
                 s.revealed[p] = True
             if s.log is not None:
@@ -871,7 +1013,11 @@ class Game:
             label = _Label()
             cov = len(self.block_names)
             self.block_names.append(("option", opt.name if opt.name != "choose" else owner, opt.span))
-            choice.options.append((opt.name, avail, params, rest_fn, bound_fns, label, opt, cov))
+            names = {p.name for p in opt.params}
+            independent = not any(_mentions(p.low, names) or (p.high is not None and _mentions(p.high, names))
+                                  for p in opt.params)
+            choice.options.append((opt.name, avail, params, rest_fn, bound_fns, label,
+                                   _OptionInfo(opt, independent), cov))
             bodies.append((opt, inner, label))
         for opt, inner, label in bodies:
             label.ip = len(self.code)
@@ -928,43 +1074,70 @@ class Game:
         for name, avail, params, rest, bounds, label, opt, cov in choice.options:
             if avail is not None and not avail(s):
                 continue
-            self._product(s, L, params, 0, bounds, rest, [name], moves)
+            if not params:
+                if rest is None or rest(s):
+                    moves.append((name,))
+            elif opt.independent:
+                doms = [self._domain(s, p, bounds) for p in params]
+                if len(params) == 1:
+                    s0 = params[0][1]
+                    for v in doms[0]:
+                        L[s0] = v
+                        if rest is None or rest(s):
+                            moves.append((name, v))
+                elif len(params) == 2:
+                    s0, s1 = params[0][1], params[1][1]
+                    d1 = doms[1]
+                    for v0 in doms[0]:
+                        L[s0] = v0
+                        if rest is None:
+                            moves.extend([(name, v0, v1) for v1 in d1])
+                            continue
+                        for v1 in d1:
+                            L[s1] = v1
+                            if rest(s):
+                                moves.append((name, v0, v1))
+                else:
+                    for combo in itertools.product(*doms):
+                        for (_, slot, _, _), v in zip(params, combo):
+                            L[slot] = v
+                        if rest is None or rest(s):
+                            moves.append((name, *combo))
+            else:
+                self._product(s, L, params, 0, bounds, rest, [name], moves)
         return moves
+
+    def _domain(self, s, param, bounds):
+        pname, slot, lo, hi = param
+        if hi is None:
+            coll = lo(s)
+            return list(s.zones[coll] if isinstance(coll, ZoneId) else coll)
+        a, b = lo(s), hi(s)
+        for op, f in bounds.get(pname, ()):
+            v = f(s)
+            if op == ">=":
+                a = max(a, v)
+            elif op == ">":
+                a = max(a, v + 1)
+            elif op == "<=":
+                b = min(b, v)
+            elif op == "<":
+                b = min(b, v - 1)
+            else:
+                a, b = max(a, v), min(b, v)
+        return range(a, b + 1)
 
     def _product(self, s, L, params, k, bounds, rest, prefix, out):
         if k == len(params):
             if rest is None or rest(s):
                 out.append(tuple(prefix))
             return
-        pname, slot, lo, hi = params[k]
-        if hi is not None:
-            a, b = lo(s), hi(s)
-            for op, f in bounds.get(pname, ()):
-                v = f(s)
-                if op == ">=":
-                    a = max(a, v)
-                elif op == ">":
-                    a = max(a, v + 1)
-                elif op == "<=":
-                    b = min(b, v)
-                elif op == "<":
-                    b = min(b, v - 1)
-                elif op == "=":
-                    a, b = max(a, v), min(b, v)
-            values = range(a, b + 1)
-        else:
-            coll = lo(s)
-            values = s.zones[coll] if isinstance(coll, ZoneId) else coll
-            values = list(values)
-        last = k + 1 == len(params)
-        for v in values:
+        slot = params[k][1]
+        for v in self._domain(s, params[k], bounds):
             L[slot] = v
-            if last and rest is None:
-                out.append((*prefix, v))
-            else:
-                prefix.append(v)
-                self._product(s, L, params, k + 1, bounds, rest, prefix, out)
-                prefix.pop()
+            prefix.append(v)
+            self._product(s, L, params, k + 1, bounds, rest, prefix, out)
+            prefix.pop()
 
     # ------------------------------------------------------------ the state machine
     def new_initial_state(self) -> State:
@@ -1164,6 +1337,7 @@ class Game:
 
     def _apply_chance(self, s, pause, outcome):
         items = list(self._chance_items(s, pause))
+        s.memo.clear()
         if pause.kind == "roll":
             faces_log = []
             for p in items:
@@ -1184,7 +1358,7 @@ class Game:
                 s.zones[zid][:] = order
             if s.log is not None:
                 s.log.append({"event": "shuffle", "zone": self.zone_names[zid] if isinstance(zid, ZoneId) else None})
-        if self.has_triggers and s.playing:
+        if self.has_triggers and s.playing and self.triggers_read_faces:
             try:
                 self.fire_triggers(s)
             except RuleError as err:
@@ -1282,6 +1456,12 @@ def _mentions(e, names) -> bool:
                 if isinstance(x, S.Expr) and _mentions(x, names):
                     return True
     return False
+
+
+@dataclass(frozen=True)
+class _OptionInfo:
+    syntax: S.Option
+    independent: bool           # no parameter's range depends on another's value
 
 
 class _Env:

@@ -489,7 +489,7 @@ class _Build(Transformer):
         return S.Order(str(c[0]), c[-1], _span(meta), str(c[1]), ranks)
 
     def question(self, meta, c):
-        return S.Question(str(c[0]), c[1], _span(meta))
+        return S.Question(str(c[0]), c[2], _span(meta), str(c[1]) if c[1] is not None else None)
 
     def define(self, meta, c):
         params = tuple(str(p) for p in c[1:-2] if p is not None)
@@ -528,7 +528,7 @@ _FRIENDLY = {
     "NAME": "a name", "INT": "a number", "STRING": "a quoted text", "COMP_OP": "a comparison",
     "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "$END": "the end of the file",
     "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "COLON": "':'",
-    "EQUAL": "'='", "DOT": "'.'", "VBAR": "'|'", "MORETHAN": "'>'",
+    "EQUAL": "'='", "MINUS": "'-'", "PLUS": "'+'", "DOT": "'.'", "VBAR": "'|'", "MORETHAN": "'>'",
 }
 
 

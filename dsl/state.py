@@ -32,7 +32,7 @@ class DeadEnd:
 
 class State:
     __slots__ = ("game", "n", "zones", "loc", "face", "revealed", "vars", "pvars", "alive",
-                 "ip", "loc_slots", "latches", "playing", "outcome", "dead_end", "moves", "log", "fired")
+                 "ip", "loc_slots", "latches", "playing", "outcome", "dead_end", "moves", "log", "fired", "memo")
 
     def __init__(self, game, n: int):
         self.game = game
@@ -53,6 +53,7 @@ class State:
         self.moves = 0                      # decisions taken so far
         self.log: Optional[list] = None     # narration events, when someone listens
         self.fired: Optional[dict] = None   # coverage counts, when someone listens
+        self.memo: dict = {}                # values computed since the last change (not part of the value)
 
     # ------------------------------------------------------------ a plain value
     def clone(self) -> "State":
@@ -75,6 +76,7 @@ class State:
         c.moves = self.moves
         c.log = None
         c.fired = None
+        c.memo = {}
         return c
 
     def key(self) -> tuple:

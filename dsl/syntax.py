@@ -356,7 +356,7 @@ class Trigger(Decl):
 
 @dataclass(frozen=True)
 class Question(Decl):
-    pass
+    about: Optional[str] = None     # the rule or step the question concerns
 
 
 @dataclass(frozen=True)
