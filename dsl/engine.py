@@ -596,6 +596,8 @@ class Game:
 
         def dead(s):
             s.dead_end = DeadEnd(kind, owner, path, span.line, span.column, message)
+            if s.log is not None:
+                s.log.append({"event": "dead_end", **s.dead_end.to_json()})
             return -1
         return dead
 
@@ -794,7 +796,8 @@ class Game:
             if s.log is not None:
                 z = zexpr(s)
                 s.log.append({"event": "reveal", "zone": game.zone_names[z] if isinstance(z, ZoneId) else None,
-                              "pieces": [int(p) for p in items]})
+                              "pieces": [int(p) for p in items],
+                              "shown": [s.face[p] if s.face[p] is not None else game.piece_label[p] for p in items]})
             return ip + 1
         self._emit(reveal, owner, st.span)
 
@@ -1140,7 +1143,18 @@ class Game:
             prefix.pop()
 
     # ------------------------------------------------------------ the state machine
-    def new_initial_state(self) -> State:
+    def new_initial_state(self, log: bool = False, coverage: bool = False) -> State:
+        """The state after setup: the first decision or chance outcome of the game."""
+        s = self.blank_state()
+        if log:
+            s.log = []
+        if coverage:
+            s.fired = {}
+        self._run(s, 0)
+        return s
+
+    def blank_state(self) -> State:
+        """Components in their starting zones, variables at their initial values, before setup."""
         s = State(self, self.n)
         s.zones = [[] for _ in self.zone_names]
         for p in self.pieces:
@@ -1155,7 +1169,6 @@ class Game:
         s.latches = [False] * sum(self.n if t[2] is not None else 1 for t in self.triggers)
         s.ip = 0
         self._init_vars(s)
-        self._run(s, 0)
         return s
 
     def _init_vars(self, s):
@@ -1320,7 +1333,7 @@ class Game:
                 raise ValueError(f"player {player!r} has nothing to choose now")
             if s.log is not None:
                 s.log.append({"event": "choose", "player": int(player), "move": _plain_move(move),
-                              "hidden": True})
+                              "params": _param_names(pause, move[0]), "hidden": True})
             pending = tuple(sorted(s.loc_slots[pause.pending_slot] + ((Player(player), move),),
                                    key=lambda pm: int(pm[0])))
             s.loc_slots[pause.pending_slot] = pending
@@ -1328,7 +1341,8 @@ class Game:
                 self._run(s, pause.after_ip)
             return
         if s.log is not None:
-            s.log.append({"event": "choose", "player": int(pause.actor(s)), "move": _plain_move(move)})
+            s.log.append({"event": "choose", "player": int(pause.actor(s)), "move": _plain_move(move),
+                          "params": _param_names(pause, move[0])})
         try:
             ip = self._bind_move(s, pause, move)
         except RuleError as err:
@@ -1391,6 +1405,13 @@ class Game:
 def _obs_value(v):
     from .values import plain
     return plain(v)
+
+
+def _param_names(choice, option):
+    for o in choice.options:
+        if o[0] == option:
+            return [p[0] for p in o[2]]
+    return []
 
 
 def _plain_move(move):

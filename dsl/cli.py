@@ -1,0 +1,187 @@
+"""The `playtest` command line."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+
+from .diagnostics import RuleFileError
+from .engine import Game, RuleError
+from .loader import load
+from . import replay as replay_mod
+from .simulate import Summary, game_rng, play_random, simulate as run_simulation
+
+_HELP = """playtest: find what is broken in a game's rules before your friends do.
+
+\b
+A game is one rule file (see games/*.rules and docs/language.md).
+  playtest check games/bluff.rules                  report mistakes and open questions
+  playtest simulate games/bluff.rules --players 4   play random games, show balance
+  playtest replay out/dead-ends/x.json --lang ja    narrate a saved game
+"""
+
+
+def _fail(message: str, code: int = 1):
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def _load_or_exit(path: str):
+    try:
+        return load(path)
+    except RuleFileError as e:
+        for d in e.diagnostics:
+            click.echo(d.format(e.source), err=True)
+        errors = sum(1 for d in e.diagnostics if d.severity == "error")
+        click.echo(f"{path}: {errors} error{'s' if errors != 1 else ''}", err=True)
+        sys.exit(1)
+
+
+def _game_or_exit(rules, players: int) -> Game:
+    g = rules.game
+    if not g.min_players <= players <= g.max_players:
+        _fail(f"{g.name} is for {g.min_players} to {g.max_players} players, not {players}"
+              f" (use --players {g.min_players}..{g.max_players})", 2)
+    try:
+        return Game(rules, players)
+    except RuleError as e:
+        span = e.span
+        where = f"{rules.path}:{span.line}:{span.column}: " if span else f"{rules.path}: "
+        _fail(f"{where}{e.message}")
+
+
+@click.group(help=_HELP)
+@click.version_option(package_name="playtest")
+def main():
+    pass
+
+
+@main.command(help="Check rule files: errors (exit 1), warnings, and the open questions the rules leave.")
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print the diagnostics as JSON.")
+def check(files, as_json):
+    status = 0
+    report = []
+    for path in files:
+        try:
+            rules, diags = load(path)
+            source = rules.source
+        except RuleFileError as e:
+            diags, source = e.diagnostics, e.source
+        errors = [d for d in diags if d.severity == "error"]
+        warnings = [d for d in diags if d.severity == "warning"]
+        if errors:
+            status = 1
+        if as_json:
+            report.append({"file": path, "errors": len(errors), "warnings": len(warnings),
+                           "diagnostics": [d.to_json() for d in diags]})
+            continue
+        for d in diags:
+            click.echo(d.format(source), err=bool(errors))
+        verdict = click.style("ok", fg="green") if not errors else click.style("failed", fg="red")
+        click.echo(f"{path}: {verdict} ({len(errors)} error{'s' if len(errors) != 1 else ''}, "
+                   f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''})", err=bool(errors))
+    if as_json:
+        click.echo(json.dumps(report, ensure_ascii=False, indent=1))
+    sys.exit(status)
+
+
+@main.command(help="""Play many games with random legal moves and report balance:
+win rate per seat, draws, dead ends counted by the rule that leaves them open,
+and turns (decisions) per game.
+
+\b
+Example:
+  playtest simulate games/bluff.rules --players 4 -n 2000 --seed 1 --json""")
+@click.argument("file", type=click.Path())
+@click.option("--players", "-p", type=int, required=True, help="Number of players.")
+@click.option("-n", "games", type=click.IntRange(1), default=1000, show_default=True, help="Games to play.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed: the same seed gives the same games.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@click.option("--save-dead-ends", type=click.Path(file_okay=False), default=None,
+              help="Folder to save the shortest game of each distinct dead end, as replay files.")
+def simulate(file, players, games, seed, as_json, save_dead_ends):
+    rules, _ = _load_or_exit(file)
+    game = _game_or_exit(rules, players)
+    show_bar = sys.stderr.isatty() and games >= 200
+    if show_bar:
+        with click.progressbar(length=games, label=f"simulating {rules.game.name}", file=sys.stderr) as bar:
+            summary = run_simulation(game, games, seed, progress=bar.update)
+    else:
+        summary = run_simulation(game, games, seed)
+    saved = []
+    if save_dead_ends:
+        for key, played in sorted(summary.examples.items()):
+            rule, kind = key.split("|", 1)
+            name = f"{rules.game.name}-p{players}-seed{seed}-game{played.index}-{rule}.json".replace(" ", "_")
+            path = os.path.join(save_dead_ends, name)
+            replay_mod.save(replay_mod.Replay(file, [], players, seed, played.index, played.actions,
+                                              note=f"dead end: {kind} in {rule}"), path)
+            saved.append(path)
+    result = summary.to_json()
+    if saved:
+        result["saved"] = saved
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True))
+        return
+    _print_summary(rules.game.name, result)
+
+
+def _print_summary(name, r):
+    click.echo(f"{name}: {r['games']} games, {r['players']} players, seed {r['seed']}")
+    click.echo("")
+    click.echo("  seat  wins   win rate")
+    for seat, wins in r["wins_by_seat"].items():
+        rate = r["win_rate_by_seat"][seat]
+        bar = "#" * round(rate * 40)
+        click.echo(f"  {seat:>4}  {wins:>5}  {rate:7.1%}  {bar}")
+    click.echo(f"  draws {r['draws']}")
+    click.echo("")
+    click.echo(f"  turns per game: mean {r['mean_turns']}, median {r['median_turns']}, max {r['max_turns']}")
+    click.echo("")
+    if r["dead_ends"]:
+        total = r["dead_end_games"]
+        click.echo(click.style(f"  dead ends: {total} of {r['games']} games ({total / r['games']:.1%})", fg="yellow"))
+        for d in r["dead_ends"]:
+            click.echo(f"    {d['count']:>6}  {d['rule']}: {d['kind']}  ({d['where']})")
+            click.echo(f"            {d['message']}")
+    else:
+        click.echo(click.style("  no dead ends", fg="green"))
+    for path in r.get("saved", []):
+        click.echo(f"  saved {path}")
+
+
+@main.command(help="""Replay a saved game step by step, narrated in English or Japanese.
+
+\b
+Replay files are written by `simulate --save-dead-ends DIR`.""")
+@click.argument("file", type=click.Path())
+@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True)
+@click.option("--rules", "rules_path", type=click.Path(), default=None,
+              help="Rule file to use instead of the one named in the replay.")
+def replay(file, lang, rules_path):
+    from .narrate import Narrator
+    try:
+        rep = replay_mod.load(file)
+    except replay_mod.ReplayError as e:
+        _fail(str(e))
+    rules, _ = _load_or_exit(rules_path or rep.rules)
+    game = _game_or_exit(rules, rep.players)
+    try:
+        state = replay_mod.run(game, rep.actions, log=True)
+    except replay_mod.ReplayError as e:
+        _fail(f"{file}: {e}")
+    narrator = Narrator(game, lang)
+    if rep.note:
+        click.echo(f"# {rep.note}")
+    for line in narrator.tell(state.log):
+        click.echo(line)
+    if not state.is_terminal():
+        click.echo("(the replay stops before the game ends)")
+    click.echo(f"state {state.digest()}")
+
+
+if __name__ == "__main__":
+    main()
