@@ -1185,16 +1185,16 @@ class Game:
             while ip >= 0 and s.outcome is None and s.dead_end is None:
                 ip = code[ip](s)
         except RuleError as err:
-            self._fail(s, err.kind, err.message, err.span)
+            self._fail(s, err.kind, err.message, err.span, getattr(err, "ip", ip))
         except (TypeError, KeyError, IndexError, ValueError, ZeroDivisionError, AttributeError) as err:
-            self._fail(s, "evaluation failed", f"{type(err).__name__}: {err}", None)
+            self._fail(s, "evaluation failed", f"{type(err).__name__}: {err}", None, ip)
         except RecursionError:
-            self._fail(s, "evaluation failed", "the rules recurse without end", None)
+            self._fail(s, "evaluation failed", "the rules recurse without end", None, ip)
         if s.outcome is None and s.dead_end is None and s.moves > self.max_moves:
             self._fail(s, "step limit", f"the game took more than {self.max_moves} decisions", None)
 
-    def _fail(self, s, kind, message, span):
-        ip = s.ip if 0 <= s.ip < len(self.code) else 0
+    def _fail(self, s, kind, message, span, at=None):
+        ip = at if at is not None and 0 <= at < len(self.code) else (s.ip if 0 <= s.ip < len(self.code) else 0)
         owner = self.owner[ip] if self.owner else "play"
         span = span or (self.spans[ip] if self.spans else S.NOWHERE)
         s.dead_end = DeadEnd(kind, owner, self.path, span.line, span.column, message)
@@ -1249,11 +1249,15 @@ class Game:
             s.fired[key] = s.fired.get(key, 0) + 1
         saved = self.has_triggers
         self.has_triggers = False      # a trigger's own effects are settled by the outer loop
+        ip = start
         try:
-            ip = start
             code = self.code
             while ip >= 0:
                 ip = code[ip](s)
+        except RuleError as err:
+            if not hasattr(err, "ip"):
+                err.ip = ip
+            raise
         finally:
             self.has_triggers = saved
 
