@@ -84,10 +84,16 @@ class Checker:
             self.error(games[0].span, "the game has no 'play' section", "add 'play' with the turn structure")
         self._step_names()
         self._unused()
+        assumed = self._assumed()
         for q in r.of(S.Question):
             title = S.text_of(q.texts, "title", "en") or S.text_of(q.texts, "title", "ja") or q.name
-            self.warning(q.span, f"open question '{q.name}': {title}",
-                         "the seed does not say; the rulebook flags it and play treats it as declared")
+            if q.name in assumed:
+                hint = f"play uses the provisional answer marked 'assume {q.name}'"
+            elif q.about:
+                hint = f"left unhandled: play ends in a dead end in '{q.about}' when it comes up"
+            else:
+                hint = "the seed does not say"
+            self.warning(q.span, f"open question '{q.name}': {title}", hint)
         for p in r.of(S.Parameter):
             if p.provisional:
                 self.warning(p.span, f"parameter '{p.name}' is provisional", "the seed leaves its value open")
@@ -162,6 +168,10 @@ class Checker:
             if d.about not in self.declared and d.about not in self._all_step_names():
                 self.error(d.span, f"question '{d.name}' is about '{d.about}', which is not a rule or step",
                            did_you_mean(d.about, list(self.declared) + list(self._all_step_names())))
+
+    def _assumed(self) -> set:
+        import re
+        return set(re.findall(r"^\s*assume\s+(\w+)", self.rules.source, re.M))
 
     def _all_step_names(self) -> set:
         import re

@@ -521,6 +521,11 @@ class Game:
         return len(self.code) - 1
 
     def _compile_all(self):
+        self.trigger_reads = set()
+        for t in self.rules.of(S.Trigger):
+            self.trigger_reads |= self._names_read(t.cond)
+            if t.coll is not None:
+                self.trigger_reads |= self._names_read(t.coll)
         env = _Env(self, {})
         setup = [f for f in self.rules.of(S.Flow) if f.name == "setup"]
         play = [f for f in self.rules.of(S.Flow) if f.name == "play"]
@@ -739,6 +744,17 @@ class Game:
                 self._emit(assign, owner, span)
                 return
             i = self.var_slots[t.name]
+            if op == "set" and lo is None and hi is None and name not in self.trigger_reads:
+                # the common case, kept lean: it runs several times per decision
+                def plain_set(s, nxt=len(self.code) + 1):
+                    v = s.vars[i] = value(s)
+                    if s.memo:
+                        s.memo.clear()
+                    if s.log is not None:
+                        s.log.append({"event": "set", "name": name, "value": v})
+                    return nxt
+                self._emit(plain_set, owner, span)
+                return
 
             def assign(s, ip=len(self.code)):
                 v = _combine(op, s.vars[i], value(s))

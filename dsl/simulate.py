@@ -10,7 +10,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from .engine import CHANCE, Game
+from .engine import CHANCE, Game, _Chance
 from .state import State
 
 
@@ -32,7 +32,7 @@ def play_random(game: Game, rng: random.Random, index: int = 0, record: bool = T
     actions = [] if record else None
     pauses = game.pauses
     while s.outcome is None and s.dead_end is None:
-        if game.is_chance(s):
+        if type(pauses.get(s.ip)) is _Chance:
             k = rng.randrange(game.chance_outcomes(s))
             if record:
                 actions.append([CHANCE, k])

@@ -1,0 +1,61 @@
+"""Random-play speed of the engine, beside a hand-written Bluff of the same rules.
+
+Prints games/s and moves/s (decisions/s) for one process. Not a test: no assertion,
+figures go in the README with the machine they were measured on.
+"""
+import argparse
+import os
+import platform
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(__file__))
+
+from dsl.engine import Game  # noqa: E402
+from dsl.loader import load  # noqa: E402
+from dsl.simulate import game_rng, play_random  # noqa: E402
+import handwritten_bluff  # noqa: E402
+
+
+def engine(path, players, games, seed):
+    rules, _ = load(path)
+    game = Game(rules, players)
+    moves = 0
+    t = time.perf_counter()
+    for i in range(games):
+        moves += play_random(game, game_rng(seed, i), i, record=False).state.moves
+    dt = time.perf_counter() - t
+    return games / dt, moves / dt
+
+
+def handwritten(players, games, seed):
+    rng = random.Random(seed)
+    moves = 0
+    t = time.perf_counter()
+    for _ in range(games):
+        moves += handwritten_bluff.play_game(players, rng)[2]
+    dt = time.perf_counter() - t
+    return games / dt, moves / dt
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("-n", type=int, default=2000, help="games for Bluff (Democracy plays n/20)")
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, one process")
+    print(f"{'what':40} {'games/s':>10} {'moves/s':>10}")
+    hg, hm = handwritten(a.players, a.n, a.seed)
+    print(f"{'hand-written Bluff, ' + str(a.players) + ' players':40} {hg:10.0f} {hm:10.0f}")
+    eg, em = engine("games/bluff.rules", a.players, a.n, a.seed)
+    print(f"{'engine: games/bluff.rules':40} {eg:10.0f} {em:10.0f}")
+    print(f"{'engine / hand-written (games/s)':40} {eg / hg:10.2f}")
+    dg, dm = engine("games/democracy.rules", a.players, max(1, a.n // 20), a.seed)
+    print(f"{'engine: games/democracy.rules':40} {dg:10.1f} {dm:10.0f}")
+
+
+if __name__ == "__main__":
+    main()
