@@ -17,8 +17,8 @@ _HELP = """playtest: find what is broken in a game's rules before your friends d
 
 \b
 A game is one rule file (see games/*.rules and docs/language.md).
-  playtest check games/bluff.rules                  report mistakes and open questions
-  playtest simulate games/bluff.rules --players 4   play random games, show balance
+  playtest check games/GAME.rules                  report mistakes and open questions
+  playtest simulate games/GAME.rules --players 4   play random games, show balance
   playtest replay out/dead-ends/x.json --lang ja    narrate a saved game
 """
 
@@ -94,7 +94,7 @@ and turns (decisions) per game.
 
 \b
 Example:
-  playtest simulate games/bluff.rules --players 4 -n 2000 --seed 1 --json""")
+  playtest simulate games/GAME.rules --players 4 -n 2000 --seed 1 --json""")
 @click.argument("file", type=click.Path())
 @click.option("--players", "-p", type=int, required=True, help="Number of players.")
 @click.option("-n", "games", type=click.IntRange(1), default=1000, show_default=True, help="Games to play.")
