@@ -1299,7 +1299,7 @@ class Game:
         if pause.kind == "roll":
             total = 1
             for p in items:
-                total *= len(self.faces[self.kind_of[p]])
+                total *= len(self.faces.get(self.kind_of[p], (None,)))
             return total
         return math.factorial(len(items))
 
@@ -1375,7 +1375,9 @@ class Game:
         if pause.kind == "roll":
             faces_log = []
             for p in items:
-                faces = self.faces[self.kind_of[p]]
+                faces = self.faces.get(self.kind_of[p])
+                if faces is None:       # only dice roll; other pieces in the zone stay as they are
+                    continue
                 outcome, k = divmod(outcome, len(faces))
                 s.face[p] = faces[k]
                 faces_log.append(faces[k])

@@ -119,6 +119,9 @@ class _Build(Transformer):
     def neg_int_value(self, meta, c):
         return -int(c[0])
 
+    def no_value(self, meta, c):
+        return "-"
+
     def str_value(self, meta, c):
         return _unquote(c[0])
 
@@ -279,7 +282,7 @@ class _Build(Transformer):
         return S.If(_span(meta), tuple((cond, tuple(_not_texts(b))) for cond, b in branches),
                     tuple(_not_texts(otherwise)) if otherwise is not None else None)
 
-    def elif_(self, meta, c):
+    def else_if(self, meta, c):
         return ("elif", c[0], c[1])
 
     def else_(self, meta, c):
