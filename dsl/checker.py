@@ -247,7 +247,9 @@ class Checker:
 
     def _s_Assign(self, st, scope, t):
         tg = st.target
-        self._expr(st.value, scope, want=NUM if st.op != "set" else None)
+        d0 = self.declared.get(tg.name) if tg.name not in scope.names else None
+        is_counter = isinstance(d0, S.Counter) and d0.kind == "counter"
+        self._expr(st.value, scope, want=NUM if (st.op != "set" or is_counter) else None)
         if tg.name in scope.names and tg.player is None:
             return
         d = self.declared.get(tg.name)

@@ -1073,6 +1073,10 @@ class Game:
         else:
             def pause(s, ip=ip):
                 s.ip = ip
+                actor = choice.actor(s)
+                if actor is None or not s.alive[actor]:
+                    raise RuleError("no actor", "the player who should choose here is nobody, or is out",
+                                    choice.span)
                 return -1
             self.code[ip] = pause
 
@@ -1324,14 +1328,27 @@ class Game:
             return list(range(self.chance_outcomes(s)))
         if not isinstance(pause, _Choice):
             return []
-        if pause.simultaneous:
-            actors = self.current_actors(s)
-            if player is None:
-                player = actors[0] if actors else None
-            if player not in actors:
-                return []
-            s.loc_slots[pause.each_slot] = player
-        return self._enumerate(s, pause)
+        saved = list(s.loc_slots)     # enumeration uses the slots as scratch; asking must not change the state
+        try:
+            if pause.simultaneous:
+                actors = self.current_actors(s)
+                if player is None:
+                    player = actors[0] if actors else None
+                if player not in actors:
+                    return []
+                s.loc_slots[pause.each_slot] = player
+            return self._enumerate(s, pause)
+        except RuleError as err:
+            s.loc_slots[:] = saved
+            self._fail(s, err.kind, err.message, err.span or pause.span, s.ip)
+            return []
+        except (TypeError, KeyError, IndexError, ValueError, ZeroDivisionError, AttributeError) as err:
+            s.loc_slots[:] = saved
+            self._fail(s, "evaluation failed", f"{type(err).__name__}: {err}", pause.span, s.ip)
+            return []
+        finally:
+            if s.dead_end is None:
+                s.loc_slots[:] = saved
 
     def apply(self, s, move, player=None) -> None:
         if s.is_terminal():
@@ -1380,6 +1397,7 @@ class Game:
                     continue
                 outcome, k = divmod(outcome, len(faces))
                 s.face[p] = faces[k]
+                s.revealed[p] = False       # a die rolled again is hidden again
                 faces_log.append(faces[k])
             if s.log is not None:
                 s.log.append({"event": "roll", "pieces": [int(p) for p in items], "faces": faces_log})

@@ -126,12 +126,6 @@ def after_trick_common(s, g, n):
     assert len(pieces_in(s, g, "ballot")) == 1
 
 
-TIE_BUG = pytest.mark.xfail(strict=True, reason=(
-    "games/democracy.rules bug: in settle_trick's tie case, `contains(best_cards, top(played(p)))` "
-    "re-reads the value best_cards (values are recomputed whenever read, docs/language.md 2.10) "
-    "after the earlier tied players' cards have already moved to scored, so best_cards shrinks to "
-    "the next highest cards left and every player takes back their own card; only the vote card "
-    "is discarded"))
 
 
 # ----------------------------------------------------------------- components and deal
@@ -255,7 +249,6 @@ def test_joker_ranks_with_the_five_and_beats_a_four_without_trump():
     assert taken(s, g, 2) == sorted([j, s4, c10, d9, vote])
 
 
-@TIE_BUG
 @pytest.mark.parametrize("order", [None, [3, 2, 1]])
 def test_tied_top_cards_without_trump_take_only_their_own(order):
     g = dem(3)
@@ -281,7 +274,6 @@ def test_two_players_tie_each_take_their_own_and_the_vote_is_discarded():
     assert pieces_in(s, g, "discard") == [vote]
 
 
-@TIE_BUG
 def test_three_way_tie_with_a_joker_without_trump():
     g = dem(4)
     h5, j, d5, c3, vote = card(g, "heart", 5), jokers(g)[0], card(g, "diamond", 5), card(g, "club", 3), card(g, "spade", 7)
@@ -295,7 +287,6 @@ def test_three_way_tie_with_a_joker_without_trump():
     assert sorted(pieces_in(s, g, "discard")) == sorted([c3, vote])
 
 
-@TIE_BUG
 def test_joker_vote_means_no_trump_and_ties_split():
     g = dem(4)
     j1 = jokers(g)[0]
@@ -308,10 +299,6 @@ def test_joker_vote_means_no_trump_and_ties_split():
     assert sorted(pieces_in(s, g, "discard")) == sorted([c4, d4, j1])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "games/democracy.rules bug: when the vote card is a joker, `trump` becomes nobody, and a "
-    "played joker has no suit, so `c.suit = trump` holds for it (nobody = nobody): the joker is "
-    "counted as a trump and wins alone, instead of tying with the 5 (the joker is never trump)"))
 def test_joker_played_under_a_joker_vote_is_not_trump():
     g = dem(4)
     j_vote, j_play = jokers(g)

@@ -156,12 +156,6 @@ def _decision_states(path, n, games=3):
             step_random(s, rng.randrange)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: legal_moves() changes the state's value. Game._enumerate writes every "
-    "candidate parameter value into state.loc_slots (and legal_moves of a simultaneous choice "
-    "writes the asking player into the 'each' slot); loc_slots are part of State.key(), "
-    "to_json() and digest(), so asking for the legal moves changes the digest and makes a "
-    "state unequal to its clone"))
 @pytest.mark.parametrize("path, n", [CASES[1], CASES[7]])
 def test_asking_for_legal_moves_does_not_change_the_state(path, n):
     for game, s in _decision_states(path, n):

@@ -1,0 +1,242 @@
+"""`simulate` and `replay` on the command line."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from _util import BLUFF, DEMOCRACY, game_of, line_of, rules_text
+
+from dsl import replay as replay_mod
+from dsl.cli import main
+from dsl.engine import CHANCE, Game
+from dsl.loader import load
+from dsl.simulate import play_random
+import random
+
+
+def run(*args):
+    r = CliRunner().invoke(main, [str(a) for a in args])
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    assert "Traceback" not in r.output
+    return r
+
+
+@pytest.fixture(scope="module")
+def sim_dir(tmp_path_factory):
+    """One simulation with saved dead ends, shared by the replay tests."""
+    out = tmp_path_factory.mktemp("dead-ends")
+    r = run("simulate", BLUFF, "--players", 4, "-n", 300, "--seed", 1, "--json", "--save-dead-ends", out)
+    assert r.exit_code == 0, r.output
+    return out, json.loads(r.stdout)
+
+
+def test_simulate_json_summary():
+    r = run("simulate", BLUFF, "--players", 4, "-n", 300, "--seed", 1, "--json")
+    assert r.exit_code == 0, r.output
+    j = json.loads(r.stdout)
+    for key in ("games", "dead_ends", "win_rate_by_seat", "mean_turns"):
+        assert key in j
+    assert j["games"] == 300
+    assert sorted(j["win_rate_by_seat"]) == ["1", "2", "3", "4"]
+    wins = j.get("wins_by_seat")
+    if wins is not None:
+        for seat, rate in j["win_rate_by_seat"].items():
+            assert rate == pytest.approx(wins[seat] / 300, abs=1e-4)
+    dead = sum(d["count"] for d in j["dead_ends"])
+    total_rate = sum(j["win_rate_by_seat"].values())
+    # every game is a win for one seat or a dead end (Bluff has no draws)
+    assert total_rate * 300 + dead == pytest.approx(300, abs=0.1)
+    assert dead > 0, "300 games of Bluff without the exact-count dead end is implausible"
+    # the only dead end of the base rules is the exact count, in resolve_challenge
+    text = rules_text(BLUFF)
+    start, end = line_of(text, "rule resolve_challenge"), line_of(text, "value dice_in_play")
+    for d in j["dead_ends"]:
+        assert d["rule"] == "resolve_challenge"
+        assert d["kind"] == "no case applies"
+        m = re.search(r":(\d+):(\d+)$", d["where"])
+        assert m and start <= int(m.group(1)) < end
+    # a game has at least an opening bid and a call; 4 players * 5 dice bound it from above
+    assert 2 <= j["mean_turns"] <= 4 * 5 * 100
+
+
+def test_simulate_table_output():
+    r = run("simulate", BLUFF, "--players", 3, "-n", 50, "--seed", 2)
+    assert r.exit_code == 0
+    assert "resolve_challenge" in r.output or "no dead ends" in r.output
+    for seat in ("1", "2", "3"):
+        assert re.search(rf"^\s+{seat}\s+\d+", r.output, re.M)
+
+
+def test_simulate_seed_changes_the_games():
+    a = json.loads(run("simulate", BLUFF, "--players", 3, "-n", 100, "--seed", 1, "--json").stdout)
+    b = json.loads(run("simulate", BLUFF, "--players", 3, "-n", 100, "--seed", 2, "--json").stdout)
+    assert (a["win_rate_by_seat"], a["mean_turns"]) != (b["win_rate_by_seat"], b["mean_turns"])
+
+
+@pytest.mark.parametrize("bad", [["-n", "0"], ["--players", "x"], []])
+def test_simulate_bad_arguments_exit_2(bad):
+    args = ["simulate", str(BLUFF)] + (bad if "--players" in bad else ["--players", "3"] + bad)
+    if not bad:
+        args = ["simulate", str(BLUFF)]               # --players is required
+    r = run(*args)
+    assert r.exit_code == 2
+
+
+def test_save_dead_ends_writes_replays(sim_dir):
+    out, j = sim_dir
+    files = sorted(Path(out).glob("*.json"))
+    assert len(files) == len(j["dead_ends"]) >= 1
+    assert sorted(j.get("saved", [str(f) for f in files])) == sorted(str(f) for f in files)
+    rules, _ = load(str(BLUFF))
+    game = Game(rules, 4)
+    for f in files:
+        rep = replay_mod.load(str(f))
+        assert rep.players == 4 and rep.seed == 1
+        assert rep.actions
+        s = replay_mod.run(game, rep.actions, log=False)
+        assert s.dead_end is not None
+        assert s.dead_end.rule == "resolve_challenge"
+        # the saved game is the one of that index in the run
+        assert play_random(game, __import__("dsl.simulate", fromlist=["game_rng"]).game_rng(1, rep.index),
+                           rep.index).actions == rep.actions
+
+
+@pytest.mark.parametrize("lang, marker", [("en", "DEAD END"), ("ja", "行き止まり")])
+def test_replay_narrates_to_the_dead_end(sim_dir, lang, marker):
+    out, _ = sim_dir
+    f = sorted(Path(out).glob("*.json"))[0]
+    r = run("replay", f, "--lang", lang)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert any(marker in l for l in lines)
+    dead_line = max(i for i, l in enumerate(lines) if marker in l)
+    # nothing of the game is told after the dead end (only the closing state line)
+    assert all(l.startswith("state ") for l in lines[dead_line + 1:]), lines[dead_line:]
+    rules, _ = load(str(BLUFF))
+    rep = replay_mod.load(str(f))
+    final = replay_mod.run(Game(rules, rep.players), rep.actions, log=False)
+    assert f"state {final.digest()}" in r.output
+    if lang == "ja":
+        assert "ブラフ" in r.output                  # the rule file's own Japanese titles
+    else:
+        assert "resolve_challenge" in r.output or "Settle the challenge" in r.output
+
+
+def _corrupt(src: Path, dst: Path, edit):
+    data = json.loads(src.read_text(encoding="utf-8"))
+    edit(data)
+    dst.write_text(json.dumps(data), encoding="utf-8")
+    return dst
+
+
+def test_replay_of_a_corrupted_file_exits_1(sim_dir, tmp_path):
+    out, _ = sim_dir
+    f = sorted(Path(out).glob("*.json"))[0]
+    data = json.loads(f.read_text(encoding="utf-8"))
+    k = next(i for i, (actor, move) in enumerate(data["actions"]) if actor != CHANCE and move[0] == "raise")
+
+    def illegal(d):
+        d["actions"][k][1] = ["raise", 0, 0]            # never a legal raise
+
+    bad = _corrupt(f, tmp_path / "bad.json", illegal)
+    r = run("replay", bad)
+    assert r.exit_code == 1
+    assert f"action {k + 1}" in r.output
+    assert "legal" in r.output
+    assert "DEAD END" not in r.output
+
+
+@pytest.mark.parametrize("what", ["chance out of range", "wrong player", "too many actions", "not json",
+                                  "wrong format", "missing"])
+def test_replay_other_corruptions_exit_1(sim_dir, tmp_path, what):
+    out, _ = sim_dir
+    f = sorted(Path(out).glob("*.json"))[0]
+    data = json.loads(f.read_text(encoding="utf-8"))
+    bad = tmp_path / "bad.json"
+    if what == "chance out of range":
+        k = next(i for i, (a, _) in enumerate(data["actions"]) if a == CHANCE)
+        data["actions"][k][1] = 6 ** 5 * 1000
+        bad.write_text(json.dumps(data))
+    elif what == "wrong player":
+        k = next(i for i, (a, _) in enumerate(data["actions"]) if a != CHANCE)
+        data["actions"][k][0] = (data["actions"][k][0] + 1) % data["players"]
+        bad.write_text(json.dumps(data))
+    elif what == "too many actions":
+        data["actions"].append(data["actions"][-1])
+        bad.write_text(json.dumps(data))
+    elif what == "not json":
+        bad.write_text("{ this is not json", encoding="utf-8")
+    elif what == "wrong format":
+        data["format"] = "something-else/9"
+        bad.write_text(json.dumps(data))
+    else:
+        bad = tmp_path / "does-not-exist.json"
+    r = run("replay", bad)
+    assert r.exit_code == 1, r.output
+    assert "error" in r.output.lower()
+
+
+def test_replay_with_an_explicit_rules_file(sim_dir):
+    out, _ = sim_dir
+    f = sorted(Path(out).glob("*.json"))[0]
+    r = run("replay", f, "--rules", BLUFF)
+    assert r.exit_code == 0
+    assert "DEAD END" in r.output
+
+
+@pytest.mark.skipif(not DEMOCRACY.exists(), reason="no games/democracy.rules yet")
+def test_democracy_dead_ends_save_and_replay(tmp_path):
+    r = run("simulate", DEMOCRACY, "--players", 2, "-n", 40, "--seed", 1, "--json", "--save-dead-ends", tmp_path)
+    assert r.exit_code == 0, r.output
+    j = json.loads(r.stdout)
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == len(j["dead_ends"])
+    for f in files:
+        rr = run("replay", f, "--lang", "ja")
+        assert rr.exit_code == 0
+        assert "行き止まり" in rr.output
+
+
+# ----------------------------------------------------------------- rules that name nobody
+
+NOBODY_SPEAKS = "      set speaker to next_player(starter)\n"
+
+
+@pytest.fixture
+def nobody_rules(tmp_path):
+    text = rules_text(BLUFF)
+    assert NOBODY_SPEAKS in text
+    p = tmp_path / "nobody.rules"
+    p.write_text(text.replace(NOBODY_SPEAKS, "", 1), encoding="utf-8")
+    return p
+
+
+def test_a_choice_by_nobody_is_a_dead_end_not_a_crash(nobody_rules):
+    rules, _ = load(str(nobody_rules))
+    game = Game(rules, 2)
+    played = play_random(game, random.Random(0))
+    assert played.state.dead_end is not None
+    r = run("simulate", nobody_rules, "--players", 2, "-n", 3, "--json")
+    assert r.exit_code == 0
+    assert json.loads(r.stdout)["dead_end_games"] == 3
+
+
+def test_a_counter_set_to_nobody_is_caught(tmp_path):
+    text = rules_text(BLUFF)
+    old = "        set bid_count to number\n"
+    assert old in text
+    p = tmp_path / "nobody_count.rules"
+    p.write_text(text.replace(old, "        set bid_count to nobody\n", 1), encoding="utf-8")
+    try:
+        rules, _ = load(str(p))
+    except Exception as e:                       # reported by check: fine
+        assert type(e).__name__ == "RuleFileError"
+        return
+    played = play_random(Game(rules, 2), random.Random(0))
+    assert played.state.dead_end is not None
+    r = run("simulate", p, "--players", 2, "-n", 3)
+    assert r.exit_code == 0
