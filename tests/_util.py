@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 from collections import Counter
 from pathlib import Path
 

@@ -394,3 +394,41 @@ def test_dice_rolled_again_are_hidden_again():
     roll_round(s, g, {1: [2, 2, 2, 2, 2], 2: [4, 4, 4]})
     obs = s.observation(0)["zones"]
     assert all(d is None for d in obs["cup(2)"]), obs["cup(2)"]
+
+
+# ----------------------------------------------------------------- invariants over random games
+
+@pytest.mark.parametrize("n", range(2, 7))
+def test_invariants_of_random_games(n):
+    import random
+    g = bluff(n)
+    for seed in range(25):
+        rng = random.Random(seed)
+        s = g.new_initial_state()
+        dice_in_cups = START * n
+        while not s.is_terminal():
+            if s.is_chance():
+                s.apply(rng.randrange(s.chance_outcomes()))
+                continue
+            sizes = [cup_size(s, g, seat) for seat in range(1, n + 1)]
+            # dice only ever leave the cups, and a player is in exactly while holding dice
+            assert sum(sizes) <= dice_in_cups
+            dice_in_cups = sum(sizes)
+            assert len(pieces_in(s, g, "lost")) == START * n - dice_in_cups
+            assert s.alive == [k > 0 for k in sizes]
+            (actor,) = s.current_actors()
+            assert s.alive[actor]
+            moves = s.legal_moves(actor)
+            bid = s.to_json()["variables"]
+            for m in moves:
+                if m[0] == "raise":
+                    f, c = m[1], m[2]
+                    assert 1 <= f <= 5 and 1 <= c <= dice_in_cups
+                    assert f >= bid["bid_face"] and c >= bid["bid_count"]
+                    assert (f, c) != (bid["bid_face"], bid["bid_count"])
+            s.apply(rng.choice(moves), actor)
+        if s.outcome is not None:
+            (winner,) = s.outcome
+            assert [seat - 1 for seat in range(1, n + 1) if cup_size(s, g, seat) > 0] == [int(winner)]
+        else:
+            assert s.dead_end.rule == "resolve_challenge"

@@ -376,3 +376,34 @@ def test_tribe_points_and_end_of_game_in_random_games(n):
             # the seed says nothing about a tie at the top: a declared open question
             assert len(leaders) > 1
             assert s.dead_end.rule == "final_count"
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 6])
+def test_trick_invariants_of_random_games(n):
+    """At the start of every trick: hands are equal, one vote card is up, nothing is on
+    the table; each trick moves exactly n + 1 cards (plays and vote) to scored or discard."""
+    g = dem(n)
+    rng = random.Random(77 + n)
+    s = g.new_initial_state()
+    last_off_table = None
+    tricks = 0
+    while not s.is_terminal() and tricks < 60:
+        if s.is_chance():
+            s.apply(rng.randrange(s.chance_outcomes()))
+            last_off_table = None                    # a new deal gathers everything
+            continue
+        if sorted(int(p) for p in s.current_actors()) == list(range(n)):
+            tricks += 1
+            hands = [len(pieces_in(s, g, f"hand({seat})")) for seat in range(1, n + 1)]
+            assert len(set(hands)) == 1 and 1 <= hands[0] <= DEAL[n]
+            assert len(pieces_in(s, g, "ballot")) == 1
+            assert len(pieces_in(s, g, "pool")) == hands[0] - 1
+            assert all(pieces_in(s, g, f"played({seat})") == [] for seat in range(1, n + 1))
+            off = sum(len(pieces_in(s, g, f"scored({seat})")) for seat in range(1, n + 1))
+            off += len(pieces_in(s, g, "discard"))
+            if last_off_table is not None:
+                assert off - last_off_table == n + 1
+            last_off_table = off
+        step_random(s, rng.randrange)
+        assert_conserved(s, g)
+    assert tricks >= 2 * DEAL[n] or s.is_terminal()

@@ -100,6 +100,8 @@ def test_random_play_properties(path, n, data):
                 twin.apply(tuple(move), actor)
             assert twin == s
             assert twin.digest() == s.digest()
+    # the move counter counts the decisions, not the chance outcomes
+    assert s.moves == sum(1 for actor, _ in actions if actor != CHANCE)
     # it ended, one way or the other, and says so
     assert (s.outcome is not None) != (s.dead_end is not None)
     assert s.current_actors() == []
