@@ -352,10 +352,7 @@ class Checker:
     def _expr(self, e, scope, want=None) -> str:
         kind = getattr(self, "_x_" + type(e).__name__)(e, scope)
         if want is not None and kind not in (ANY, want, "players"):
-            ok = (want == COLL and kind in (ZONE, "family")) or (want == PLAYER and kind == "nobody") \
-                or (want == ZONE and kind in ("family",) and False)
-            if want == COLL and kind == "players":
-                ok = True
+            ok = (want == COLL and kind in (ZONE, "family")) or (want == PLAYER and kind == "nobody")
             if not ok:
                 self.error(e.span, f"expected {_a(want)} here, but this is {_a(kind)}")
         return "collection" if kind == "players" else kind

@@ -17,7 +17,7 @@ from typing import Callable, Optional
 from . import syntax as S
 from .builtins import BUILTINS
 from .state import DeadEnd, State
-from .values import Piece, Player, ZoneId
+from .values import Piece, Player, ZoneId, plain
 
 _CMP = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
         ">": operator.gt, ">=": operator.ge}
@@ -1045,7 +1045,6 @@ class Game:
         end.ip = len(self.code)
         if simultaneous:
             reveal_ip = next_ip
-            end_ip_holder = end
             loop_back = len(self.code)
             # each option body jumps to `end`; for a simultaneous choice `end` runs the next pending body
             self._emit(lambda s: reveal_ip, owner, st.span)
@@ -1438,13 +1437,8 @@ class Game:
                     content.append(None)
             zones[name] = content
         return {"player": int(player), "zones": zones,
-                "variables": {n: _obs_value(s.vars[i]) for n, i in self.var_slots.items()},
+                "variables": {n: plain(s.vars[i]) for n, i in self.var_slots.items()},
                 "alive": list(s.alive)}
-
-
-def _obs_value(v):
-    from .values import plain
-    return plain(v)
 
 
 def _param_names(choice, option):
@@ -1455,7 +1449,6 @@ def _param_names(choice, option):
 
 
 def _plain_move(move):
-    from .values import plain
     return [plain(x) for x in move]
 
 
@@ -1528,11 +1521,10 @@ class _OptionInfo:
 class _Env:
     """Compile-time scope: names of local slots, and names bound to argument closures."""
 
-    def __init__(self, game, locals_, bound=None, top=None):
+    def __init__(self, game, locals_, bound=None):
         self.game = game
         self.locals = locals_
         self.bound = bound or {}
-        self.top = top if top is not None else [0]
 
     def new_slot(self, name) -> int:
         i = self.game.n_slots
@@ -1542,7 +1534,7 @@ class _Env:
     def with_local(self, name, slot) -> "_Env":
         loc = dict(self.locals)
         loc[name] = slot
-        return _Env(self.game, loc, self.bound, self.top)
+        return _Env(self.game, loc, self.bound)
 
 
 class _ConstState:
