@@ -28,14 +28,20 @@ def _fail(message: str, code: int = 1):
     sys.exit(code)
 
 
-def _load_or_exit(path: str):
+def _variant_option(f):
+    return click.option("--variant", "-v", "variants", multiple=True, type=click.Path(),
+                        help="A variant file to apply (repeat to stack them, in order).")(f)
+
+
+def _load_or_exit(path: str, variants=()):
     try:
-        return load(path)
+        return load(path, variants)
     except RuleFileError as e:
         for d in e.diagnostics:
-            click.echo(d.format(e.source), err=True)
+            click.echo(d.format(e.source_for(d.path)), err=True)
         errors = sum(1 for d in e.diagnostics if d.severity == "error")
-        click.echo(f"{path}: {errors} error{'s' if errors != 1 else ''}", err=True)
+        stack = "".join(f" + {v}" for v in variants)
+        click.echo(f"{path}{stack}: {errors} error{'s' if errors != 1 else ''}", err=True)
         sys.exit(1)
 
 
@@ -58,18 +64,24 @@ def main():
     pass
 
 
-@main.command(help="Check rule files: errors (exit 1), warnings, and the open questions the rules leave.")
+@main.command(help="""Check rule files: errors (exit 1), warnings, and the open questions the rules leave.
+
+\b
+A variant file is checked applied to its game:
+  playtest check variants/VARIANT.rules
+  playtest check games/GAME.rules --variant variants/A.rules --variant variants/B.rules""")
 @click.argument("files", nargs=-1, required=True, type=click.Path())
+@_variant_option
 @click.option("--json", "as_json", is_flag=True, help="Print the diagnostics as JSON.")
-def check(files, as_json):
+def check(files, variants, as_json):
     status = 0
     report = []
     for path in files:
         try:
-            rules, diags = load(path)
-            source = rules.source
+            rules, diags = load(path, variants)
+            source = lambda d, rules=rules: rules.source_of(d.span)
         except RuleFileError as e:
-            diags, source = e.diagnostics, e.source
+            diags, source = e.diagnostics, lambda d, e=e: e.source_for(d.path)
         errors = [d for d in diags if d.severity == "error"]
         warnings = [d for d in diags if d.severity == "warning"]
         if errors:
@@ -79,7 +91,7 @@ def check(files, as_json):
                            "diagnostics": [d.to_json() for d in diags]})
             continue
         for d in diags:
-            click.echo(d.format(source), err=bool(errors))
+            click.echo(d.format(source(d)), err=bool(errors))
         verdict = click.style("ok", fg="green") if not errors else click.style("failed", fg="red")
         click.echo(f"{path}: {verdict} ({len(errors)} error{'s' if len(errors) != 1 else ''}, "
                    f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''})", err=bool(errors))
@@ -96,14 +108,15 @@ and turns (decisions) per game.
 Example:
   playtest simulate games/GAME.rules --players 4 -n 2000 --seed 1 --json""")
 @click.argument("file", type=click.Path())
+@_variant_option
 @click.option("--players", "-p", type=int, required=True, help="Number of players.")
 @click.option("-n", "games", type=click.IntRange(1), default=1000, show_default=True, help="Games to play.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed: the same seed gives the same games.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @click.option("--save-dead-ends", type=click.Path(file_okay=False), default=None,
               help="Folder to save the shortest game of each distinct dead end, as replay files.")
-def simulate(file, players, games, seed, as_json, save_dead_ends):
-    rules, _ = _load_or_exit(file)
+def simulate(file, variants, players, games, seed, as_json, save_dead_ends):
+    rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
     show_bar = sys.stderr.isatty() and games >= 200
     if show_bar:
@@ -117,7 +130,7 @@ def simulate(file, players, games, seed, as_json, save_dead_ends):
             rule, kind = key.split("|", 1)
             name = f"{rules.game.name}-p{players}-seed{seed}-game{played.index}-{rule}.json".replace(" ", "_")
             path = os.path.join(save_dead_ends, name)
-            replay_mod.save(replay_mod.Replay(file, [], players, seed, played.index, played.actions,
+            replay_mod.save(replay_mod.Replay(file, list(variants), players, seed, played.index, played.actions,
                                               note=f"dead end: {kind} in {rule}"), path)
             saved.append(path)
     result = summary.to_json()
@@ -161,13 +174,14 @@ Replay files are written by `simulate --save-dead-ends DIR`.""")
 @click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True)
 @click.option("--rules", "rules_path", type=click.Path(), default=None,
               help="Rule file to use instead of the one named in the replay.")
-def replay(file, lang, rules_path):
+@_variant_option
+def replay(file, lang, rules_path, variants):
     from .narrate import Narrator
     try:
         rep = replay_mod.load(file)
     except replay_mod.ReplayError as e:
         _fail(str(e))
-    rules, _ = _load_or_exit(rules_path or rep.rules)
+    rules, _ = _load_or_exit(rules_path or rep.rules, variants or rep.variants)
     game = _game_or_exit(rules, rep.players)
     try:
         state = replay_mod.run(game, rep.actions, log=True)
@@ -181,6 +195,63 @@ def replay(file, lang, rules_path):
     if not state.is_terminal():
         click.echo("(the replay stops before the game ends)")
     click.echo(f"state {state.digest()}")
+
+
+@main.command(name="variants", help="""List the variants that apply to a game, with why each exists.
+
+\b
+Looks in the variants/ folder beside the game's folder (or --folder).
+  playtest variants games/GAME.rules""")
+@click.argument("file", type=click.Path())
+@click.option("--folder", type=click.Path(file_okay=False), default=None, help="Where the variant files are.")
+@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a list.")
+def list_variants(file, folder, lang, as_json):
+    from . import overlay
+    from .parser import parse_file
+    from .syntax import text_of
+    try:
+        game = parse_file(file)
+    except RuleFileError as e:
+        for d in e.diagnostics:
+            click.echo(d.format(e.source_for(d.path)), err=True)
+        sys.exit(1)
+    if game.game is None:
+        _fail(f"{file}: not a game file (it has no 'game' line)")
+    folder = folder or os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(file))), "variants")
+    found = []
+    for path in overlay.variant_files(folder):
+        try:
+            v = parse_file(path)
+        except RuleFileError:
+            found.append({"file": os.path.relpath(path), "name": None, "error": "does not parse (run playtest check on it)"})
+            continue
+        h = overlay.head(v)
+        if h is None or h.game != game.game.name:
+            continue
+        found.append({"file": os.path.relpath(path), "name": h.name,
+                      "title": {l: text_of(h.texts, "title", l) for l in ("en", "ja")},
+                      "why": {l: text_of(h.texts, "why", l) for l in ("en", "ja")},
+                      "builds_on": list(h.builds_on)})
+    if as_json:
+        click.echo(json.dumps(found, ensure_ascii=False, indent=1))
+        return
+    if not found:
+        click.echo(f"no variants of {game.game.name} in {os.path.relpath(folder)}/")
+        return
+    click.echo(f"variants of {game.game.name} in {os.path.relpath(folder)}/:")
+    for f in found:
+        if f["name"] is None:
+            click.echo(f"  {f['file']}: {f['error']}")
+            continue
+        title = f["title"][lang] or f["title"]["en"] or f["name"]
+        click.echo("")
+        click.echo(f"  {click.style(title, bold=True)}  {f['file']}")
+        why = f["why"][lang] or f["why"]["en"]
+        if why:
+            click.echo(f"    {why}")
+        if f["builds_on"]:
+            click.echo(f"    builds on: {', '.join(f['builds_on'])}")
 
 
 if __name__ == "__main__":

@@ -40,10 +40,15 @@ class Diagnostic:
 class RuleFileError(Exception):
     """Raised when a rule file cannot be used at all; carries its diagnostics."""
 
-    def __init__(self, diagnostics: list[Diagnostic], source: Optional[str] = None):
-        super().__init__("\n".join(d.format(source) for d in diagnostics))
+    def __init__(self, diagnostics: list[Diagnostic], source: "Optional[str] | dict[str, str]" = None):
         self.diagnostics = diagnostics
-        self.source = source
+        self.sources = source if isinstance(source, dict) else {}
+        self.source = source if not isinstance(source, dict) else None
+        super().__init__("\n".join(d.format(self.source_for(d.path)) for d in diagnostics))
+
+    def source_for(self, path: str) -> Optional[str]:
+        """The text a diagnostic points into (errors in a stack of variants span several files)."""
+        return self.sources.get(path, self.source)
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:

@@ -1,16 +1,31 @@
-"""Reading a rule file: parse, then check. Errors stop here with every diagnostic."""
+"""Reading a game: parse, apply variant overlays, then check. Errors stop here with every diagnostic."""
 from __future__ import annotations
 
+from dataclasses import replace
+
+from . import overlay
 from . import syntax as S
 from .checker import check
 from .diagnostics import Diagnostic, RuleFileError
 from .parser import parse_file
 
 
-def load(path: str) -> tuple[S.RuleFile, list[Diagnostic]]:
-    """Parse and check; raises RuleFileError if there is any error, returns warnings otherwise."""
+def load(path: str, variants: tuple[str, ...] | list[str] = ()) -> tuple[S.RuleFile, list[Diagnostic]]:
+    """Parse, apply the variants in order and check; raises RuleFileError if there is any error.
+
+    A variant file given as `path` stands for its base game with that variant applied.
+    """
     rules = parse_file(path)
-    diagnostics = check(rules)
+    if overlay.head(rules) is not None:
+        variants = [path, *variants]
+        rules = parse_file(overlay.find_base(rules))
+    merged = overlay.apply(rules, overlay.stack(list(variants)))
+    diagnostics = [_placed(d) for d in check(merged)]
     if any(d.severity == "error" for d in diagnostics):
-        raise RuleFileError(diagnostics, rules.source)
-    return rules, diagnostics
+        raise RuleFileError(diagnostics, dict(merged.sources) or {merged.path: merged.source})
+    return merged, diagnostics
+
+
+def _placed(d: Diagnostic) -> Diagnostic:
+    """The checker reports against the game; a patch's span knows its own file."""
+    return replace(d, path=d.span.file) if d.span.file and d.span.file != d.path else d

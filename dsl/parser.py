@@ -6,6 +6,7 @@ the top-level item that holds it and tries again, so one run reports every broke
 from __future__ import annotations
 
 import os
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
@@ -35,14 +36,18 @@ def _lark() -> Lark:
                 propagate_positions=True, maybe_placeholders=True)
 
 
+# The file being built, so that every span knows where it came from (variants mix files).
+_FILE: ContextVar[str] = ContextVar("file", default="")
+
+
 def _span(meta) -> S.Span:
     if getattr(meta, "empty", True):
         return S.NOWHERE
-    return S.Span(meta.line, meta.column, meta.end_line, meta.end_column)
+    return S.Span(meta.line, meta.column, meta.end_line, meta.end_column, _FILE.get())
 
 
 def _tok_span(tok: Token) -> S.Span:
-    return S.Span(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok))
+    return S.Span(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok), _FILE.get())
 
 
 def _unquote(s: str) -> str:
@@ -172,7 +177,7 @@ class _Build(Transformer):
             else:
                 o, rhs = op, c[i]
                 i += 1
-            result = S.Binary(S.Span(result.span.line, result.span.column, rhs.span.end_line, rhs.span.end_column), o, result, rhs)
+            result = S.Binary(S.Span(result.span.line, result.span.column, rhs.span.end_line, rhs.span.end_column, result.span.file), o, result, rhs)
         return result
 
     def or_expr(self, meta, c):
@@ -515,6 +520,52 @@ class _Build(Transformer):
         texts, body = self._body(c[0])
         return S.Flow("play", texts, _span(meta), body)
 
+    # ------------------------------------------------------------ variant overlays
+    block_kind = text_kind
+    anchor = text_kind
+    removable = text_kind
+
+    def variant(self, meta, c):
+        texts, builds_on = [], []
+        for line in c[2:]:
+            if isinstance(line, tuple) and line and isinstance(line[0], S.Text):
+                texts.extend(line)
+            else:
+                builds_on.extend(line)
+        return S.Variant(str(c[0]), tuple(texts), _span(meta), str(c[1]), tuple(builds_on))
+
+    def builds_on_line(self, meta, c):
+        return [str(n) for n in c]
+
+    def replace_item(self, meta, c):
+        return S.Patch(c[0].name, (), _span(meta), "replace", S.kind_of(c[0]), c[0])
+
+    def replace_block(self, meta, c):
+        return S.Patch(c[0].name, (), _span(meta), "replace", c[0].kind, c[0])
+
+    def add_item(self, meta, c):
+        return S.Patch(c[0].name, (), _span(meta), "add", S.kind_of(c[0]), c[0])
+
+    def add_block(self, meta, c):
+        kind, name, anchor, other, block = c
+        texts, body = self._body(block)
+        new = S.Block(_span(meta), kind, str(name), texts, body)
+        return S.Patch(str(name), (), _span(meta), "add", kind, new, (anchor, str(other)))
+
+    def remove_item(self, meta, c):
+        return S.Patch(str(c[1]), (), _span(meta), "remove", c[0])
+
+    def card_match(self, meta, c):
+        return (str(c[0]), c[1])
+
+    def card_where(self, meta, c):
+        return tuple(c)
+
+    card_set = card_where
+
+    def change_cards(self, meta, c):
+        return S.Patch(str(c[0]), (), _span(meta), "change cards", "deck", None, None, c[1], c[2])
+
     def start(self, meta, c):
         return tuple(c)
 
@@ -635,6 +686,7 @@ def parse_text(text: str, path: str = "<text>") -> tuple[S.RuleFile | None, list
         else:
             if diagnostics:
                 return None, diagnostics
+            token = _FILE.set(path)
             try:
                 decls = _Build().transform(tree)
             except LarkError as err:  # a transformer error wraps ours
@@ -642,6 +694,8 @@ def parse_text(text: str, path: str = "<text>") -> tuple[S.RuleFile | None, list
                 if isinstance(orig, _TableError):
                     return None, [Diagnostic("error", path, orig.span, orig.message)]
                 raise
+            finally:
+                _FILE.reset(token)
             return S.RuleFile(path, text, tuple(decls)), diagnostics
         line = diagnostics[-1].span.line
         new = _blank_item(work, line)

@@ -15,6 +15,7 @@ class Span:
     column: int
     end_line: int
     end_column: int
+    file: str = ""              # the file the text came from; a variant's patches keep their own
 
     def __str__(self) -> str:
         return f"{self.line}:{self.column}"
@@ -365,11 +366,60 @@ class Flow(Decl):
     body: tuple[Stmt, ...]
 
 
+def kind_of(decl: Decl) -> str:
+    """The keyword a declaration is written with (what a patch names it by)."""
+    if isinstance(decl, (Counter, Component)):
+        return decl.kind
+    if isinstance(decl, Flow):
+        return decl.name
+    return {Game: "game", Parameter: "parameter", Board: "board", Zone: "zone", Order: "order",
+            Define: "value", Rule: "rule", Trigger: "trigger", Question: "question",
+            Variant: "variant", Patch: "patch"}[type(decl)]
+
+
+@dataclass(frozen=True)
+class Variant(Decl):
+    """The head of an overlay file: which game it patches and which variants it builds on."""
+    game: str
+    builds_on: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Patch(Decl):
+    """One change an overlay makes. `name` is what it patches; `kind` says what that is.
+
+    op: 'replace' | 'add' | 'remove' | 'change cards'
+    kind: the kind of declaration ('rule', 'parameter', ...), or 'step' / 'phase'
+    item: the new declaration (replace/add), or the new Block for a step or phase
+    anchor: for a step or phase added 'before'/'after' another: (position, name)
+    match/assign: for 'change cards': attribute values to match, then to set
+    """
+    op: str
+    kind: str
+    item: Optional[object] = None
+    anchor: Optional[tuple[str, str]] = None
+    match: tuple[tuple[str, object], ...] = ()
+    assign: tuple[tuple[str, object], ...] = ()
+
+
 @dataclass(frozen=True)
 class RuleFile:
     path: str
     source: str
     decls: tuple[Decl, ...]
+    variants: tuple["RuleFile", ...] = ()       # overlays applied, in order
+    sources: tuple[tuple[str, str], ...] = ()   # (path, text) of every file that contributed
+
+    def source_of(self, span: "Span") -> str:
+        """The text of the file a span points into."""
+        if span.file and span.file != self.path:
+            for path, text in self.sources:
+                if path == span.file:
+                    return text
+        return self.source
+
+    def path_of(self, span: "Span") -> str:
+        return span.file or self.path
 
     def of(self, cls) -> list:
         return [d for d in self.decls if isinstance(d, cls)]
