@@ -1,0 +1,170 @@
+"""Structural diff of two rule sets: which named parts were added, removed or changed.
+
+The parts are the top-level declarations and every step and phase. A part changes when
+its own content changes; a step that changes inside a rule is reported as that step, not
+again as the rule around it. Positions are ignored, so moving text about is no change.
+"""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from dataclasses import dataclass
+from typing import Optional
+
+from . import overlay
+from . import syntax as S
+
+
+@dataclass(frozen=True)
+class Part:
+    kind: str            # the keyword: rule, parameter, step, ...
+    name: str
+    shape: tuple         # its own content, nested steps and phases stubbed out
+    where: str           # file:line:col
+    text: str            # its source text
+
+
+@dataclass(frozen=True)
+class Change:
+    change: str          # 'added' | 'removed' | 'changed'
+    kind: str
+    name: str
+    a: Optional[Part]
+    b: Optional[Part]
+
+    def to_json(self) -> dict:
+        side = lambda p: None if p is None else {"where": p.where, "text": p.text}
+        return {"change": self.change, "kind": self.kind, "name": self.name, "a": side(self.a), "b": side(self.b)}
+
+
+def _shape(x):
+    """Content without positions; steps and phases inside are stubbed (they are parts of their own)."""
+    if isinstance(x, S.Span):
+        return None
+    if isinstance(x, S.Block) and x.kind in ("step", "phase"):
+        return ("block", x.kind, x.name)
+    if dataclasses.is_dataclass(x):
+        return (type(x).__name__,) + tuple(_shape(getattr(x, f.name)) for f in dataclasses.fields(x)
+                                           if f.name != "span")
+    if isinstance(x, (tuple, list)):
+        return tuple(_shape(i) for i in x)
+    return x
+
+
+def _own_shape(x):
+    if isinstance(x, S.Block):
+        return ("Block", x.kind, x.name, _shape(x.texts), _shape(x.body))
+    return _shape(x)
+
+
+def source_text(rules: S.RuleFile, span: S.Span) -> str:
+    """The text a span covers, dedented as if it stood at the top of a file."""
+    text = rules.source_of(span).splitlines()
+    end = span.end_line
+    if end > span.line and end <= len(text) and not text[end - 1][:span.end_column - 1].strip():
+        end -= 1        # the span stops at the start of the next item
+    lines = text[span.line - 1:end]
+    if not lines:
+        return ""
+    base = len(lines[0]) - len(lines[0].lstrip())
+    out = [lines[0][span.column - 1:]] + [l[base:] if not l[:base].strip() else l.lstrip() for l in lines[1:]]
+    while out and (not out[-1].strip() or out[-1].lstrip().startswith("#")):
+        out.pop()
+    return "\n".join(out)
+
+
+def parts(rules: S.RuleFile) -> dict:
+    """Every named part of a rule set, keyed by (namespace, name), in file order."""
+    out = {}
+
+    def add(kind, name, node, span):
+        out[(overlay.family(kind), name)] = Part(kind, name, _own_shape(node),
+                                                  f"{rules.path_of(span)}:{span.line}:{span.column}",
+                                                  source_text(rules, span))
+
+    for d in rules.decls:
+        if isinstance(d, (S.Variant, S.Patch)):
+            continue
+        add(S.kind_of(d), d.name, d, d.span)
+        if isinstance(d, (S.Rule, S.Trigger, S.Flow)):
+            for b in overlay.named_blocks(d.body):
+                add(b.kind, b.name, b, b.span)
+    return out
+
+
+def diff(a: S.RuleFile, b: S.RuleFile) -> list[Change]:
+    pa, pb = parts(a), parts(b)
+    changes = []
+    for key, part in pa.items():
+        other = pb.get(key)
+        if other is None:
+            changes.append(Change("removed", part.kind, part.name, part, None))
+        elif other.shape != part.shape:
+            changes.append(Change("changed", part.kind, part.name, part, other))
+    for key, part in pb.items():
+        if key not in pa:
+            changes.append(Change("added", part.kind, part.name, None, part))
+    return changes
+
+
+def describe(rules: S.RuleFile) -> dict:
+    return {"game": rules.path, "variants": [v.path for v in rules.variants]}
+
+
+def to_json(a: S.RuleFile, b: S.RuleFile, changes: list[Change]) -> dict:
+    counts = {k: sum(1 for c in changes if c.change == k) for k in ("added", "removed", "changed")}
+    return {"a": describe(a), "b": describe(b), "summary": counts, "changes": [c.to_json() for c in changes]}
+
+
+def label(rules: S.RuleFile) -> str:
+    return " + ".join([rules.path] + [v.path for v in rules.variants])
+
+
+def format_text(a: S.RuleFile, b: S.RuleFile, changes: list[Change], style=lambda s, **k: s) -> list[str]:
+    lines = [f"A: {label(a)}", f"B: {label(b)}", ""]
+    if not changes:
+        return lines + ["no difference in the rules"]
+    colour = {"added": "green", "removed": "red", "changed": "yellow"}
+    for c in changes:
+        where = c.a.where if c.b is None else c.b.where if c.a is None else f"{c.a.where} -> {c.b.where}"
+        lines.append(style(f"{c.change} {c.kind} {c.name}", fg=colour[c.change], bold=True) + f"  ({where})")
+        before = c.a.text.splitlines() if c.a else []
+        after = c.b.text.splitlines() if c.b else []
+        hunks = 0
+        for line in difflib.unified_diff(before, after, lineterm="", n=2):
+            if line.startswith(("---", "+++")):
+                continue
+            if line.startswith("@@"):
+                hunks += 1
+                if hunks > 1:
+                    lines.append("    ...")
+                continue
+            fg = "green" if line.startswith("+") else "red" if line.startswith("-") else None
+            lines.append("    " + (style(line, fg=fg) if fg else line))
+        lines.append("")
+    counts = {k: sum(1 for c in changes if c.change == k) for k in ("added", "removed", "changed")}
+    lines.append(", ".join(f"{n} {k}" for k, n in counts.items()))
+    return lines
+
+
+def side_by_side(a_text: str, b_text: str) -> list[tuple[str, str, str]]:
+    """Rows (tag, left, right) aligning two texts; tag is equal, delete, insert or replace."""
+    left, right = a_text.splitlines(), b_text.splitlines()
+    rows = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, left, right, autojunk=False).get_opcodes():
+        l, r = left[i1:i2], right[j1:j2]
+        for k in range(max(len(l), len(r))):
+            rows.append((tag, l[k] if k < len(l) else "", r[k] if k < len(r) else ""))
+    return rows
+
+
+def format_html(a: S.RuleFile, b: S.RuleFile, changes: list[Change], behaviour: Optional[dict] = None) -> str:
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+    import os
+    env = Environment(loader=FileSystemLoader(os.path.join(os.path.dirname(__file__), "templates")),
+                      autoescape=select_autoescape(["html", "j2"]), keep_trailing_newline=True)
+    view = [dict(change=c.change, kind=c.kind, name=c.name, a=c.a, b=c.b,
+                 rows=side_by_side(c.a.text if c.a else "", c.b.text if c.b else "")) for c in changes]
+    summary = {k: sum(1 for c in changes if c.change == k) for k in ("added", "removed", "changed")}
+    return env.get_template("diff.html.j2").render(a_label=label(a), b_label=label(b), changes=view,
+                                                   summary=summary, behaviour=behaviour)
