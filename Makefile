@@ -6,7 +6,7 @@ PLAYTEST := $(BIN)/playtest
 GAMES := $(wildcard games/*.rules)
 N ?= 500
 
-.PHONY: demo test install bench clean
+.PHONY: demo test install bench clean variants-table
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,9 +18,9 @@ $(VENV)/.installed: pyproject.toml $(BIN)/python
 
 install: $(VENV)/.installed
 
-# Check every game, then simulate it at every player count it allows.
+# Check every game and variant, then simulate every game at every player count it allows.
 demo: install
-	@for g in $(GAMES); do \
+	@for g in $(GAMES) $(wildcard variants/*.rules); do \
 	  $(PLAYTEST) check $$g || exit 1; \
 	done
 	@for g in $(GAMES); do \
@@ -31,6 +31,14 @@ demo: install
 	    $(PLAYTEST) simulate $$g --players $$p -n $(N) --seed 1 --save-dead-ends out/dead-ends || exit 1; \
 	  done; \
 	done
+
+# The behavioural diff table of docs/variants.md.
+variants-table: install
+	$(BIN)/python scripts/variants_table.py games/bluff.rules \
+	  variants/bluff-exact-challenger-loses.rules variants/bluff-exact-nobody-loses.rules \
+	  variants/bluff-exact-published.rules variants/bluff-exact-just-call.rules \
+	  variants/bluff-life.rules variants/bluff-reversed.rules \
+	  variants/bluff-life.rules+variants/bluff-exact-nobody-loses.rules -n 2000 -p 4 --seed 1
 
 test: install
 	$(BIN)/python -m pytest
