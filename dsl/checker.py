@@ -83,6 +83,7 @@ class Checker:
         if "play" not in flows and games:
             self.error(games[0].span, "the game has no 'play' section", "add 'play' with the turn structure")
         self._step_names()
+        self._recursion()
         self._unused()
         assumed = self._assumed()
         for q in r.of(S.Question):
@@ -103,15 +104,18 @@ class Checker:
     # ------------------------------------------------------------ declarations
     def _d_Game(self, d):
         if d.max_steps is not None:
-            self._expr(d.max_steps, _Scope(), want=NUM)
+            self._const(d.max_steps, "max steps")
 
     def _d_Parameter(self, d):
+        params = [p.name for p in self.rules.of(S.Parameter)]
+        above = set(params[:params.index(d.name)]) if d.name in params else set()
+        what = f"parameter '{d.name}'"
         if d.value is not None:
-            self._expr(d.value, _Scope())
+            self._const(d.value, what, above)
         for _, e in d.by_players:
-            self._expr(e, _Scope())
+            self._const(e, what, above)
         if d.otherwise is not None:
-            self._expr(d.otherwise, _Scope())
+            self._const(d.otherwise, what, above)
         g = self.rules.game
         if g and d.by_players and d.otherwise is None:
             missing = [n for n in range(g.min_players, g.max_players + 1) if n not in dict(d.by_players)]
@@ -121,9 +125,9 @@ class Checker:
 
     def _d_Counter(self, d):
         self._expr(d.initial, _Scope())
-        for b in (d.minimum, d.maximum):
+        for b, which in ((d.minimum, "minimum"), (d.maximum, "maximum")):
             if b is not None:
-                self._expr(b, _Scope(), want=NUM)
+                self._const(b, f"the {which} of '{d.name}'")
 
     def _d_Component(self, d):
         if d.home is None:
@@ -145,12 +149,12 @@ class Checker:
         if d.kind == "deck" and not d.cards:
             self.error(d.span, f"deck '{d.name}' has no cards", "add 'card NAME with ...' lines or a 'cards' table")
         if d.count is not None:
-            self._expr(d.count, _Scope(), want=NUM)
+            self._const(d.count, f"the count of '{d.name}'")
         elif d.kind != "deck":
             self.error(d.span, f"'{d.name}' does not say how many there are", "add 'count N' or 'count N per player'")
         for spec in d.cards:
             if spec.count is not None:
-                self._expr(spec.count, _Scope(), want=NUM)
+                self._const(spec.count, f"the count of '{spec.name}'")
 
     def _d_Board(self, d):
         if d.width < 1 or d.height < 1:
@@ -176,6 +180,83 @@ class Checker:
     def _all_step_names(self) -> set:
         import re
         return set(re.findall(r"^\s*(?:step|phase)\s+(\w+)", self.rules.source, re.M))
+
+    def _const(self, e, what, params=None):
+        """A number worked out before play: numbers, parameters (those above, for a parameter),
+        player_count, arithmetic, comparisons, if-then-else, max, min, abs."""
+        kind = self._expr(e, _Scope())
+        hint = ("it is worked out before play, from numbers, " +
+                ("the parameters declared above it" if params is not None else "parameters") +
+                ", player_count, arithmetic, if-then-else, max, min and abs")
+        bad = self._not_const(e, params)
+        if bad is not None:
+            node, why = bad
+            self.error(node.span, f"{what} must be a number, but {why}", hint)
+        elif kind not in (NUM, ANY):
+            self.error(e.span, f"{what} must be a number, but this is {_a(kind)}", hint)
+
+    def _not_const(self, e, params):
+        """The first part of e that is not known before play, and why; None if all is."""
+        if isinstance(e, S.Num):
+            return None
+        if isinstance(e, S.Str):
+            return e, f'"{e.value}" is a text'
+        if isinstance(e, S.Name):
+            n = e.id
+            if n == "player_count":
+                return None
+            if n in ("nobody", "players", "true", "false"):
+                return e, f"'{n}' is not a number"
+            d = self.declared.get(n)
+            if isinstance(d, S.Parameter):
+                if params is None or n in params:
+                    return None
+                return e, f"'{n}' is not declared above it (line {d.span.line}); a parameter can use only those above"
+            if isinstance(d, (S.Counter, S.Define)):
+                return e, f"'{n}' is {_decl_kind(d)}, which changes during play"
+            if d is not None:
+                return e, f"'{n}' is {_decl_kind(d)}"
+            if n in self.symbols:
+                return e, f"'{n}' is a card or die value, not a number"
+            return None             # an unknown name: already reported
+        if isinstance(e, S.Unary):
+            return self._not_const(e.operand, params)
+        if isinstance(e, S.Binary):
+            return self._not_const(e.left, params) or self._not_const(e.right, params)
+        if isinstance(e, S.IfExpr):
+            return self._not_const(e.cond, params) or self._not_const(e.then, params) \
+                or self._not_const(e.other, params)
+        if isinstance(e, S.Call) and e.fn in ("max", "min", "abs") \
+                and not any(isinstance(a, S.Comprehension) for a in e.args):
+            for a in e.args:
+                bad = self._not_const(a, params)
+                if bad:
+                    return bad
+            return None
+        if isinstance(e, S.Call):
+            return e, f"{e.fn}(...) depends on the state of play"
+        return e, "this depends on the state of play"
+
+    def _recursion(self):
+        """A rule that runs itself through `do` (directly or through other rules) cannot be played."""
+        calls = {}
+        for r in self.rules.of(S.Rule):
+            calls[r.name] = [st for st in _statements(r.body) if isinstance(st, S.Do)]
+        reported = set()
+
+        def visit(name, path):
+            for st in calls.get(name, ()):
+                if st.rule in path:
+                    cycle = path[path.index(st.rule):] + [st.rule]
+                    key = frozenset(cycle)
+                    if key not in reported:
+                        reported.add(key)
+                        self.error(st.span, f"rule '{st.rule}' runs itself: {' -> '.join(cycle)}",
+                                   "a rule cannot call itself; use 'repeat' for a rule that goes round")
+                elif st.rule in calls:
+                    visit(st.rule, path + [st.rule])
+        for name in calls:
+            visit(name, [name])
 
     def _d_Define(self, d):
         scope = _Scope({p: ANY for p in d.params})
@@ -566,6 +647,34 @@ class Checker:
         src = self.rules.source
         import re
         return re.finditer(r"\b" + re.escape(name) + r"\b", src)
+
+
+def _statements(stmts):
+    """Every statement in a block, nested ones included."""
+    for st in stmts:
+        yield st
+        for v in vars(st).values():
+            if isinstance(v, tuple):
+                for x in v:
+                    if isinstance(x, S.Stmt):
+                        yield from _statements([x])
+                    elif isinstance(x, (S.Option, S.Case)):
+                        yield from _statements(x.body)
+                    elif isinstance(x, tuple) and len(x) == 2 and isinstance(x[1], tuple):
+                        yield from _statements([y for y in x[1] if isinstance(y, S.Stmt)])
+
+
+def _decl_kind(d) -> str:
+    if isinstance(d, S.Zone):
+        return "a zone"
+    if isinstance(d, S.Counter):
+        return f"a {d.kind}"
+    if isinstance(d, S.Component):
+        return "a component"
+    if isinstance(d, S.Define):
+        return "a value"
+    return {"Rule": "a rule", "Trigger": "a trigger", "Question": "a question", "Order": "an order",
+            "Board": "a board"}.get(type(d).__name__, "a declaration")
 
 
 def _a(kind) -> str:

@@ -21,9 +21,15 @@ from .values import Piece, Player, ZoneId, plain
 
 _CMP = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
         ">": operator.gt, ">=": operator.ge}
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
 CHANCE = -1                     # the actor of a chance outcome
 DEFAULT_MAX_MOVES = 5000
+LOOP_PASSES_PER_STEP = 10       # loop passes allowed between two decisions, per unit of `max steps`
 _TRIGGER_ROUNDS = 64
+
+
+class IllegalMove(ValueError):
+    """apply() was given an action the rules do not allow here. The state is unchanged."""
 
 
 class RuleError(Exception):
@@ -80,9 +86,20 @@ class Game:
         self.pauses: dict[int, object] = {}
         self.block_names: list[tuple[str, str, S.Span]] = []    # (kind, name, span) per coverage id
         self.n_slots = 0                # local slots, allocated while compiling
+        self.slot_scopes: dict[int, tuple[int, int]] = {}   # slot -> [first, end) instructions where it is live
         self._value_fns: dict = {}
-        self._build_tables()
-        self._compile_all()
+        self._inlining: list[str] = []  # rules being compiled (a rule cannot `do` itself)
+        try:
+            self._build_tables()
+            self._compile_all()
+        except RuleError:
+            raise
+        except RecursionError:
+            raise RuleError("rules", "the rules are nested too deeply to compile", None)
+        except Exception as err:        # anything the checker missed: an error, never a traceback
+            raise RuleError("rules", f"the rules cannot be compiled ({type(err).__name__}: {err})", None)
+        self.live_at: dict[int, tuple[int, ...]] = {
+            ip: tuple(sl for sl, (a, b) in sorted(self.slot_scopes.items()) if a <= ip < b) for ip in self.pauses}
 
     # ------------------------------------------------------------ tables
     def players_of(self, n):
@@ -102,7 +119,7 @@ class Game:
                     raise RuleError("parameter", f"parameter '{p.name}' has no value for {self.n} players", p.span)
             else:
                 expr = p.value
-            self.params[p.name] = self._const(expr)
+            self.params[p.name] = self._const(expr, f"parameter '{p.name}'")
         # zones
         self.zone_names: list[str] = []
         self.zone_owner: list = []
@@ -152,7 +169,9 @@ class Game:
                 self.wild_face[c.name] = c.wild
             specs = c.cards or (S.CardSpec(c.name, (), c.count, c.span),)
             for spec in specs:
-                count = self._const(spec.count) if spec.count is not None else 1
+                count = self._const(spec.count, f"the count of '{c.name}'") if spec.count is not None else 1
+                if count < 0:
+                    raise RuleError("component", f"'{c.name}' cannot have {count} pieces", spec.count.span)
                 if c.count_per_player and not c.cards:
                     count *= self.n
                 for _ in range(int(count)):
@@ -199,14 +218,60 @@ class Game:
                 for v in g:
                     if isinstance(v, str):
                         self.symbols.add(v)
-        mx = rules.game.max_steps if (rules := self.rules) else None
-        self.max_moves = int(self._const(mx)) if mx is not None else DEFAULT_MAX_MOVES
+        mx = self.rules.game.max_steps if self.rules.game else None
+        self.max_moves = self._const(mx, "max steps") if mx is not None else DEFAULT_MAX_MOVES
+        if self.max_moves < 1:
+            raise RuleError("game", f"max steps must be at least 1, not {self.max_moves}", mx.span)
+        self.max_moves_from = (f"max steps ({self.path}:{mx.span.line}:{mx.span.column})" if mx is not None
+                               else "default")
+        self.max_passes = LOOP_PASSES_PER_STEP * self.max_moves
 
-    def _const(self, expr):
-        """Evaluate an expression that may use only numbers, text, parameters and the player count."""
-        env = _Env(self, {})
-        f = self._expr(expr, env)
-        return f(_ConstState(self))
+    def _const(self, expr, what="this value"):
+        """A whole number worked out before play: numbers, earlier parameters, player_count,
+        arithmetic, comparisons, `if then else`, max, min and abs. Anything else is a RuleError."""
+        try:
+            v = self._const_eval(expr, what)
+        except RuleError:
+            raise
+        except (TypeError, ValueError, ZeroDivisionError, ArithmeticError) as err:
+            raise RuleError("constant", f"{what} cannot be worked out ({err})", expr.span)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise RuleError("constant", f"{what} must be a whole number, not {plain(v)!r}", expr.span)
+        return v
+
+    def _const_eval(self, e, what):
+        if isinstance(e, S.Num):
+            return e.value
+        if isinstance(e, S.Name):
+            if e.id == "player_count":
+                return self.n
+            if e.id in self.params:
+                return self.params[e.id]
+            if e.id in ("true", "false"):
+                return e.id == "true"
+        elif isinstance(e, S.Unary):
+            v = self._const_eval(e.operand, what)
+            return (not v) if e.op == "not" else -v
+        elif isinstance(e, S.Binary):
+            a = self._const_eval(e.left, what)
+            if e.op == "and":
+                return a and self._const_eval(e.right, what)
+            if e.op == "or":
+                return a or self._const_eval(e.right, what)
+            b = self._const_eval(e.right, what)
+            if e.op in _CMP:
+                return _CMP[e.op](a, b)
+            if e.op in _ARITH and not isinstance(a, bool) and not isinstance(b, bool) \
+                    and isinstance(a, int) and isinstance(b, int):
+                return _ARITH[e.op](a, b)
+        elif isinstance(e, S.IfExpr):
+            return self._const_eval(e.then if self._const_eval(e.cond, what) else e.other, what)
+        elif isinstance(e, S.Call) and e.fn in ("max", "min", "abs") and e.args \
+                and not any(isinstance(a, S.Comprehension) for a in e.args):
+            args = [self._const_eval(a, what) for a in e.args]
+            return {"max": max, "min": min, "abs": lambda *a: abs(a[0])}[e.fn](*args)
+        raise RuleError("constant", f"{what} must be worked out from numbers, earlier parameters and "
+                                    f"player_count; '{_describe(e)}' cannot be used here", e.span)
 
     # ------------------------------------------------------------ expressions
     def _expr(self, e: S.Expr, env: "_Env") -> Callable:
@@ -722,8 +787,10 @@ class Game:
         value = self._expr(st.value, env)
         op = st.op
         decl = self.var_decls.get(t.name)
-        lo = self._const(decl.minimum) if decl is not None and decl.minimum is not None else None
-        hi = self._const(decl.maximum) if decl is not None and decl.maximum is not None else None
+        lo = self._const(decl.minimum, f"the minimum of '{t.name}'") \
+            if decl is not None and decl.minimum is not None else None
+        hi = self._const(decl.maximum, f"the maximum of '{t.name}'") \
+            if decl is not None and decl.maximum is not None else None
         span = st.span
         game = self
         name = t.name
@@ -821,6 +888,10 @@ class Game:
         rule = self.rule_decls.get(st.rule)
         if rule is None:
             raise RuleError("name", f"unknown rule '{st.rule}'", st.span)
+        if rule.name in self._inlining:
+            raise RuleError("recursion", f"rule '{rule.name}' runs itself through 'do'", st.span)
+        first = len(self.code)
+        slots = []
         inner = env
         for pname, arg in zip(rule.params, st.args):
             slot = env.new_slot(pname)
@@ -831,6 +902,7 @@ class Game:
                 return ip + 1
             self._emit(bind, owner, st.span)
             inner = inner.with_local(pname, slot)
+            slots.append(slot)
         cov = len(self.block_names)
         self.block_names.append(("rule", rule.name, rule.span))
 
@@ -841,7 +913,11 @@ class Game:
                 s.log.append({"event": "rule", "name": name})
             return ip + 1
         self._emit(enter, rule.name, rule.span)
+        self._inlining.append(rule.name)
         self._block(rule.body, inner, rule.name)
+        self._inlining.pop()
+        for sl in slots:
+            self.slot_scopes[sl] = (first, len(self.code))
 
     def _s_EndGame(self, st, env, owner):
         game = self
@@ -888,12 +964,29 @@ class Game:
 
     def _s_If(self, st, env, owner):
         end = _Label()
-        for cond_e, body in st.branches:
+        src = self.rules.source
+        first = _source(src, st.branches[0][0].span)
+        base = len(self.block_names)        # coverage ids: one per branch, then the else side
+        for k, (cond_e, body) in enumerate(st.branches):
+            self.block_names.append(("if", f"{owner}: {'else if' if k else 'if'} {_source(src, cond_e.span)}",
+                                     cond_e.span))
+        self.block_names.append(("else", f"{owner}: else of if {first}" if st.otherwise else
+                                 f"{owner}: if {first} is false", st.span))
+        else_cov = base + len(st.branches)
+        for k, (cond_e, body) in enumerate(st.branches):
             cond = self._expr(cond_e, env)
             nxt = _Label()
+            cov = base + k
+            last = else_cov if k == len(st.branches) - 1 else None
 
-            def test(s, cond=cond, nxt=nxt, ip=len(self.code)):
-                return ip + 1 if cond(s) else nxt.ip
+            def test(s, cond=cond, nxt=nxt, ip=len(self.code), cov=cov, last=last):
+                if cond(s):
+                    if s.fired is not None:
+                        s.fired[cov] = s.fired.get(cov, 0) + 1
+                    return ip + 1
+                if last is not None and s.fired is not None:
+                    s.fired[last] = s.fired.get(last, 0) + 1
+                return nxt.ip
             self._emit(test, owner, cond_e.span)
             self._block(body, env, owner)
             self._emit(lambda s, end=end: end.ip, owner, st.span)
@@ -925,6 +1018,21 @@ class Game:
                    name, st.span)
         end.ip = len(self.code)
 
+    def _loop_back(self, st, head):
+        """The jump back to the top of a `repeat`. It counts the passes made since the last
+        decision: past the bound, the game ends in a `step limit` dead end naming this loop."""
+        limit = self.max_passes
+        what = _first_line(self.rules.source, st.span) or "repeat"
+        span = st.span
+
+        def back(s):
+            t = s.ticks = s.ticks + 1
+            if t >= limit:
+                raise RuleError("step limit", f"the loop '{what}' ran {limit} times without a decision "
+                                              f"(bound: {LOOP_PASSES_PER_STEP} x max steps)", span)
+            return head
+        return back
+
     def _s_Repeat(self, st, env, owner):
         top = len(self.code)
         end = _Label()
@@ -945,8 +1053,9 @@ class Game:
                 return ip + 1
             self._emit(test, owner, st.span)
             self._block(st.body, env, owner)
-            self._emit(lambda s: head, owner, st.span)
+            self._emit(self._loop_back(st, head), owner, st.span)
             end.ip = len(self.code)
+            self.slot_scopes[slot] = (top, end.ip)
             return
         cond = self._expr(st.expr, env)
         until = st.kind == "until"
@@ -955,7 +1064,7 @@ class Game:
             return end.ip if bool(cond(s)) == until else ip + 1
         self._emit(test, owner, st.expr.span)
         self._block(st.body, env, owner)
-        self._emit(lambda s: top, owner, st.span)
+        self._emit(self._loop_back(st, top), owner, st.span)
         end.ip = len(self.code)
 
     def _s_ForEach(self, st, env, owner):
@@ -967,7 +1076,9 @@ class Game:
         cond = self._expr(st.cond, inner) if st.cond is not None else None
         end = _Label()
 
-        def init(s, ip=len(self.code)):
+        first = len(self.code)
+
+        def init(s, ip=first):
             s.loc_slots[items_slot] = tuple(coll(s))
             s.loc_slots[idx_slot] = 0
             return ip + 1
@@ -987,6 +1098,8 @@ class Game:
         self._block(st.body, inner, owner)
         self._emit(lambda s: head, owner, st.span)
         end.ip = len(self.code)
+        for sl in (items_slot, idx_slot, var_slot):
+            self.slot_scopes[sl] = (first, end.ip)
 
     def _s_Choose(self, st, env, owner):
         ip = len(self.code)
@@ -1038,10 +1151,12 @@ class Game:
             choice.options.append((opt.name, avail, params, rest_fn, bound_fns, label,
                                    _OptionInfo(opt, independent), cov))
             bodies.append((opt, inner, label))
-        for opt, inner, label in bodies:
+        for (opt, inner, label), option in zip(bodies, choice.options):
             label.ip = len(self.code)
             self._block(opt.body, inner, owner)
             self._emit(lambda s, end=end: end.ip, owner, opt.span)
+            for _, sl, _, _ in option[2]:
+                self.slot_scopes[sl] = (label.ip, len(self.code))
         end.ip = len(self.code)
         if simultaneous:
             reveal_ip = next_ip
@@ -1069,6 +1184,8 @@ class Game:
             self.code[ip] = pause_simul
             self.code[reveal_ip] = reveal_next
             choice.after_ip = reveal_ip
+            self.slot_scopes[choice.actors_slot] = self.slot_scopes[choice.pending_slot] = (ip, after)
+            self.slot_scopes[each_slot] = (reveal_ip, after)
         else:
             def pause(s, ip=ip):
                 s.ip = ip
@@ -1349,24 +1466,42 @@ class Game:
             if s.dead_end is None:
                 s.loc_slots[:] = saved
 
-    def apply(self, s, move, player=None) -> None:
+    def apply(self, s, move, player=None, validate: bool = True) -> None:
+        """Take one action: a chance outcome (an int; `player` None or CHANCE) or a player's
+        move (a tuple as listed by legal_moves). An action the rules do not allow here raises
+        IllegalMove and leaves the state unchanged. `validate=False` skips that check for
+        callers that pass a move straight from legal_moves (random play)."""
         if s.is_terminal():
-            raise ValueError("the game is over")
+            raise IllegalMove("the game has already ended")
         pause = self.pauses.get(s.ip)
         if isinstance(pause, _Chance):
+            if validate:
+                if player is not None and player != CHANCE:
+                    raise IllegalMove(f"the game waits for a chance outcome, not for P{int(player) + 1}")
+                if isinstance(move, bool) or not isinstance(move, int):
+                    raise IllegalMove(f"a chance outcome is a whole number, not {move!r}")
+                n = self.chance_outcomes(s)
+                if not 0 <= move < n:
+                    raise IllegalMove(f"chance outcome {move} is out of range (0 to {n - 1})")
             self._apply_chance(s, pause, int(move))
             self._run(s, s.ip + 1)
             return
         if not isinstance(pause, _Choice):
-            raise ValueError("the game is not waiting for a decision")
-        move = tuple(move)
-        s.moves += 1
+            raise IllegalMove("the game is not waiting for a decision")
+        if validate and player == CHANCE:
+            raise IllegalMove("the game waits for a player's decision, not a chance outcome")
         if pause.simultaneous:
             actors = self.current_actors(s)
             if player is None:
                 player = actors[0]
             if player not in actors:
-                raise ValueError(f"player {player!r} has nothing to choose now")
+                raise IllegalMove(f"it is not P{int(player) + 1}'s decision" if isinstance(player, int)
+                                  else f"{player!r} is not a player")
+            if validate:
+                move = self._checked_move(s, pause, move, player)
+            move = tuple(move)
+            s.moves += 1
+            s.ticks = 0
             if s.log is not None:
                 s.log.append({"event": "choose", "player": int(player), "move": _plain_move(move),
                               "params": _param_names(pause, move[0]), "hidden": True})
@@ -1376,14 +1511,86 @@ class Game:
             if len(pending) == len(s.loc_slots[pause.actors_slot]):
                 self._run(s, pause.after_ip)
             return
+        actor = pause.actor(s)
+        if validate:
+            if player is not None and player != actor:
+                raise IllegalMove(f"it is not P{int(player) + 1}'s decision" if isinstance(player, int)
+                                  else f"{player!r} is not a player")
+            move = self._checked_move(s, pause, move, actor)
+        move = tuple(move)
+        s.moves += 1
+        s.ticks = 0
         if s.log is not None:
-            s.log.append({"event": "choose", "player": int(pause.actor(s)), "move": _plain_move(move),
+            s.log.append({"event": "choose", "player": int(actor), "move": _plain_move(move),
                           "params": _param_names(pause, move[0])})
         try:
             ip = self._bind_move(s, pause, move)
         except RuleError as err:
-            raise ValueError(err.message)
+            raise IllegalMove(err.message)
         self._run(s, ip)
+
+    def _checked_move(self, s, choice, move, player) -> tuple:
+        """The move as legal_moves would list it, or IllegalMove. Checks one move without
+        enumerating the others: the option is offered, every value is in its range or
+        collection (ranges may depend on earlier values), and `where` holds."""
+        try:
+            move = tuple(move)
+        except TypeError:
+            raise IllegalMove(f"{move!r} is not a move (a move is a list: option name, then values)")
+        bad = IllegalMove(f"{_plain_move(move)} is not a legal move for P{int(player) + 1}")
+        if not move or not isinstance(move[0], str):
+            raise bad
+        L = s.loc_slots
+        saved = list(L)
+        try:
+            if choice.simultaneous:
+                L[choice.each_slot] = player
+            for name, avail, params, rest, bounds, label, opt, cov in choice.options:
+                if name != move[0]:
+                    continue
+                if len(move) != 1 + len(params) or (avail is not None and not avail(s)):
+                    raise bad
+                out = [name]
+                for param, v in zip(params, move[1:]):
+                    dom = self._domain(s, param, bounds)
+                    if param[3] is not None:
+                        if isinstance(v, bool) or not isinstance(v, int) or v not in dom:
+                            raise bad
+                    else:
+                        try:
+                            v = dom[dom.index(v)]       # the item itself (a piece, a player), not its number
+                        except ValueError:
+                            raise bad
+                    L[param[1]] = v
+                    out.append(v)
+                if rest is not None and not rest(s):
+                    raise bad
+                return tuple(out)
+            raise bad
+        except IllegalMove:
+            raise
+        except (RuleError, TypeError, KeyError, IndexError, ValueError, ZeroDivisionError, AttributeError):
+            raise bad
+        finally:
+            L[:] = saved
+
+    def stuck(self, s, player=None) -> bool:
+        """If the game waits for a decision nobody can take, end it in a dead end (`no actor`
+        or `no legal move`) and return True. Drivers (simulate, fuzz, explore, replay) call
+        this where they would otherwise have nothing to apply."""
+        if s.is_terminal() or self.is_chance(s):
+            return s.is_terminal()
+        actors = self.current_actors(s)
+        pause = self.pauses.get(s.ip)
+        if not actors:
+            self._fail(s, "no actor", "the game waits for nobody", getattr(pause, "span", None))
+            return True
+        p = actors[0] if player is None else player
+        if not self.legal_moves(s, p):
+            if s.dead_end is None:
+                self._fail(s, "no legal move", f"P{int(p) + 1} has no legal move", getattr(pause, "span", None))
+            return True
+        return False
 
     def _apply_chance(self, s, pause, outcome):
         items = list(self._chance_items(s, pause))
@@ -1458,6 +1665,23 @@ def _combine(op, old, v):
     if op == "add":
         return old + v
     return old - v
+
+
+def _describe(e) -> str:
+    if isinstance(e, S.Name):
+        return e.id
+    if isinstance(e, S.Call):
+        return f"{e.fn}(...)"
+    if isinstance(e, S.Attr):
+        return f"{_describe(e.obj)}.{e.name}"
+    return type(e).__name__.lower()
+
+
+def _first_line(text: str, span: S.Span) -> str:
+    lines = text.splitlines()
+    if 0 < span.line <= len(lines):
+        return lines[span.line - 1][max(span.column - 1, 0):].strip()
+    return ""
 
 
 def _source(text: str, span: S.Span) -> str:
@@ -1535,14 +1759,3 @@ class _Env:
         loc = dict(self.locals)
         loc[name] = slot
         return _Env(self.game, loc, self.bound)
-
-
-class _ConstState:
-    """Stands in for a state when evaluating parameters before any state exists."""
-
-    def __init__(self, game):
-        self.game = game
-        self.n = game.n
-        self.loc_slots = [None] * 4096
-        self.vars = []
-        self.zones = []

@@ -10,7 +10,7 @@ import os
 import tempfile
 from dataclasses import dataclass
 
-from .engine import CHANCE, Game
+from .engine import CHANCE, Game, IllegalMove
 from .state import State
 
 FORMAT = "playtest-replay/1"
@@ -72,27 +72,40 @@ def load(path: str) -> Replay:
 
 
 def run(game: Game, actions: list, log: bool = True, on_state=None) -> State:
-    """Apply every action; raise ReplayError at the first one the rules do not allow."""
+    """Apply every action; raise ReplayError at the first one the rules do not allow.
+
+    The legality check is the engine's own (Game.apply validates every action). After the
+    last action, a game left waiting for a decision nobody can take ends in its dead end
+    (`no actor` / `no legal move`), as it did when it was played."""
     s = game.new_initial_state(log=log)
     if on_state:
         on_state(s)
-    for i, (actor, move) in enumerate(actions):
+    for i, action in enumerate(actions):
+        try:
+            actor, move = action
+            actor = int(actor)
+        except (TypeError, ValueError):
+            raise ReplayError(f"action {i + 1}: {action!r} is not an action (expected [actor, move])")
         if s.is_terminal():
             raise ReplayError(f"action {i + 1}: the game had already ended")
         if actor == CHANCE:
             if not s.is_chance():
                 raise ReplayError(f"action {i + 1}: a chance outcome where the game waits for a player")
-            if not 0 <= int(move) < s.chance_outcomes():
-                raise ReplayError(f"action {i + 1}: chance outcome {move} is out of range")
-            s.apply(int(move))
-        else:
-            actors = [int(a) for a in s.current_actors()]
-            if actor not in actors:
-                raise ReplayError(f"action {i + 1}: it is not P{actor + 1}'s decision")
-            legal = [list(m) for m in s.legal_moves(actor)]
-            if list(move) not in legal:
-                raise ReplayError(f"action {i + 1}: {move} is not a legal move for P{actor + 1}")
-            s.apply(tuple(move), actor)
+        elif s.is_chance():
+            raise ReplayError(f"action {i + 1}: a decision by P{actor + 1} where the game waits for a chance outcome")
+        elif actor not in [int(a) for a in s.current_actors()]:
+            raise ReplayError(f"action {i + 1}: it is not P{actor + 1}'s decision")
+        try:
+            if actor == CHANCE:
+                s.apply(move, CHANCE)
+            else:
+                if not isinstance(move, (list, tuple)):
+                    raise IllegalMove(f"{move!r} is not a legal move for P{actor + 1}")
+                s.apply(tuple(move), actor)
+        except IllegalMove as e:
+            raise ReplayError(f"action {i + 1}: {e}")
         if on_state:
             on_state(s)
+    if not s.is_terminal() and game.stuck(s) and on_state:
+        on_state(s)
     return s

@@ -36,22 +36,21 @@ def play_random(game: Game, rng: random.Random, index: int = 0, record: bool = T
             k = rng.randrange(game.chance_outcomes(s))
             if record:
                 actions.append([CHANCE, k])
-            game.apply(s, k)
+            game.apply(s, k, validate=False)
             continue
         actors = game.current_actors(s)
         if not actors:
-            game._fail(s, "no actor", "the game waits for nobody", None)
+            game.stuck(s)
             break
         player = actors[0]
         moves = game.legal_moves(s, player)
         if not moves:
-            pause = pauses.get(s.ip)
-            game._fail(s, "no legal move", f"P{int(player) + 1} has no legal move", getattr(pause, "span", None))
+            game.stuck(s, player)       # no legal move (unless working them out failed: that dead end stands)
             break
         move = rng.choice(moves)
         if record:
             actions.append([int(player), list(move)])
-        game.apply(s, move, player)
+        game.apply(s, move, player, validate=False)
     return Played(index, actions or [], s)
 
 

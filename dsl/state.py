@@ -32,7 +32,7 @@ class DeadEnd:
 
 class State:
     __slots__ = ("game", "n", "zones", "loc", "face", "revealed", "vars", "pvars", "alive",
-                 "ip", "loc_slots", "latches", "playing", "outcome", "dead_end", "moves", "log", "fired", "memo")
+                 "ip", "loc_slots", "latches", "playing", "outcome", "dead_end", "moves", "ticks", "log", "fired", "memo")
 
     def __init__(self, game, n: int):
         self.game = game
@@ -51,6 +51,7 @@ class State:
         self.outcome: Optional[tuple] = None    # winners, once the game has ended
         self.dead_end: Optional[DeadEnd] = None
         self.moves = 0                      # decisions taken so far
+        self.ticks = 0                      # loop passes since the last decision (the loop bound)
         self.log: Optional[list] = None     # narration events, when someone listens
         self.fired: Optional[dict] = None   # coverage counts, when someone listens
         self.memo: dict = {}                # values computed since the last change (not part of the value)
@@ -74,13 +75,15 @@ class State:
         c.outcome = self.outcome
         c.dead_end = self.dead_end
         c.moves = self.moves
+        c.ticks = self.ticks
         c.log = None
         c.fired = None
         c.memo = {}
         return c
 
     def key(self) -> tuple:
-        """Everything that decides the future of the game (the move counter does not)."""
+        """Everything that decides the future of the game (the move counter and the loop
+        counter, which only bound the game, do not)."""
         return (self.n, tuple(tuple(z) for z in self.zones), tuple(self.face), tuple(self.revealed),
                 tuple(self.vars), tuple(tuple(v) for v in self.pvars), tuple(self.alive), self.ip,
                 _freeze(self.loc_slots), tuple(self.latches), self.playing, self.outcome,
@@ -129,8 +132,8 @@ class State:
     def legal_moves(self, player=None) -> list:
         return self.game.legal_moves(self, player)
 
-    def apply(self, move, player=None) -> None:
-        self.game.apply(self, move, player)
+    def apply(self, move, player=None, validate: bool = True) -> None:
+        self.game.apply(self, move, player, validate)
 
     def returns(self) -> list[float]:
         return self.game.returns(self)

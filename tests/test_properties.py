@@ -252,3 +252,124 @@ def test_cli_simulate_json_is_byte_identical_across_processes(path, n):
         outs.append(p.stdout)
     assert outs[0] == outs[1]
     assert json.loads(outs[0])["games"] == 40
+
+
+# ----------------------------------------------------------------- apply checks every action
+
+@pytest.mark.parametrize("path, n", [CASES[1], *CASES[6:7]])
+def test_apply_rejects_illegal_actions_and_leaves_the_state_alone(path, n):
+    from dsl.engine import IllegalMove
+    game = game_of(path, n)
+    rng = random.Random(5)
+    s = game.new_initial_state()
+    checked = 0
+    while not s.is_terminal() and checked < 60:
+        before = s.digest()
+        if s.is_chance():
+            k = s.chance_outcomes()
+            for bad in (k, -1, "3", 1.5):
+                with pytest.raises(IllegalMove):
+                    s.apply(bad)
+            with pytest.raises(IllegalMove):
+                s.apply(0, 0)                       # a player where chance decides
+        else:
+            p = s.current_actors()[0]
+            legal = s.legal_moves(p)
+            others = [q for q in range(n) if q not in [int(a) for a in s.current_actors()]]
+            if others:
+                with pytest.raises(IllegalMove):
+                    s.apply(legal[0], others[0])
+            for bad in (("no_such_option",), (legal[0][0],) + (99999,) * (len(legal[0]) - 1),
+                        tuple(legal[0]) + (1,), (), 7):
+                if bad not in legal:
+                    with pytest.raises(IllegalMove):
+                        s.apply(bad, p)
+            checked += 1
+        assert s.digest() == before
+        step_random(s, rng.randrange)
+    # every legal move passes the check: it is the same set as legal_moves
+    s = game.new_initial_state()
+    while not s.is_terminal():
+        if not s.is_chance():
+            p = s.current_actors()[0]
+            for m in s.legal_moves(p):
+                assert game._checked_move(s, game.pauses[s.ip], m, p) == tuple(m)
+        step_random(s, rng.randrange)
+
+
+def test_a_move_from_json_binds_the_pieces_themselves():
+    """Numbers read back from a replay file become the engine's own pieces and players."""
+    game = game_of(str(DEMOCRACY), 3)
+    s = game.new_initial_state()
+    rng = random.Random(2)
+    while s.is_chance():
+        step_random(s, rng.randrange)
+    p = s.current_actors()[0]
+    move = s.legal_moves(p)[0]
+    plain_move = json.loads(json.dumps([x if isinstance(x, str) else int(x) for x in move]))
+    assert game._checked_move(s, game.pauses[s.ip], plain_move, p) == tuple(move)
+    assert [type(x) for x in game._checked_move(s, game.pauses[s.ip], plain_move, p)] == [type(x) for x in move]
+
+
+# ----------------------------------------------------------------- rules that cannot run for ever
+
+def _rules(tmp_path, text, name="x.rules"):
+    from dsl.parser import parse_file
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return parse_file(str(p))
+
+
+def test_a_loop_without_decisions_is_a_step_limit_naming_the_loop(tmp_path):
+    from dsl.engine import Game
+    text = ("game spin\n  players 2 to 2\n  max steps 30\ncounter laps = 0\nplay\n  step go\n"
+            "    repeat until laps < 0\n      add 1 to laps\n")
+    game = Game(_rules(tmp_path, text), 2)
+    s = game.new_initial_state()
+    d = s.dead_end
+    assert (d.kind, d.rule, d.line, d.column) == ("step limit", "go", 7, 5)
+    assert "repeat until laps < 0" in d.message and "300" in d.message      # 10 x max steps
+    assert s.vars[game.var_slots["laps"]] == 300
+
+
+def test_loop_passes_are_counted_between_decisions_only(tmp_path):
+    """A long game whose loops each end before the next decision is not cut short."""
+    from dsl.engine import Game
+    text = ("game long\n  players 2 to 2\n  max steps 10\ncounter k = 0\ncounter rounds = 0\nplay\n"
+            "  repeat 9 times\n    set k to 0\n    repeat until k >= 90\n      add 1 to k\n"
+            "    first(players) chooses one of\n      option go\n        add 1 to rounds\n"
+            "  end game winners players\n")
+    game = Game(_rules(tmp_path, text), 2)
+    s = game.new_initial_state()
+    while not s.is_terminal():
+        s.apply(("go",), 0)
+    assert s.outcome is not None and s.vars[game.var_slots["rounds"]] == 9
+
+
+def test_a_rule_that_runs_itself_is_an_error_not_a_crash(tmp_path):
+    from dsl.checker import check
+    from dsl.engine import Game, RuleError
+    text = ("game loop\n  players 2 to 2\nplay\n  do a\n  end game\nrule a\n  do b\nrule b\n  do a\n")
+    rules = _rules(tmp_path, text)
+    errors = [d for d in check(rules) if d.severity == "error"]
+    assert len(errors) == 1 and "runs itself" in errors[0].message and errors[0].span.line == 9
+    with pytest.raises(RuleError):
+        Game(rules, 2)
+
+
+@pytest.mark.parametrize("value, words", [("supply", "zone"), ("nobody", "nobody"), ("bid_count", "changes"),
+                                          ("later", "above"), ('"five"', "text"), ("count(supply)", "count")])
+def test_parameter_values_are_checked(tmp_path, value, words):
+    from dsl.checker import check
+    from dsl.engine import Game, RuleError
+    text = BLUFF.read_text(encoding="utf-8").replace("parameter start_dice = 5\n",
+                                                    f"parameter start_dice = {value}\nparameter later = 3\n", 1)
+    rules = _rules(tmp_path, text)
+    errors = [d for d in check(rules) if d.severity == "error"]
+    assert len(errors) == 1, errors
+    e = errors[0]
+    assert "start_dice" in e.message and words in e.message and e.hint
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if l.startswith("parameter start_dice"))
+    assert (e.span.line, e.span.column) == (line, len("parameter start_dice = ") + 1)
+    with pytest.raises(RuleError):
+        Game(rules, 2)
