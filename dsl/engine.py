@@ -968,7 +968,7 @@ class Game:
         first = _source(src, st.branches[0][0].span)
         base = len(self.block_names)        # coverage ids: one per branch, then the else side
         for k, (cond_e, body) in enumerate(st.branches):
-            self.block_names.append(("if", f"{owner}: {'else if' if k else 'if'} {_source(src, cond_e.span)}",
+            self.block_names.append(("branch", f"{owner}: {'else if' if k else 'if'} {_source(src, cond_e.span)}",
                                      cond_e.span))
         self.block_names.append(("else", f"{owner}: else of if {first}" if st.otherwise else
                                  f"{owner}: if {first} is false", st.span))
