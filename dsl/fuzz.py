@@ -1,0 +1,492 @@
+"""Fuzzing a configuration with Hypothesis: find what the rules leave open, then shrink it.
+
+Every player decision and every chance outcome of a game is drawn from Hypothesis data
+(an index into the legal moves, or into the chance outcomes), so a game is a choice
+sequence Hypothesis can shrink. A run has two phases:
+
+1. discover: seeded batches of generated games (no shrinking). Every game is recorded:
+   how it ended, the blocks of the rules it reached, and any finding.
+2. shrink: for each distinct finding, the batch that first found it is generated again
+   with the same seed (Hypothesis generates the same games up to that point), and this
+   time the finding fails the test, so Hypothesis shrinks that game. The smallest failing
+   game seen is the reproduction: a list of [actor, move] actions (actor -1 is chance)
+   that `dsl.replay` saves and runs.
+
+A finding is one of:
+- a dead end, of any kind the engine reports (no case applies, no actor, no legal move,
+  empty zone, negative amount, below minimum / above maximum, tie not covered, unhandled,
+  play ran out, trigger loop, step limit, evaluation failed);
+  `step limit` is also how a game that does not end within its bound shows up: the bound
+  is `max steps` decisions (the rule file's, or the default), and 10 x that many loop
+  passes between two decisions (see FuzzReport.bounds);
+- a broken engine invariant: `pieces not conserved` (every piece in exactly one zone);
+- `engine error`: the engine raised a Python exception (a bug in playtest, not in the rules).
+
+Findings are deduplicated by (rule, kind). Coverage lists the rules, steps, options,
+cases, `if` branches and triggers no generated game reached.
+
+With max_examples the report is deterministic: the same seed gives byte-identical JSON.
+With max_time, discovery stops at 70% of it (in whole batches of 100 games) and the report
+says how many examples ran; pass that number as max_examples to repeat the run exactly.
+"""
+from __future__ import annotations
+
+import json
+import random
+import time
+import warnings
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from .engine import CHANCE, Game
+from .values import plain
+
+FORMAT = "playtest-fuzz/1"
+BATCH = 100                     # generated games per Hypothesis run in the discover phase
+PREFIX = 1000                   # actions drawn from Hypothesis data; the rest of a longer game from a drawn seed
+SHRINK_BUDGET = 200_000         # actions played while shrinking one finding (deterministic work bound)
+DEFAULT_EXAMPLES = 1000
+DISCOVER_SHARE = 0.7            # of max_time; shrinking gets the rest (and stops at max_time)
+
+
+class _Hit(Exception):
+    """The game reached the finding being shrunk (a test failure for Hypothesis)."""
+
+
+class _Stop(BaseException):
+    """Out of budget: end the Hypothesis run at once (not a test failure)."""
+
+
+@dataclass
+class Finding:
+    kind: str
+    rule: str
+    where: str
+    message: str
+    hits: int = 0                       # games of the discover phase that ended in it
+    first_example: int = 0              # index of the first such game
+    actions: list = field(default_factory=list)     # the reproduction
+    shrunk: bool = False                # Hypothesis shrank it (else: the shortest game found)
+    replays: bool = False               # replay.run of the actions reaches this finding again
+    batch: int = 0
+    _draws: list = field(default_factory=list, repr=False)
+
+    @property
+    def key(self) -> tuple:
+        return (self.rule, self.kind)
+
+    @property
+    def decisions(self) -> int:
+        return sum(1 for a, _ in self.actions if a != CHANCE)
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "rule": self.rule, "where": self.where, "message": self.message,
+                "hits": self.hits, "first_example": self.first_example,
+                "reproduction": {"actions": self.actions, "length": len(self.actions),
+                                 "decisions": self.decisions, "shrunk": self.shrunk, "replays": self.replays}}
+
+
+@dataclass
+class FuzzReport:
+    game: str
+    rules: str
+    players: int
+    seed: int
+    examples: int = 0                   # games generated in the discover phase
+    batches: int = 0
+    shrink_runs: int = 0                # games played while shrinking
+    findings: list = field(default_factory=list)     # Finding, sorted by (rule, kind)
+    blocks: int = 0
+    reached: int = 0
+    never_reached: list = field(default_factory=list)
+    bounds: dict = field(default_factory=dict)
+    outcomes: dict = field(default_factory=dict)
+    stopped_because: str = ""
+    elapsed: float = 0.0                # seconds; not part of the JSON (it is not deterministic)
+
+    def to_json(self) -> dict:
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "rules": self.rules,
+            "players": self.players,
+            "seed": self.seed,
+            "examples": self.examples,
+            "batches": self.batches,
+            "shrink_runs": self.shrink_runs,
+            "stopped_because": self.stopped_because,
+            "bounds": self.bounds,
+            "outcomes": self.outcomes,
+            "findings": [f.to_json() for f in self.findings],
+            "coverage": {"blocks": self.blocks, "reached": self.reached, "never_reached": self.never_reached},
+        }
+
+    def dumps(self) -> str:
+        """The JSON text: stable key order, byte-identical for the same inputs."""
+        return json.dumps(self.to_json(), ensure_ascii=False, indent=1, sort_keys=True)
+
+    def replay_of(self, finding: Finding, variants=(), note: str = ""):
+        """The reproduction as a dsl.replay.Replay, ready for replay.save()."""
+        from .replay import Replay
+        return Replay(self.rules, list(variants), self.players, self.seed, finding.first_example,
+                      [list(a) for a in finding.actions],
+                      note=note or f"fuzz: {finding.kind} in {finding.rule} ({finding.where})")
+
+    def format_text(self) -> str:
+        out = [f"{self.game}: fuzzed {self.examples:,} games, {self.players} players, seed {self.seed}"
+               + (f" ({self.stopped_because})" if self.stopped_because else "")]
+        o = self.outcomes
+        wins = ", ".join(f"P{seat} {n}" for seat, n in o.get("wins_by_seat", {}).items())
+        out.append(f"  outcomes: wins {wins}; shared {o.get('shared', 0)}, no winner {o.get('no_winner', 0)}, "
+                   f"dead ends {o.get('dead_ends', 0)}")
+        b = self.bounds
+        out.append(f"  bounds: {b.get('max_decisions')} decisions ({b.get('max_decisions_from')}), "
+                   f"{b.get('max_loop_passes')} loop passes between decisions")
+        if self.findings:
+            out.append(f"  findings: {len(self.findings)}")
+            for f in self.findings:
+                out.append(f"    {f.rule}: {f.kind}  ({f.where})  hit in {f.hits:,} games")
+                out.append(f"        {f.message}")
+                how = "shrunk to" if f.shrunk else "shortest found:"
+                check = "" if f.replays else "  (does not replay: please report)"
+                out.append(f"        {how} {len(f.actions)} actions ({f.decisions} decisions){check}")
+                out.append(f"        {_actions_text(f.actions)}")
+        else:
+            out.append("  no findings")
+        out.append(f"  coverage: {self.reached} of {self.blocks} blocks reached")
+        for blk in self.never_reached:
+            out.append(f"    never reached: {blk['kind']} {blk['name']}  ({blk['where']})")
+        return "\n".join(out)
+
+
+def _actions_text(actions, limit=12) -> str:
+    parts = []
+    for actor, move in actions[:limit]:
+        if actor == CHANCE:
+            parts.append(f"chance {move}")
+        else:
+            parts.append(f"P{actor + 1} {' '.join(str(x) for x in move)}")
+    more = f" ... (+{len(actions) - limit})" if len(actions) > limit else ""
+    return "; ".join(parts) + more
+
+
+# ---------------------------------------------------------------------------- playing one game
+
+class _Runner:
+    """Plays games whose every choice comes from a `draw(n) -> index` function."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.initial = game.new_initial_state(coverage=True)
+        self.n_pieces = len(game.pieces)
+
+    def play(self, draw, on_action=None):
+        """Returns (state, actions, finding) where finding is (rule, kind, where, message) or None."""
+        game = self.game
+        s = self.initial.clone()
+        s.fired = dict(self.initial.fired or {})
+        actions = []
+        try:
+            if s.is_terminal():
+                return s, actions, _dead(s)
+            broken = self._broken(s)
+            if broken:
+                return s, actions, broken
+            while True:
+                if game.is_chance(s):
+                    n = game.chance_outcomes(s)
+                    k = draw(n) if n > 1 else 0
+                    actions.append([CHANCE, k])
+                    game.apply(s, k, CHANCE, validate=False)
+                else:
+                    actors = game.current_actors(s)
+                    if not actors:
+                        game.stuck(s)
+                        break
+                    p = actors[0]
+                    moves = game.legal_moves(s, p)
+                    if not moves:
+                        game.stuck(s, p)
+                        break
+                    move = moves[_pick(moves, draw)] if len(moves) > 1 else moves[0]
+                    actions.append([int(p), [plain(x) for x in move]])
+                    game.apply(s, move, p, validate=False)
+                if on_action is not None:
+                    on_action()
+                broken = self._broken(s)
+                if broken:
+                    return s, actions, broken
+                if s.is_terminal():
+                    break
+        except (_Hit, _Stop):
+            raise
+        except Exception as err:         # a bug in the engine, reported rather than raised
+            if type(err).__name__ == "StopTest":        # Hypothesis ran out of data: not ours
+                raise
+            return s, actions, ("engine", "engine error", f"{game.path}:0:0", f"{type(err).__name__}: {err}")
+        return s, actions, _dead(s)
+
+    def _broken(self, s):
+        """The engine-level invariant: every piece is in exactly one zone, where `loc` says."""
+        total = 0
+        loc = s.loc
+        for zi, z in enumerate(s.zones):
+            total += len(z)
+            for p in z:
+                if loc[p] != zi:
+                    return ("engine", "pieces not conserved", f"{self.game.path}:0:0",
+                            f"piece {int(p)} is in {self.game.zone_names[zi]} but its location says "
+                            f"{self.game.zone_names[loc[p]]}")
+        if total != self.n_pieces:
+            return ("engine", "pieces not conserved", f"{self.game.path}:0:0",
+                    f"{total} pieces in the zones, {self.n_pieces} in the game")
+        return None
+
+
+def _pick(moves, draw) -> int:
+    """Two draws: which option (by name, in the order offered), then which of its moves.
+    Shrinking then turns a raise into a call by changing one small number, and deleting a
+    whole decision deletes a whole pair of draws."""
+    names = []
+    first = {}
+    for i, m in enumerate(moves):
+        if m[0] not in first:
+            first[m[0]] = i
+            names.append(m[0])
+    if len(names) == 1:
+        return draw(len(moves))
+    name = names[draw(len(names))]
+    start = first[name]
+    end = start
+    while end < len(moves) and moves[end][0] == name:
+        end += 1
+    if any(m[0] == name for m in moves[end:]):          # options interleaved: index them all
+        idx = [i for i, m in enumerate(moves) if m[0] == name]
+        return idx[draw(len(idx))] if len(idx) > 1 else idx[0]
+    return start + (draw(end - start) if end - start > 1 else 0)
+
+
+def _dead(s):
+    d = s.dead_end
+    return (d.rule, d.kind, d.where, d.message) if d is not None else None
+
+
+def _drawer(data, prefix=PREFIX):
+    """draw(n): an index in range(n), from Hypothesis data for the first `prefix` draws,
+    then from a Random seeded by one more drawn number (so long games fit Hypothesis's budget)."""
+    from hypothesis import strategies as st
+    cache = {}
+    count = [0]
+    tail = []
+    drawn = []
+
+    def draw(n):
+        count[0] += 1
+        if count[0] <= prefix:
+            strat = cache.get(n)
+            if strat is None:
+                strat = cache[n] = st.integers(0, n - 1)
+            v = data.draw(strat)
+        else:
+            if not tail:
+                tail.append(random.Random(data.draw(st.integers(0, 2 ** 32 - 1))))
+            v = tail[0].randrange(n)
+        drawn.append(v)
+        return v
+    return draw, drawn
+
+
+def _settings(max_examples, shrink):
+    from hypothesis import HealthCheck, Phase, Verbosity, settings
+    return settings(max_examples=max_examples, database=None, derandomize=False, deadline=None,
+                    phases=[Phase.generate, Phase.shrink] if shrink else [Phase.generate],
+                    suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
+                    verbosity=Verbosity.quiet, print_blob=False)
+
+
+def _batch_seed(seed: int, batch: int) -> int:
+    return (seed * 1_000_003 + batch) % (2 ** 63)
+
+
+def _run_hypothesis(test_body, batch_seed, max_examples, shrink):
+    """Run test_body(data) as a Hypothesis test; return the exception it ended with, if any."""
+    from hypothesis import given, seed as hseed
+    from hypothesis import strategies as st
+
+    @hseed(batch_seed)
+    @_settings(max_examples, shrink)
+    @given(st.data())
+    def test(data):
+        test_body(data)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            test()
+        except _Stop:
+            return None
+        except BaseException as err:        # the failure Hypothesis found (or its report of it)
+            if isinstance(err, (KeyboardInterrupt, SystemExit)):
+                raise
+            return err
+    return None
+
+
+# ---------------------------------------------------------------------------- the run
+
+def fuzz(game: Game, *, max_examples: Optional[int] = None, max_time: Optional[float] = None,
+         seed: int = 0, progress: Optional[Callable[[str, int, Optional[int]], None]] = None) -> FuzzReport:
+    """Fuzz `game` with Hypothesis; see the module docstring.
+
+    max_examples: games to generate in the discover phase (default 1000 when max_time is
+    not given either). max_time: seconds for the whole run (discovery gets 70%).
+    progress(phase, done, total): phase "discover" after every game (total: max_examples,
+    or None when the run is bounded by time), then "shrink" after every finding (total:
+    the number of findings).
+    """
+    t0 = time.monotonic()
+    if max_examples is None and max_time is None:
+        max_examples = DEFAULT_EXAMPLES
+    runner = _Runner(game)
+    report = FuzzReport(game.name, game.path, game.n, seed)
+    report.bounds = {"max_decisions": game.max_moves, "max_decisions_from": game.max_moves_from,
+                     "max_loop_passes": game.max_passes,
+                     "max_loop_passes_from": "10 x max steps, counted between two decisions",
+                     "hypothesis_actions": PREFIX}
+    findings: dict = {}
+    reached: set = set()
+    outcome = {"wins": [0] * game.n, "shared": 0, "no_winner": 0, "dead_ends": 0}
+    examples = [0]
+    batch = [0]
+    discover_until = None if max_time is None else t0 + max_time * DISCOVER_SHARE
+
+    def record(data):
+        draw, drawn = _drawer(data)
+        s, actions, found = runner.play(draw)
+        i = examples[0]
+        examples[0] += 1
+        if s.fired:
+            reached.update(s.fired)
+        if found is not None:
+            rule, kind, where, message = found
+            f = findings.get((rule, kind))
+            if f is None:
+                f = findings[(rule, kind)] = Finding(kind, rule, where, message, first_example=i,
+                                                     actions=actions, batch=batch[0], _draws=list(drawn))
+            elif (len(actions), drawn) < (len(f.actions), f._draws):
+                f.actions = actions
+                f._draws = list(drawn)
+                f.batch = batch[0]
+            f.hits += 1
+            if s.dead_end is not None:
+                outcome["dead_ends"] += 1
+        elif s.outcome is not None:
+            w = s.outcome
+            if len(w) == 1:
+                outcome["wins"][int(w[0])] += 1
+            elif w:
+                outcome["shared"] += 1
+            else:
+                outcome["no_winner"] += 1
+        if progress is not None:
+            progress("discover", examples[0], max_examples)
+
+    while True:
+        if max_examples is not None:
+            left = max_examples - examples[0]
+            if left <= 0:
+                break
+            size = min(BATCH, left)
+        else:
+            size = BATCH
+        if discover_until is not None and batch[0] > 0 and time.monotonic() >= discover_until:
+            report.stopped_because = "max_time"
+            break
+        before = examples[0]
+        err = _run_hypothesis(record, _batch_seed(seed, batch[0]), size, shrink=False)
+        if err is not None:
+            raise RuntimeError(f"fuzz: Hypothesis stopped: {type(err).__name__}: {err}") from err
+        batch[0] += 1
+        if examples[0] == before:           # Hypothesis has nothing new to generate (tiny game)
+            report.stopped_because = "every game generated" if max_examples is None else ""
+            break
+    report.examples = examples[0]
+    report.batches = batch[0]
+
+    # shrink every finding, in a stable order
+    ordered = [findings[k] for k in sorted(findings)]
+    deadline = None if max_time is None else t0 + max_time
+    for n, f in enumerate(ordered):
+        report.shrink_runs += _shrink(runner, f, seed, deadline)
+        f.replays = _replays(game, f)
+        if progress is not None:
+            progress("shrink", n + 1, len(ordered))
+    report.findings = ordered
+
+    report.blocks = len(game.block_names) + len(game.triggers)
+    never = never_reached(game, reached)
+    report.never_reached = never
+    report.reached = report.blocks - len(never)
+    report.outcomes = {"games": report.examples,
+                       "wins_by_seat": {str(i + 1): w for i, w in enumerate(outcome["wins"])},
+                       "shared": outcome["shared"], "no_winner": outcome["no_winner"],
+                       "dead_ends": outcome["dead_ends"]}
+    report.elapsed = time.monotonic() - t0
+    return report
+
+
+def _shrink(runner: _Runner, f: Finding, seed: int, deadline) -> int:
+    """Let Hypothesis shrink a game that reaches finding f. Returns the games played."""
+    target = f.key
+    longest = len(f.actions)    # the shortest game found so far: only games this short fail
+    best = [None]           # (length, draws, actions)
+    work = [0]
+    calls = [0]
+
+    def body(data):
+        if work[0] >= SHRINK_BUDGET or (deadline is not None and time.monotonic() >= deadline):
+            raise _Stop()
+        calls[0] += 1
+        draw, drawn = _drawer(data)
+
+        def count():
+            work[0] += 1
+        s, actions, found = runner.play(draw, count)
+        if found is not None and (found[0], found[1]) == target and len(actions) <= longest:
+            cand = (len(actions), list(drawn), actions)
+            if best[0] is None or cand[:2] < best[0][:2]:
+                best[0] = cand
+            raise _Hit()
+
+    _run_hypothesis(body, _batch_seed(seed, f.batch), BATCH, shrink=True)
+    if best[0] is not None and (best[0][0], best[0][1]) <= (len(f.actions), f._draws):
+        f.actions = best[0][2]
+        f.shrunk = True
+    return calls[0]
+
+
+def _replays(game: Game, f: Finding) -> bool:
+    from .replay import ReplayError, run
+    try:
+        s = run(game, f.actions, log=False)
+    except ReplayError:
+        return False
+    d = s.dead_end
+    if f.rule == "engine":
+        return True
+    return d is not None and (d.rule, d.kind) == f.key
+
+
+def never_reached(game: Game, reached: set) -> list:
+    """The coverage blocks (and triggers) not in `reached` (keys of State.fired), in source order."""
+    out = []
+    for cov, (kind, name, span) in enumerate(game.block_names):
+        if cov not in reached:
+            out.append(((span.line, span.column), {"kind": kind, "name": name,
+                                                   "where": f"{game.path}:{span.line}:{span.column}"}))
+    for t, *_ in game.triggers:
+        if ("trigger", t.name) not in reached:
+            out.append(((t.span.line, t.span.column), {"kind": "trigger", "name": t.name,
+                                                       "where": f"{game.path}:{t.span.line}:{t.span.column}"}))
+    out.sort(key=lambda b: (b[0], b[1]["kind"], b[1]["name"]))
+    return [b for _, b in out]
