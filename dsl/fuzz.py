@@ -418,7 +418,7 @@ def fuzz(game: Game, *, max_examples: Optional[int] = None, max_time: Optional[f
     deadline = None if max_time is None else t0 + max_time
     for n, f in enumerate(ordered):
         report.shrink_runs += _shrink(runner, f, seed, deadline)
-        f.replays = _replays(game, f)
+        f.replays = _replays(runner, f)
         if progress is not None:
             progress("shrink", n + 1, len(ordered))
     report.findings = ordered
@@ -465,15 +465,25 @@ def _shrink(runner: _Runner, f: Finding, seed: int, deadline) -> int:
     return calls[0]
 
 
-def _replays(game: Game, f: Finding) -> bool:
+def _replays(runner: _Runner, f: Finding) -> bool:
+    """Running the reproduction with dsl.replay reaches the same finding."""
     from .replay import ReplayError, run
+    broken = []
+
+    def check(s):
+        if not broken:
+            b = runner._broken(s)
+            if b:
+                broken.append(b)
     try:
-        s = run(game, f.actions, log=False)
+        s = run(runner.game, f.actions, log=False, on_state=check)
     except ReplayError:
         return False
-    d = s.dead_end
+    except Exception as err:
+        return f.kind == "engine error" and f"{type(err).__name__}: {err}" == f.message
     if f.rule == "engine":
-        return True
+        return bool(broken) and broken[0][1] == f.kind
+    d = s.dead_end
     return d is not None and (d.rule, d.kind) == f.key
 
 
