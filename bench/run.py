@@ -1,4 +1,5 @@
-"""Random-play speed of the engine, beside a hand-written Bluff of the same rules.
+"""Random-play speed of the engine, beside a hand-written Bluff of the same rules, and the
+speed of the analyses built on it (fuzz: generated games/s; explore: states/s).
 
 Prints games/s and moves/s (decisions/s) for one process. Not a test: no assertion,
 figures go in the README with the machine they were measured on.
@@ -14,6 +15,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 
 from dsl.engine import Game  # noqa: E402
+from dsl.explore import explore  # noqa: E402
+from dsl.fuzz import fuzz  # noqa: E402
 from dsl.loader import load  # noqa: E402
 from dsl.simulate import game_rng, play_random  # noqa: E402
 import handwritten_bluff  # noqa: E402
@@ -40,6 +43,21 @@ def handwritten(players, games, seed):
     return games / dt, moves / dt
 
 
+def fuzzing(path, players, examples, seed):
+    """Generated games per second in fuzz's discover phase, and the whole run's time."""
+    rules, _ = load(path)
+    r = fuzz(Game(rules, players), max_examples=examples, seed=seed)
+    return r.examples / r.discover_seconds, r.elapsed, len(r.findings)
+
+
+def exploring(path, players):
+    rules, _ = load(path)
+    t = time.perf_counter()
+    r = explore(Game(rules, players))
+    dt = time.perf_counter() - t
+    return r.states / dt, r.transitions / dt, dt, r.states
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--players", type=int, default=4)
@@ -55,6 +73,16 @@ def main():
     print(f"{'engine / hand-written (games/s)':40} {eg / hg:10.2f}")
     dg, dm = engine("games/democracy.rules", a.players, max(1, a.n // 20), a.seed)
     print(f"{'engine: games/democracy.rules':40} {dg:10.1f} {dm:10.0f}")
+    print()
+    print(f"{'analysis':40} {'rate':>10} {'':10} {'run':>8}")
+    for path, players, n in (("games/bluff.rules", 2, a.n // 2), ("games/bluff.rules", a.players, a.n // 2),
+                             ("games/tictactoe.rules", 2, a.n // 2)):
+        rate, total, found = fuzzing(path, players, n, a.seed)
+        name = f"fuzz: {os.path.basename(path)}, {players}p, {n} games"
+        print(f"{name:40} {rate:10.0f} {'games/s':10} {total:7.1f}s  ({found} finding{'s' if found != 1 else ''}, shrunk)")
+    srate, trate, dt, states = exploring("games/tictactoe.rules", 2)
+    name = f"explore: tictactoe, {states:,} states"
+    print(f"{name:40} {srate:10.0f} {'states/s':10} {dt:7.1f}s  ({trate:,.0f} transitions/s)")
 
 
 if __name__ == "__main__":

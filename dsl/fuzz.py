@@ -103,6 +103,7 @@ class FuzzReport:
     outcomes: dict = field(default_factory=dict)
     stopped_because: str = ""
     elapsed: float = 0.0                # seconds; not part of the JSON (it is not deterministic)
+    discover_seconds: float = 0.0       # of which discovering (also not in the JSON)
 
     def to_json(self) -> dict:
         return {
@@ -412,6 +413,7 @@ def fuzz(game: Game, *, max_examples: Optional[int] = None, max_time: Optional[f
             break
     report.examples = examples[0]
     report.batches = batch[0]
+    report.discover_seconds = time.monotonic() - t0
 
     # shrink every finding, in a stable order
     ordered = [findings[k] for k in sorted(findings)]
