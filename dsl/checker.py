@@ -173,13 +173,17 @@ class Checker:
                 self.error(d.span, f"question '{d.name}' is about '{d.about}', which is not a rule or step",
                            did_you_mean(d.about, list(self.declared) + list(self._all_step_names())))
 
+    def _blocks(self, kinds) -> set:
+        """Names of the steps, phases or assume blocks anywhere in the rules."""
+        bodies = [d.body for d in self.rules.decls if isinstance(d, (S.Rule, S.Trigger, S.Flow))]
+        return {st.name for body in bodies for st in _statements(body)
+                if isinstance(st, S.Block) and st.kind in kinds}
+
     def _assumed(self) -> set:
-        import re
-        return set(re.findall(r"^\s*assume\s+(\w+)", self.rules.source, re.M))
+        return self._blocks(("assume",))
 
     def _all_step_names(self) -> set:
-        import re
-        return set(re.findall(r"^\s*(?:step|phase)\s+(\w+)", self.rules.source, re.M))
+        return self._blocks(("step", "phase"))
 
     def _const(self, e, what, params=None):
         """A number worked out before play: numbers, parameters (those above, for a parameter),
@@ -644,9 +648,9 @@ class Checker:
         return zone in self.used and sum(1 for _ in self._mentions(zone)) > 0
 
     def _mentions(self, name):
-        src = self.rules.source
         import re
-        return re.finditer(r"\b" + re.escape(name) + r"\b", src)
+        texts = [text for _, text in self.rules.sources] or [self.rules.source]
+        return (m for text in texts for m in re.finditer(r"\b" + re.escape(name) + r"\b", text))
 
 
 def _statements(stmts):

@@ -377,3 +377,12 @@ def test_holm_marks_only_differences_that_survive_correction():
     b = [stats.Metric("big", "rate", 200, 1000), stats.Metric("none", "rate", 101, 1000)]
     rows = {r["metric"]: r for r in stats.compare(a, b)}
     assert rows["big"]["significant"] and not rows["none"]["significant"]
+
+
+def test_a_variants_own_questions_and_assumptions_are_reported_from_its_file():
+    _, warnings = load(str(VARIANTS / "bluff-exact-just-call.rules"))
+    by_message = {d.message.split(":")[0]: d for d in warnings}
+    q = by_message["open question 'bluff_on_exact'"]
+    assert q.path.endswith("variants/bluff-exact-just-call.rules")
+    assert q.hint == "play uses the provisional answer marked 'assume bluff_on_exact'"
+    assert "open question 'exact_count'" not in by_message      # the variant answers it
