@@ -24,7 +24,7 @@ from typing import Callable, Optional
 
 from . import syntax as S
 from .engine import CHANCE, Game
-from .fuzz import never_reached
+from .fuzz import _n, never_reached
 from .state import _freeze
 from .values import plain
 
@@ -365,7 +365,7 @@ class ExploreReport:
         out.append(f"  states {self.states:,}  positions {self.positions:,}  "
                    f"(decisions {self.decision_states:,}, chance {self.chance_states:,}, "
                    f"ends {self.terminal_states:,})")
-        out.append(f"  transitions {self.transitions:,}, longest shortest path {self.max_depth} actions")
+        out.append(f"  transitions {self.transitions:,}, longest shortest path {_n(self.max_depth, 'action')}")
         if self.complete_games is not None:
             out.append(f"  complete games {self.complete_games:,}")
         elif self.cyclic:
@@ -383,7 +383,7 @@ class ExploreReport:
                 games = f", {d['games']:,} games" if d["games"] is not None else ""
                 out.append(f"    {d['rule']}: {d['kind']}  ({d['where']})  {d['states']:,} states{games}")
                 out.append(f"        {d['message']}")
-                out.append(f"        shortest: {d['shortest']['length']} actions")
+                out.append(f"        shortest: {_n(d['shortest']['length'], 'action')}")
         elif self.finished:
             out.append("  no dead ends: every game this configuration allows ends as the rules say (proof)")
         else:

@@ -150,7 +150,7 @@ class FuzzReport:
                 out.append(f"        {f.message}")
                 how = "shrunk to" if f.shrunk else "shortest found:"
                 check = "" if f.replays else "  (does not replay: please report)"
-                out.append(f"        {how} {len(f.actions)} actions ({f.decisions} decisions){check}")
+                out.append(f"        {how} {_n(len(f.actions), 'action')} ({_n(f.decisions, 'decision')}){check}")
                 out.append(f"        {_actions_text(f.actions)}")
         else:
             out.append("  no findings")
@@ -160,7 +160,13 @@ class FuzzReport:
         return "\n".join(out)
 
 
+def _n(k, word) -> str:
+    return f"{k:,} {word}" + ("" if k == 1 else "s")
+
+
 def _actions_text(actions, limit=12) -> str:
+    if not actions:
+        return "(no actions: it happens before the first decision)"
     parts = []
     for actor, move in actions[:limit]:
         if actor == CHANCE:
@@ -405,11 +411,12 @@ def fuzz(game: Game, *, max_examples: Optional[int] = None, max_time: Optional[f
             break
         before = examples[0]
         err = _run_hypothesis(record, _batch_seed(seed, batch[0]), size, shrink=False)
-        if err is not None:
-            raise RuntimeError(f"fuzz: Hypothesis stopped: {type(err).__name__}: {err}") from err
         batch[0] += 1
-        if examples[0] == before:           # Hypothesis has nothing new to generate (tiny game)
-            report.stopped_because = "every game generated" if max_examples is None else ""
+        if err is not None:                 # e.g. every generated game overran Hypothesis's budget
+            report.stopped_because = f"Hypothesis stopped: {type(err).__name__}"
+            break
+        if examples[0] - before < size:     # Hypothesis generated every distinct game there is
+            report.stopped_because = "every distinct game generated"
             break
     report.examples = examples[0]
     report.batches = batch[0]

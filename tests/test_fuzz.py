@@ -201,3 +201,18 @@ def test_engine_errors_and_broken_invariants_are_findings_not_crashes(monkeypatc
     r = fuzz(game2, max_examples=50, seed=1)
     f = next(f for f in r.findings if f.kind == "engine error")
     assert f.rule == "engine" and "RuntimeError: boom" in f.message
+
+
+def test_a_tiny_game_stops_when_every_game_has_been_generated(tmp_path):
+    text = ("game tiny\n  players 2 to 2\nplay\n  first(players) chooses one of\n    option a\n"
+            "      end game winners [first(players)]\n    option b\n      end game\n")
+    r = fuzz(_game(tmp_path, text), max_examples=1000, seed=1)
+    assert r.stopped_because == "every distinct game generated"
+    assert r.examples == 2 and r.outcomes["wins_by_seat"]["1"] == 1 and r.outcomes["no_winner"] == 1
+
+
+def test_a_dead_end_before_any_decision_has_an_empty_reproduction(tmp_path):
+    text = "game spin\n  players 2 to 2\ncounter laps = 0\nplay\n  repeat until laps < 0\n    add 1 to laps\n"
+    r = fuzz(_game(tmp_path, text), max_examples=50, seed=0)
+    assert [(f.rule, f.kind, f.actions, f.replays) for f in r.findings] == [("play", "step limit", [], True)]
+    assert "before the first decision" in r.format_text()
