@@ -60,7 +60,8 @@ class Summary:
     players: int = 0
     seed: int = 0
     wins: list = field(default_factory=list)
-    draws: int = 0
+    draws: int = 0                     # games won by several players together
+    no_winner: int = 0                 # games that ended (not in a dead end) with nobody winning
     dead_ends: dict = field(default_factory=dict)      # "rule|kind" -> {rule, kind, where, message, count}
     turns: list = field(default_factory=list)
     examples: dict = field(default_factory=dict)      # "rule|kind" -> Played (the shortest)
@@ -84,6 +85,8 @@ class Summary:
             self.wins[int(winners[0])] += 1
         elif len(winners) > 1:
             self.draws += 1
+        else:
+            self.no_winner += 1
 
     def to_json(self) -> dict:
         finished = self.games
@@ -96,6 +99,7 @@ class Summary:
             "win_rate_by_seat": {str(i + 1): round(w / finished, 4) if finished else 0.0
                                  for i, w in enumerate(self.wins)},
             "draws": self.draws,
+            "no_winner": self.no_winner,
             "dead_end_games": sum(d["count"] for d in self.dead_ends.values()),
             "dead_ends": sorted(self.dead_ends.values(), key=lambda d: (-d["count"], d["rule"], d["kind"])),
             "mean_turns": round(statistics.fmean(turns), 3),

@@ -373,3 +373,10 @@ def test_parameter_values_are_checked(tmp_path, value, words):
     assert (e.span.line, e.span.column) == (line, len("parameter start_dice = ") + 1)
     with pytest.raises(RuleError):
         Game(rules, 2)
+
+
+def test_simulate_counts_games_without_a_winner():
+    game = game_of(str(ROOT / "games" / "tictactoe.rules"), 2)
+    j = simulate(game, 300, seed=1).to_json()
+    assert j["no_winner"] > 0 and j["draws"] == 0 and j["dead_end_games"] == 0
+    assert sum(j["wins_by_seat"].values()) + j["no_winner"] == 300
