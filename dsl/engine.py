@@ -222,7 +222,7 @@ class Game:
         self.max_moves = self._const(mx, "max steps") if mx is not None else DEFAULT_MAX_MOVES
         if self.max_moves < 1:
             raise RuleError("game", f"max steps must be at least 1, not {self.max_moves}", mx.span)
-        self.max_moves_from = (f"max steps ({self.path}:{mx.span.line}:{mx.span.column})" if mx is not None
+        self.max_moves_from = (f"max steps ({self.rules.path_of(mx.span)}:{mx.span.line}:{mx.span.column})" if mx is not None
                                else "default")
         self.max_passes = LOOP_PASSES_PER_STEP * self.max_moves
 
@@ -662,7 +662,7 @@ class Game:
         getattr(self, "_s_" + type(st).__name__)(st, env, owner)
 
     def _dead(self, kind, message, span, owner):
-        path = self.path
+        path = self.rules.path_of(span)
 
         def dead(s):
             s.dead_end = DeadEnd(kind, owner, path, span.line, span.column, message)
@@ -964,7 +964,7 @@ class Game:
 
     def _s_If(self, st, env, owner):
         end = _Label()
-        src = self.rules.source
+        src = self.rules.source_of(st.span)
         first = _source(src, st.branches[0][0].span)
         base = len(self.block_names)        # coverage ids: one per branch, then the else side
         for k, (cond_e, body) in enumerate(st.branches):
@@ -1002,7 +1002,7 @@ class Game:
             cond = self._expr(case.cond, env)
             nxt = _Label()
             cov = len(self.block_names)
-            self.block_names.append(("case", f"{name}: when {_source(self.rules.source, case.cond.span)}", case.span))
+            self.block_names.append(("case", f"{name}: when {_source(self.rules.source_of(case.cond.span), case.cond.span)}", case.span))
 
             def test(s, cond=cond, nxt=nxt, ip=len(self.code), cov=cov):
                 if cond(s):
@@ -1022,7 +1022,7 @@ class Game:
         """The jump back to the top of a `repeat`. It counts the passes made since the last
         decision: past the bound, the game ends in a `step limit` dead end naming this loop."""
         limit = self.max_passes
-        what = _first_line(self.rules.source, st.span) or "repeat"
+        what = _first_line(self.rules.source_of(st.span), st.span) or "repeat"
         span = st.span
 
         def back(s):
@@ -1333,7 +1333,7 @@ class Game:
         ip = at if at is not None and 0 <= at < len(self.code) else (s.ip if 0 <= s.ip < len(self.code) else 0)
         owner = self.owner[ip] if self.owner else "play"
         span = span or (self.spans[ip] if self.spans else S.NOWHERE)
-        s.dead_end = DeadEnd(kind, owner, self.path, span.line, span.column, message)
+        s.dead_end = DeadEnd(kind, owner, self.rules.path_of(span), span.line, span.column, message)
         if s.log is not None:
             s.log.append({"event": "dead_end", **s.dead_end.to_json()})
 

@@ -501,11 +501,11 @@ def never_reached(game: Game, reached: set) -> list:
     out = []
     for cov, (kind, name, span) in enumerate(game.block_names):
         if cov not in reached:
-            out.append(((span.line, span.column), {"kind": kind, "name": name,
-                                                   "where": f"{game.path}:{span.line}:{span.column}"}))
+            out.append(((game.rules.path_of(span), span.line, span.column), {"kind": kind, "name": name,
+                                                   "where": f"{game.rules.path_of(span)}:{span.line}:{span.column}"}))
     for t, *_ in game.triggers:
         if ("trigger", t.name) not in reached:
-            out.append(((t.span.line, t.span.column), {"kind": "trigger", "name": t.name,
-                                                       "where": f"{game.path}:{t.span.line}:{t.span.column}"}))
+            out.append(((game.rules.path_of(t.span), t.span.line, t.span.column), {"kind": "trigger", "name": t.name,
+                                                       "where": f"{game.rules.path_of(t.span)}:{t.span.line}:{t.span.column}"}))
     out.sort(key=lambda b: (b[0], b[1]["kind"], b[1]["name"]))
     return [b for _, b in out]
