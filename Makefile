@@ -6,7 +6,7 @@ PLAYTEST := $(BIN)/playtest
 GAMES := $(wildcard games/*.rules)
 N ?= 500
 
-.PHONY: demo test install bench clean variants-table
+.PHONY: demo test install bench clean variants-table findings
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,10 @@ variants-table: install
 	  variants/bluff-exact-published.rules variants/bluff-exact-just-call.rules \
 	  variants/bluff-life.rules variants/bluff-reversed.rules \
 	  variants/bluff-life.rules+variants/bluff-exact-nobody-loses.rules -n 2000 -p 4 --seed 1
+
+# docs/findings.md and generated/findings/: fuzz every game and variant, save minimal replays.
+findings: install
+	$(BIN)/python scripts/findings.py
 
 test: install
 	$(BIN)/python -m pytest
