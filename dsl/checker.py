@@ -176,7 +176,7 @@ class Checker:
     def _blocks(self, kinds) -> set:
         """Names of the steps, phases or assume blocks anywhere in the rules."""
         bodies = [d.body for d in self.rules.decls if isinstance(d, (S.Rule, S.Trigger, S.Flow))]
-        return {st.name for body in bodies for st in _statements(body)
+        return {st.name for body in bodies for st in S.statements(body)
                 if isinstance(st, S.Block) and st.kind in kinds}
 
     def _assumed(self) -> set:
@@ -245,7 +245,7 @@ class Checker:
         """A rule that runs itself through `do` (directly or through other rules) cannot be played."""
         calls = {}
         for r in self.rules.of(S.Rule):
-            calls[r.name] = [st for st in _statements(r.body) if isinstance(st, S.Do)]
+            calls[r.name] = [st for st in S.statements(r.body) if isinstance(st, S.Do)]
         reported = set()
 
         def visit(name, path):
@@ -651,21 +651,6 @@ class Checker:
         import re
         texts = [text for _, text in self.rules.sources] or [self.rules.source]
         return (m for text in texts for m in re.finditer(r"\b" + re.escape(name) + r"\b", text))
-
-
-def _statements(stmts):
-    """Every statement in a block, nested ones included."""
-    for st in stmts:
-        yield st
-        for v in vars(st).values():
-            if isinstance(v, tuple):
-                for x in v:
-                    if isinstance(x, S.Stmt):
-                        yield from _statements([x])
-                    elif isinstance(x, (S.Option, S.Case)):
-                        yield from _statements(x.body)
-                    elif isinstance(x, tuple) and len(x) == 2 and isinstance(x[1], tuple):
-                        yield from _statements([y for y in x[1] if isinstance(y, S.Stmt)])
 
 
 def _decl_kind(d) -> str:

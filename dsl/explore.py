@@ -192,7 +192,7 @@ class _OrderUse:
         for d in self.rules.decls:
             body = getattr(d, "body", None)
             if isinstance(body, tuple):
-                yield from _statements(body)
+                yield from S.statements(body)
 
     def _all_exprs(self):
         for d in self.rules.decls:
@@ -248,20 +248,6 @@ def _walk_expr(e):
             for x in v:
                 if isinstance(x, S.Expr):
                     yield from _walk_expr(x)
-
-
-def _statements(stmts):
-    for st in stmts:
-        yield st
-        for v in vars(st).values():
-            if isinstance(v, tuple):
-                for x in v:
-                    if isinstance(x, S.Stmt):
-                        yield from _statements([x])
-                    elif isinstance(x, (S.Option, S.Case)):
-                        yield from _statements(x.body)
-                    elif isinstance(x, tuple) and len(x) == 2 and isinstance(x[1], tuple):
-                        yield from _statements([y for y in x[1] if isinstance(y, S.Stmt)])
 
 
 def _zone_names_of(e, zone_names) -> Optional[set]:

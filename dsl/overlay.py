@@ -146,28 +146,9 @@ def _rewrite_inside(st, fn):
     return st
 
 
-def _child_bodies(st):
-    if isinstance(st, (S.Block, S.Repeat, S.ForEach)):
-        yield st.body
-    elif isinstance(st, S.If):
-        yield from (b for _, b in st.branches)
-        if st.otherwise is not None:
-            yield st.otherwise
-    elif isinstance(st, S.Cases):
-        yield from (c.body for c in st.cases)
-    elif isinstance(st, S.Choose):
-        yield from (o.body for o in st.options)
-
-
 def named_blocks(stmts) -> list[S.Block]:
     """Every step and phase inside a statement list, outermost first."""
-    found = []
-    for st in stmts:
-        if isinstance(st, S.Block) and st.kind in ("step", "phase"):
-            found.append(st)
-        for body in _child_bodies(st):
-            found.extend(named_blocks(body))
-    return found
+    return [st for st in S.statements(stmts) if isinstance(st, S.Block) and st.kind in ("step", "phase")]
 
 
 def blocks_of(decls) -> list[S.Block]:

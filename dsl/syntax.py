@@ -259,6 +259,21 @@ class Choose(Stmt):
     each_coll: Optional[Expr] = None
 
 
+def statements(stmts):
+    """Every statement in a block, nested ones included, in source order."""
+    for st in stmts:
+        yield st
+        for v in vars(st).values():
+            if isinstance(v, tuple):
+                for x in v:
+                    if isinstance(x, Stmt):
+                        yield from statements([x])
+                    elif isinstance(x, (Option, Case)):
+                        yield from statements(x.body)
+                    elif isinstance(x, tuple) and len(x) == 2 and isinstance(x[1], tuple):
+                        yield from statements([y for y in x[1] if isinstance(y, Stmt)])
+
+
 # ---------------------------------------------------------------- declarations
 
 @dataclass(frozen=True)
