@@ -48,12 +48,7 @@ def _load_or_exit(path: str, variants=()):
     try:
         return load(path, variants)
     except RuleFileError as e:
-        for d in e.diagnostics:
-            click.echo(d.format(e.source_for(d.path)), err=True)
-        errors = sum(1 for d in e.diagnostics if d.severity == "error")
-        stack = "".join(f" + {v}" for v in variants)
-        click.echo(f"{path}{stack}: {errors} error{'s' if errors != 1 else ''}", err=True)
-        sys.exit(1)
+        _echo_errors(e, path + "".join(f" + {v}" for v in variants))
 
 
 def _game_or_exit(rules, players: int) -> Game:
@@ -76,9 +71,13 @@ def _run_simulation(game, games, seed, label):
     return run_simulation(game, games, seed)
 
 
-def _echo_errors(e: RuleFileError):
+def _echo_errors(e: RuleFileError, label: str = ""):
+    """Print every diagnostic with its source line, then a count for `label`, and exit 1."""
     for d in e.diagnostics:
         click.echo(d.format(e.source_for(d.path)), err=True)
+    if label:
+        errors = sum(1 for d in e.diagnostics if d.severity == "error")
+        click.echo(f"{label}: {errors} error{'s' if errors != 1 else ''}", err=True)
     sys.exit(1)
 
 

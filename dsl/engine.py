@@ -1574,23 +1574,31 @@ class Game:
         finally:
             L[:] = saved
 
-    def stuck(self, s, player=None) -> bool:
-        """If the game waits for a decision nobody can take, end it in a dead end (`no actor`
-        or `no legal move`) and return True. Drivers (simulate, fuzz, explore, replay) call
-        this where they would otherwise have nothing to apply."""
+    def decision(self, s):
+        """Who decides now and their legal moves, as (player, moves); None when nobody can,
+        after ending the game in a dead end (`no actor` or `no legal move`). The one place
+        drivers (simulate, fuzz, explore, replay) learn whether the game can go on."""
+        actors = self.current_actors(s)
+        if not actors:
+            self._fail(s, "no actor", "the game waits for nobody", self._pause_span(s))
+            return None
+        p = actors[0]
+        moves = self.legal_moves(s, p)
+        if not moves:
+            if s.dead_end is None:      # working the moves out may have failed: that dead end stands
+                self._fail(s, "no legal move", f"P{int(p) + 1} has no legal move", self._pause_span(s))
+            return None
+        return p, moves
+
+    def _pause_span(self, s):
+        return getattr(self.pauses.get(s.ip), "span", None)
+
+    def stuck(self, s) -> bool:
+        """True when the game has ended, or waits for a decision nobody can take (then it ends
+        in a dead end here)."""
         if s.is_terminal() or self.is_chance(s):
             return s.is_terminal()
-        actors = self.current_actors(s)
-        pause = self.pauses.get(s.ip)
-        if not actors:
-            self._fail(s, "no actor", "the game waits for nobody", getattr(pause, "span", None))
-            return True
-        p = actors[0] if player is None else player
-        if not self.legal_moves(s, p):
-            if s.dead_end is None:
-                self._fail(s, "no legal move", f"P{int(p) + 1} has no legal move", getattr(pause, "span", None))
-            return True
-        return False
+        return self.decision(s) is None
 
     def _apply_chance(self, s, pause, outcome):
         items = list(self._chance_items(s, pause))

@@ -419,14 +419,9 @@ def explore(game: Game, *, max_states: Optional[int] = None,
         pending[i] = None
         moves = None
         if not s.is_terminal() and not game.is_chance(s):
-            actors = game.current_actors(s)
-            if not actors:
-                game.stuck(s)               # no actor: a dead end here
-            else:
-                p = int(actors[0])
-                moves = game.legal_moves(s, p)
-                if not moves:
-                    game.stuck(s, p)        # no legal move (or working them out failed)
+            decision = game.decision(s)     # None: a dead end here
+            if decision is not None:
+                p, moves = int(decision[0]), decision[1]
         if s.is_terminal():
             kinds[i] = ("end", s.outcome, s.dead_end)
             succ[i] = ()

@@ -206,15 +206,10 @@ class _Runner:
                     actions.append([CHANCE, k])
                     game.apply(s, k, CHANCE, validate=False)
                 else:
-                    actors = game.current_actors(s)
-                    if not actors:
-                        game.stuck(s)
+                    decision = game.decision(s)
+                    if decision is None:
                         break
-                    p = actors[0]
-                    moves = game.legal_moves(s, p)
-                    if not moves:
-                        game.stuck(s, p)
-                        break
+                    p, moves = decision
                     move = moves[_pick(moves, draw)] if len(moves) > 1 else moves[0]
                     actions.append([int(p), [plain(x) for x in move]])
                     game.apply(s, move, p, validate=False)

@@ -38,15 +38,10 @@ def play_random(game: Game, rng: random.Random, index: int = 0, record: bool = T
                 actions.append([CHANCE, k])
             game.apply(s, k, validate=False)
             continue
-        actors = game.current_actors(s)
-        if not actors:
-            game.stuck(s)
+        decision = game.decision(s)
+        if decision is None:
             break
-        player = actors[0]
-        moves = game.legal_moves(s, player)
-        if not moves:
-            game.stuck(s, player)       # no legal move (unless working them out failed: that dead end stands)
-            break
+        player, moves = decision
         move = rng.choice(moves)
         if record:
             actions.append([int(player), list(move)])
