@@ -6,7 +6,7 @@ PLAYTEST := $(BIN)/playtest
 GAMES := $(wildcard games/*.rules)
 N ?= 500
 
-.PHONY: demo test install bench clean variants-table findings
+.PHONY: demo test install bench clean variants-table findings generated
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,10 @@ variants-table: install
 # docs/findings.md and generated/findings/: fuzz every game and variant, save minimal replays.
 findings: install
 	$(BIN)/python scripts/findings.py
+
+# generated/: rulebook, sheet and card sheets of every game and variant, ja and en, HTML and PDF.
+generated: install
+	$(BIN)/python scripts/generated.py
 
 test: install
 	$(BIN)/python -m pytest

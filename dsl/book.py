@@ -1,0 +1,526 @@
+"""The printed game: rulebook, one-page sheet and card sheets, built from the rules the engine runs.
+
+`contents()` turns a rule set into plain data (sections of prose items from dsl/prose.py,
+tables of components, the open questions, which variant changed what); the templates in
+dsl/templates/ lay that data out as HTML (print CSS) or Typst markup, and `typeset()`
+makes the PDF with the typst package and a bundled OFL Japanese font.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Optional
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+
+from . import overlay
+from . import syntax as S
+from .engine import Game, RuleError
+from .prose import Item, Voice, notes_of, option_head, say, title_of
+
+KINDS = ("book", "sheet", "cards")
+FORMATS = ("html", "pdf", "typ")
+# name for CSS, name for Typst, width and height in mm
+PAPERS = {"a4": ("A4", "a4", 210.0, 297.0), "letter": ("letter", "us-letter", 215.9, 279.4)}
+CARD = (63, 88)
+
+# The rulebook's own headings and labels; what the rules say comes from prose.py.
+LABELS = {
+    "contents": ("目次", "Contents"),
+    "overview": ("概要", "Overview"),
+    "players": ("{lo}〜{hi}人", "{lo} to {hi} players"),
+    "seating": ({"clockwise": "時計回り", "counterclockwise": "反時計回り"},
+                {"clockwise": "play goes clockwise", "counterclockwise": "play goes counterclockwise"}),
+    "variants": ("このルールブックに入っているバリエーション", "Variants in this rulebook"),
+    "variant_mark": ("変更", "changed by"),
+    "removed": ("取り除かれたもの", "Removed"),
+    "undecided": ("未決の点", "Not yet decided"),
+    "undecided_intro": ("次の点はまだ決まっていない。テストプレイでは仮の扱いで遊ぶ。",
+                        "These points are not decided yet. Playtests use the provisional answer shown."),
+    "provisional": ("仮の値", "provisional value"),
+    "not_decided": ("未決", "not yet decided"),
+    "components": ("内容物", "Components"),
+    "per_count": ("{n}人: {c}", "{n} players: {c}"),
+    "faces": ("目", "faces"),
+    "wild": ("ワイルド", "wild"),
+    "count": ("枚数", "copies"),
+    "zones": ("置き場", "Where things go"),
+    "each_player": ("各プレイヤー", "each player"),
+    "shared": ("共有", "shared"),
+    "seen": ({"owner": "持ち主だけが見る", "everyone": "全員が見る", "nobody": "誰も見ない"},
+             {"owner": "only its owner looks", "everyone": "open to everyone", "nobody": "nobody looks"}),
+    "numbers": ("数値", "Numbers"),
+    "by_players": ("{n}人: ", "{n} players: "),
+    "otherwise": ("それ以外: ", "otherwise: "),
+    "markers": ("記録するもの", "What to keep track of"),
+    "start": ("開始時", "starts at"),
+    "min": ("最小", "at least"),
+    "max": ("最大", "at most"),
+    "terms": ("用語", "Terms"),
+    "strength": ("強さの順", "Order of strength"),
+    "setup": ("準備", "Setup"),
+    "play": ("ゲームの流れ", "How to play"),
+    "rules": ("ルールの詳細", "Rules in detail"),
+    "triggers": ("いつでも適用されるルール", "Rules that apply at any time"),
+    "whenever": ("「{c}」になったら、すぐに:", "As soon as {c}:"),
+    "for_each": ("(対象: {c})", "(for each {c})"),
+    "ending": ("ゲームの終わりと勝敗", "End of the game and winning"),
+    "in_place": ("場所: {w}", "in: {w}"),
+    "questions": ("未決の問題", "Open questions"),
+    "about": ("関係するルール: {w}", "concerns: {w}"),
+    "turn": ("手順", "Turn by turn"),
+    "you_may": ("できること", "What you may do"),
+    "how_it_ends": ("ゲームの終わり", "How it ends"),
+    "see_book": ("未決の点が{n}つある。詳しくはルールブックを参照。", "{n} points are not yet decided: see the rulebook."),
+    "generated": ("このルールブックはルールファイル {f} から生成された。", "Generated from the rule file {f}."),
+    "cards_of": ("{d}({n}人用、{c}枚)", "{d} ({n} players, {c} cards)"),
+    "no_cards": ("カードはない", "no cards"),
+    "rule_params": ("受け取るもの: {p}", "takes: {p}"),
+    "example": ("例", "Example"),
+    "kind": ({"dice": "さいころ", "deck": "カード", "token": "コマ"}, {"dice": "dice", "deck": "cards", "token": "tokens"}),
+}
+
+
+def label(lang: str, key: str, **fill):
+    ja, en = LABELS[key]
+    text = say(lang, ja, en)
+    return text.format(**fill) if fill and isinstance(text, str) else text
+
+
+@dataclass
+class Entry:
+    """A declared thing in a table of the rulebook: a component, zone, number, marker or term."""
+    title: str
+    name: str
+    detail: list = field(default_factory=list)     # runs
+    notes: list = field(default_factory=list)
+    flag: str = ""
+    mark: str = ""
+    rows: list = field(default_factory=list)       # a card table: header row first
+
+
+@dataclass
+class Section:
+    key: str
+    title: str
+    items: list = field(default_factory=list)      # prose Items
+    entries: list = field(default_factory=list)    # Entries
+    intro: str = ""
+
+
+@dataclass
+class Contents:
+    lang: str
+    paper: str
+    title: str
+    game: str
+    facts: list
+    notes: list
+    source: str
+    variants: list
+    removed: list
+    undecided: list
+    sections: list
+    sheet: dict
+    marks: int
+    parts: dict          # (namespace, name) -> the text that part puts in the book, as diff.parts keys it
+
+
+def _runs_text(runs) -> str:
+    return "".join(t for _, t in runs)
+
+
+class _Builder:
+    def __init__(self, rules: S.RuleFile, base: Optional[S.RuleFile], lang: str):
+        self.rules, self.lang = rules, lang
+        self.v = Voice(rules, lang)
+        self.changed = _changes(base, rules) if base is not None else {}
+        self.parts: dict = {}
+        self.marks = 0
+        self.variant_titles = {vr.path: (title_of(overlay.head(vr).texts, lang) or overlay.head(vr).name)
+                               for vr in rules.variants}
+
+    def mark_of(self, kind: str, name: str) -> str:
+        path = self.changed.get((overlay.family(kind), name))
+        return self.variant_titles.get(path, os.path.basename(path or "")) if path else ""
+
+    def mark_items(self, items: list[Item]) -> None:
+        """Mark the steps and phases a variant changed; flag those an open question is about."""
+        for it in items:
+            if it.kind in ("step", "phase", "rule"):
+                it.mark = it.mark or self.mark_of(it.kind, it.name)
+                self.marks += bool(it.mark)
+                it.children[:0] = self.open_questions(it.name)
+            self.mark_items(it.children)
+
+    def open_questions(self, name: str) -> list[Item]:
+        out = []
+        for q in self.rules.of(S.Question):
+            if q.about == name:
+                text = " ".join(t for _, t in notes_of(q.texts, self.lang))
+                out.append(Item("question", say(self.lang, [("", "未決の問題「")] + self.v.name(q.name) + [("", "」")],
+                                                [("", "Not yet decided: “")] + self.v.name(q.name) + [("", "”")]),
+                                texts=[("text", text)] if text else [], name=q.name,
+                                flag=label(self.lang, "not_decided"), span=q.span))
+        return out
+
+    def entry(self, d: S.Decl, detail=(), flag="", rows=()) -> Entry:
+        e = Entry(self.v.title(d.name), d.name, list(detail), notes_of(d.texts, self.lang), flag,
+                  self.mark_of(S.kind_of(d), d.name), list(rows))
+        self.marks += bool(e.mark)
+        self.parts[(overlay.family(S.kind_of(d)), d.name)] = " ".join(
+            [e.title, _runs_text(e.detail), e.flag] + [t for _, t in e.notes] + [" | ".join(r) for r in e.rows])
+        return e
+
+    def part(self, kind: str, name: str, items: list[Item]) -> None:
+        """Record a rule, trigger, flow, step or phase's own text; nested steps are parts of their own."""
+        def own(it: Item, top: bool) -> str:
+            if not top and it.kind in ("step", "phase"):
+                self.part(it.kind, it.name, [it])
+                return "[" + _runs_text(it.runs) + "]"
+            return " ".join([_runs_text(it.runs), it.flag] + [t for _, t in it.texts] +
+                            [own(c, False) for c in it.children])
+        self.parts[(overlay.family(kind), name)] = " ".join(own(it, kind not in ("setup", "play")) for it in items)
+
+
+def _changes(base: S.RuleFile, rules: S.RuleFile) -> dict:
+    """(namespace, name) -> the file of each part a variant added or changed."""
+    from .diff import diff
+    out = {}
+    for c in diff(base, rules):
+        if c.b is not None:
+            out[(overlay.family(c.kind), c.name)] = c.b.where.rsplit(":", 2)[0]
+    return out
+
+
+def _removed(base: Optional[S.RuleFile], rules: S.RuleFile, lang: str) -> list[str]:
+    if base is None:
+        return []
+    from .diff import diff
+    v = Voice(base, lang)
+    return [v.title(c.name) for c in diff(base, rules) if c.change == "removed"]
+
+
+def _number(items: list[Item], prefix: str = "") -> None:
+    n = 0
+
+    def walk(items):
+        nonlocal n
+        for it in items:
+            if it.kind in ("step", "phase"):
+                n += 1
+                it.number = f"{prefix}{n}"
+                _number(it.children, f"{it.number}.")
+            else:
+                walk(it.children)
+    walk(items)
+
+
+def _piece_counts(rules: S.RuleFile) -> dict[str, list[tuple[int, int]]]:
+    """How many pieces of each component the rules imply, at each player count."""
+    game = rules.game
+    out: dict[str, list[tuple[int, int]]] = {}
+    for n in range(game.min_players, game.max_players + 1):
+        try:
+            g = Game(rules, n)
+        except RuleError:
+            continue
+        for kind in {c.name for c in rules.of(S.Component)}:
+            out.setdefault(kind, []).append((n, len(g.kind_pieces.get(kind, ()))))
+    return out
+
+
+def _card_rows(c: S.Component, v: Voice, lang: str) -> list[list[str]]:
+    """A deck's table as the rule file writes it: one row per table line, `for each` values joined."""
+    attrs: list[str] = []
+    for spec in c.cards:
+        attrs += [a for a, _ in spec.attrs if a not in attrs]
+    lines: dict = {}
+    for spec in c.cards:
+        lines.setdefault((spec.span, spec.span.line), []).append(spec)
+    rows = [[_runs_text(v.name(a)) for a in attrs] + [label(lang, "count")]]
+    for specs in lines.values():
+        row = []
+        for a in attrs:
+            values = []
+            for spec in specs:
+                x = dict(spec.attrs).get(a)
+                text = "" if x is None else _runs_text(v.name(str(x)))
+                if text not in values:
+                    values.append(text)
+            row.append(", ".join(values))
+        row.append(_runs_text(v.expr(specs[0].count)) if specs[0].count is not None else "1")
+        rows.append(row)
+    return rows
+
+
+def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None, paper: str = "a4") -> Contents:
+    b = _Builder(rules, base, lang)
+    v = b.v
+    game = rules.game
+    sections: list[Section] = []
+
+    # components, with the counts the rules imply
+    counts = _piece_counts(rules)
+    comps = []
+    for c in rules.of(S.Component):
+        per = counts.get(c.name, [])
+        same = len({k for _, k in per}) == 1
+        detail = [("", label(lang, "kind")[c.kind] + ": ")]
+        detail.append(("num", str(per[0][1]) if same and per else
+                       " · ".join(label(lang, "per_count", n=n, c=k) for n, k in per)))
+        if c.faces:
+            detail += [("", " — " + label(lang, "faces") + " ")] + v.exprs([S.Num(S.NOWHERE, f) if isinstance(f, int)
+                                                                            else S.Name(S.NOWHERE, str(f)) for f in c.faces])
+        if c.wild is not None:
+            detail += [("", ", " + label(lang, "wild") + " " + str(c.wild))]
+        rows = _card_rows(c, v, lang) if c.cards else []
+        comps.append(b.entry(c, detail, rows=rows))
+    sections.append(Section("components", label(lang, "components"), entries=comps))
+
+    zones = []
+    for z in rules.of(S.Zone):
+        owner = label(lang, "each_player") if z.per_player else label(lang, "shared")
+        zones.append(b.entry(z, [("", f"{owner} · {label(lang, 'seen')[z.seen_by]}")]))
+    for board in rules.of(S.Board):
+        zones.append(b.entry(board, [("num", f"{board.width} × {board.height}")]))
+    sections.append(Section("zones", label(lang, "zones"), entries=zones))
+
+    numbers = []
+    for p in rules.of(S.Parameter):
+        if p.value is not None:
+            detail = v.expr(p.value)
+        else:
+            detail = []
+            for i, (n, x) in enumerate(p.by_players):
+                detail += ([("", " · ")] if i else []) + [("", label(lang, "by_players", n=n))] + v.expr(x)
+            if p.otherwise is not None:
+                detail += [("", " · " + label(lang, "otherwise"))] + v.expr(p.otherwise)
+        numbers.append(b.entry(p, detail, flag=label(lang, "provisional") if p.provisional else ""))
+    sections.append(Section("numbers", label(lang, "numbers"), entries=numbers))
+
+    markers = []
+    for c in rules.of(S.Counter):
+        detail = ([("", label(lang, "each_player") + " · ")] if c.per_player else []) + \
+            [("", label(lang, "start") + " ")] + v.expr(c.initial)
+        if c.minimum is not None:
+            detail += [("", f", {label(lang, 'min')} ")] + v.expr(c.minimum)
+        if c.maximum is not None:
+            detail += [("", f", {label(lang, 'max')} ")] + v.expr(c.maximum)
+        markers.append(b.entry(c, detail))
+    sections.append(Section("markers", label(lang, "markers"), entries=markers))
+
+    terms = [b.entry(d, ([("code", "(" + ", ".join(d.params) + ") ")] if d.params else []) + v.expr(d.expr))
+             for d in rules.of(S.Define)]
+    terms += [b.entry(o, [("", " > ".join(" = ".join(_runs_text(v.name(str(x))) for x in group)
+                                          for group in o.ranks))]) for o in rules.of(S.Order)]
+    sections.append(Section("terms", label(lang, "terms"), entries=terms))
+
+    for flow in rules.of(S.Flow):
+        items = v.body(flow.body)
+        _number(items)
+        b.mark_items(items)
+        b.part(flow.name, flow.name, items)
+        sections.append(Section(flow.name, label(lang, flow.name), items=items))
+
+    rule_items = []
+    for r in rules.of(S.Rule):
+        it = Item("rule", [("term", v.title(r.name))], v.body(r.body), notes_of(r.texts, lang), r.name, span=r.span)
+        if r.params:
+            it.texts.insert(0, ("params", label(lang, "rule_params", p=", ".join(r.params))))
+        it.mark = b.mark_of("rule", r.name)
+        b.mark_items([it])
+        b.part("rule", r.name, [it])
+        rule_items.append(it)
+    sections.append(Section("rules", label(lang, "rules"), items=rule_items))
+
+    trigger_items = []
+    for t in rules.of(S.Trigger):
+        cond = _runs_text(v.expr(t.cond))
+        it = Item("rule", [("term", v.title(t.name))], v.body(t.body), notes_of(t.texts, lang), t.name, span=t.span)
+        head = label(lang, "whenever", c=cond)
+        if t.var:
+            head += " " + label(lang, "for_each", c=f"{t.var}: {_runs_text(v.expr(t.coll))}")
+        it.texts.insert(0, ("when", head))
+        it.mark = b.mark_of("trigger", t.name)
+        b.mark_items([it])
+        b.part("trigger", t.name, [it])
+        trigger_items.append(it)
+    sections.append(Section("triggers", label(lang, "triggers"), items=trigger_items))
+
+    ending = _endings(rules, v, lang)
+    sections.append(Section("ending", label(lang, "ending"), items=ending))
+
+    questions = []
+    for q in rules.of(S.Question):
+        detail = [("", label(lang, "about", w=v.title(q.about)))] if q.about else []
+        questions.append(b.entry(q, detail, flag=label(lang, "not_decided")))
+    undecided = [e for e in questions] + [e for e in numbers if e.flag]
+    sections.append(Section("questions", label(lang, "questions"), entries=questions,
+                            intro=label(lang, "undecided_intro")))
+
+    sections = [s for s in sections if s.items or s.entries]
+    title = title_of(game.texts, lang) or game.name
+    facts = [label(lang, "players", lo=game.min_players, hi=game.max_players)]
+    if game.min_players != game.max_players or game.max_players > 2:
+        facts.append(label(lang, "seating")[game.seating])
+    variants = []
+    for vr in rules.variants:
+        h = overlay.head(vr)
+        variants.append({"title": b.variant_titles[vr.path], "file": os.path.basename(vr.path),
+                         "why": [t for _, t in notes_of(h.texts, lang)]})
+    sheet = _sheet(rules, v, sections, lang)
+    return Contents(lang, paper, title, game.name, facts, notes_of(game.texts, lang), rules.path, variants,
+                    _removed(base, rules, lang), undecided, sections, sheet, b.marks, b.parts)
+
+
+def _endings(rules: S.RuleFile, v: Voice, lang: str) -> list[Item]:
+    """Every place the game can end, with the step or trigger it stands in."""
+    out = []
+    for d in rules.decls:
+        if not isinstance(d, (S.Flow, S.Rule, S.Trigger)):
+            continue
+        where = [v.title(d.name)] if not isinstance(d, S.Flow) else []
+
+        def walk(stmts, where):
+            for st in stmts:
+                if isinstance(st, S.EndGame):
+                    it = v.stmt(st)
+                    if isinstance(d, S.Trigger):
+                        it.runs = [("", label(lang, "whenever", c=_runs_text(v.expr(d.cond))) + " ")] + it.runs
+                    if where:
+                        it.texts.append(("where", label(lang, "in_place", w=" / ".join(where))))
+                    out.append(it)
+                    continue
+                here = where + [v.title(st.name)] if isinstance(st, S.Block) and st.kind != "assume" else where
+                kids = [c.body for c in st.cases] if isinstance(st, S.Cases) else \
+                    [o.body for o in st.options] if isinstance(st, S.Choose) else \
+                    [b for _, b in st.branches] + [st.otherwise or ()] if isinstance(st, S.If) else \
+                    [st.body] if hasattr(st, "body") else []
+                for k in kids:
+                    walk(k, here)
+        walk(d.body, where)
+    return out
+
+
+def _sheet(rules: S.RuleFile, v: Voice, sections: list[Section], lang: str) -> dict:
+    """The one-page summary: the turn as step titles, the choices, how it ends."""
+    def outline(items, depth=0):
+        rows = []
+        for it in items:
+            if it.kind in ("step", "phase"):
+                rows.append((depth, it.number, _runs_text(it.runs), it.mark))
+                rows += outline(it.children, depth + 1)
+            elif it.kind == "loop":
+                rows.append((depth, "", _runs_text(it.runs), ""))
+                rows += outline(it.children, depth + 1)
+            else:
+                rows += outline(it.children, depth)
+        return rows
+
+    by_key = {s.key: s for s in sections}
+    choices = []
+    for d in rules.decls:
+        if isinstance(d, (S.Flow, S.Rule, S.Trigger)):
+            for st in S.statements(d.body):
+                if isinstance(st, S.Choose):
+                    who = _runs_text(v.expr(st.actor)) if st.actor is not None else st.each_var
+                    opts = [_runs_text(option_head(v, o, len(st.options) == 1 and o.name == "choose"))
+                            for o in st.options]
+                    choices.append((who, opts))
+    return {
+        "setup": outline(by_key["setup"].items) if "setup" in by_key else [],
+        "turn": outline(by_key["play"].items) if "play" in by_key else [],
+        "choices": choices,
+        "ending": [_runs_text(it.runs) for it in by_key["ending"].items] if "ending" in by_key else [],
+    }
+
+
+# ================================================================ cards
+
+@dataclass
+class Card:
+    deck: str
+    name: str
+    attrs: list          # (attribute title, value text)
+
+
+def cards(rules: S.RuleFile, lang: str, players: Optional[int] = None) -> tuple[list[Card], int]:
+    """Every card the deck tables define, as many copies as the rules make at this player count."""
+    v = Voice(rules, lang)
+    n = players or rules.game.max_players
+    g = Game(rules, n)
+    decks = {c.name for c in rules.of(S.Component) if c.kind == "deck"}
+    out = []
+    for i, kind in enumerate(g.kind_of):
+        if kind in decks:
+            values = g.piece_attrs[i]
+            attrs = [(_runs_text(v.name(a)), _runs_text(v.name(str(x)))) for a, x in values.items() if x is not None]
+            named = g.piece_label[i] != "-".join(str(x) for x in values.values())  # table rows have no name
+            out.append(Card(v.title(kind), _runs_text(v.name(g.piece_label[i])) if named else "", attrs))
+    return out, n
+
+
+# ================================================================ output
+
+_TYPST_SPECIAL = set("\\#*_`$<>@[]~/-+=.'\":()")
+
+
+def typst_escape(value) -> Markup:
+    """Anything printed into Typst markup is text, never markup: escape every symbol it could read."""
+    if isinstance(value, Markup):
+        return value
+    text = " ".join(str(value).split())
+    return Markup("".join("\\" + ch if ch in _TYPST_SPECIAL else ch for ch in text))
+
+
+@lru_cache(maxsize=2)
+def _env(kind: str) -> Environment:
+    folder = os.path.join(os.path.dirname(__file__), "templates")
+    if kind == "html":
+        env = Environment(loader=FileSystemLoader(folder), autoescape=select_autoescape(["html", "j2"]),
+                          keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    else:
+        env = Environment(loader=FileSystemLoader(folder), autoescape=False, finalize=typst_escape,
+                          keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    env.globals["label"] = label
+    env.globals["raw"] = Markup
+    return env
+
+
+def render(kind: str, fmt: str, rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None,
+           paper: str = "a4", players: Optional[int] = None) -> str:
+    """The HTML or Typst source of a book, sheet or card sheet."""
+    engine = "html" if fmt == "html" else "typ"
+    doc = contents(rules, lang, base, paper)
+    deck, n = cards(rules, lang, players) if kind == "cards" else ([], 0)
+    page = PAPERS[paper]
+    # nine cards centred on the page
+    margin = (f"{(page[2] - 3 * CARD[0]) / 2:.2f}mm", f"{(page[3] - 3 * CARD[1]) / 2:.2f}mm")
+    return _env(engine).get_template(f"{kind}.{engine}.j2").render(
+        doc=doc, lang=lang, page=page, cards=deck, players=n, margin=margin, source=os.path.basename(rules.path),
+        variant_files=[os.path.basename(vr.path) for vr in rules.variants])
+
+
+def make(kind: str, fmt: str, rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None,
+         paper: str = "a4", players: Optional[int] = None) -> str | bytes:
+    """The finished output: HTML or Typst text, or PDF bytes."""
+    source = render(kind, "html" if fmt == "html" else "typ", rules, lang, base, paper, players)
+    return typeset(source) if fmt == "pdf" else source
+
+
+def font_dir() -> str:
+    """The OFL Noto Sans JP that the justmytype-intl-cjk wheel carries."""
+    import importlib.util
+    spec = importlib.util.find_spec("justmytype_intl_cjk")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("the Japanese font package is missing: pip install justmytype-intl-cjk")
+    return os.path.join(list(spec.submodule_search_locations)[0], "fonts", "ofl", "notosansjp")
+
+
+def typeset(source: str) -> bytes:
+    """Typst markup -> PDF bytes, with only the bundled fonts (no system font can change the result)."""
+    import typst
+    return typst.compile(source.encode("utf-8"), font_paths=[font_dir()], ignore_system_fonts=True, format="pdf")
