@@ -1,5 +1,6 @@
 """Random-play speed of the engine, beside a hand-written Bluff of the same rules, and the
-speed of the analyses built on it (fuzz: generated games/s; explore: states/s).
+speed of the analyses built on it (fuzz: generated games/s; explore: states/s), and the
+time to typeset a rulebook, sheet or card sheet as PDF (seconds per page).
 
 Prints games/s and moves/s (decisions/s) for one process. Not a test: no assertion,
 figures go in the README with the machine they were measured on.
@@ -14,6 +15,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 
+from dsl import book  # noqa: E402
 from dsl.engine import Game  # noqa: E402
 from dsl.explore import explore  # noqa: E402
 from dsl.fuzz import fuzz  # noqa: E402
@@ -58,6 +60,21 @@ def exploring(path, players):
     return r.states / dt, r.transitions / dt, dt, r.states
 
 
+def printing(path, lang, kind, repeat=5):
+    """Seconds per PDF page: rule file -> contents -> Typst markup -> PDF, best of `repeat`."""
+    import io
+
+    import pypdf
+    rules, _ = load(path)
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        pdf = book.make(kind, "pdf", rules, lang)
+        times.append(time.perf_counter() - t)
+    pages = len(pypdf.PdfReader(io.BytesIO(pdf)).pages)
+    return times[0], min(times), pages
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--players", type=int, default=4)
@@ -83,6 +100,13 @@ def main():
     srate, trate, dt, states = exploring("games/tictactoe.rules", 2)
     name = f"explore: tictactoe, {states:,} states"
     print(f"{name:40} {srate:10.0f} {'states/s':10} {dt:7.1f}s  ({trate:,.0f} transitions/s)")
+    print()
+    print(f"{'printing a PDF (first call, best of 5)':40} {'s/page':>10} {'pages':>10} {'first s':>8} {'best s':>8}")
+    for path, lang, kind in (("games/bluff.rules", "ja", "book"), ("games/democracy.rules", "en", "book"),
+                             ("games/democracy.rules", "ja", "sheet"), ("games/democracy.rules", "en", "cards")):
+        first, best, pages = printing(path, lang, kind)
+        name = f"{kind}: {os.path.basename(path)}, {lang}"
+        print(f"{name:40} {best / pages:10.3f} {pages:10d} {first:8.3f} {best:8.3f}")
 
 
 if __name__ == "__main__":
