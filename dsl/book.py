@@ -411,10 +411,11 @@ def _sheet(rules: S.RuleFile, v: Voice, sections: list[Section], lang: str) -> d
         rows = []
         for it in items:
             if it.kind in ("step", "phase"):
-                rows.append((depth, it.number, _runs_text(it.runs), it.mark))
+                first_note = next((t for k, t in it.texts if k == "text"), "")
+                rows.append((depth, it.number, _runs_text(it.runs), it.mark, first_note))
                 rows += outline(it.children, depth + 1)
             elif it.kind == "loop":
-                rows.append((depth, "", _runs_text(it.runs), ""))
+                rows.append((depth, "", _runs_text(it.runs), "", ""))
                 rows += outline(it.children, depth + 1)
             else:
                 rows += outline(it.children, depth)
@@ -426,7 +427,8 @@ def _sheet(rules: S.RuleFile, v: Voice, sections: list[Section], lang: str) -> d
         if isinstance(d, (S.Flow, S.Rule, S.Trigger)):
             for st in S.statements(d.body):
                 if isinstance(st, S.Choose):
-                    who = _runs_text(v.expr(st.actor)) if st.actor is not None else st.each_var
+                    who = _runs_text(v.expr(st.actor)) if st.actor is not None else \
+                        _runs_text(v.expr(st.each_coll)) + say(lang, "(同時に、伏せて)", " (at the same time, face down)")
                     opts = [_runs_text(option_head(v, o, len(st.options) == 1 and o.name == "choose"))
                             for o in st.options]
                     choices.append((who, opts))

@@ -404,7 +404,7 @@ def _for_each(v: Voice, st: S.ForEach) -> Item:
         head = coll + ([("", "のうち「")] + cond + [("", "」であるもの")] if cond else []) + [("", "の一人ずつ(")] + var + [("", ")について:")]
     else:
         head = [("", "For each ")] + var + [("", " in ")] + coll + ([("", " such that ")] + cond if cond else []) + [("", ":")]
-    return Item("loop", head, v.body(st.body), span=st.span)
+    return Item("each", head, v.body(st.body), span=st.span)
 
 
 def _param(v: Voice, p: S.Param) -> Runs:

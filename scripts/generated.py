@@ -2,6 +2,7 @@
 
     python scripts/generated.py           (make generated)
     python scripts/generated.py --html    only the HTML (fast; what the currency test compares)
+    python scripts/generated.py bluff     only the games named (and their variants)
 
 Every output goes to generated/<game>/<stem>-<kind>-<lang>.<html|pdf>, where the stem is
 the game's or the variant's file name, and generated/index.html links them all. The
@@ -39,20 +40,22 @@ class Target:
         return os.path.join(OUT, self.game, f"{stem}-{self.kind}-{self.lang}.{fmt}")
 
 
-def rule_sets() -> list[tuple[str, str]]:
-    """(game stem, file) for every game and every variant of it, games first."""
+def rule_sets(only=()) -> list[tuple[str, str]]:
+    """(game stem, file) for every game (or those named) and every variant of it, games first."""
     out = []
     for game_path in sorted(glob.glob("games/*.rules")):
         stem = os.path.splitext(os.path.basename(game_path))[0]
+        if only and stem not in only:
+            continue
         name = parse_file(game_path).game.name
         out.append((stem, game_path))
         out += [(stem, v) for v in sorted(glob.glob("variants/*.rules")) if overlay.head(parse_file(v)).game == name]
     return out
 
 
-def targets() -> list[Target]:
+def targets(only=()) -> list[Target]:
     out = []
-    for stem, path in rule_sets():
+    for stem, path in rule_sets(only):
         rules, _ = load(path)
         kinds = ["book", "sheet"] + (["cards"] if any(c.kind == "deck" for c in rules.of(Component)) else [])
         out += [Target(stem, path, kind, lang) for kind in kinds for lang in LANGS]
@@ -99,7 +102,8 @@ def index(all_targets: list[Target]) -> str:
 
 def main(argv: list[str]) -> int:
     formats = ("html",) if "--html" in argv else ("html", "pdf")
-    all_targets = targets()
+    only = [a for a in argv if not a.startswith("-")]
+    all_targets = targets(only)
     wanted = {os.path.join(OUT, "index.html")}
     for t in all_targets:
         for fmt in formats:
@@ -111,6 +115,9 @@ def main(argv: list[str]) -> int:
             if old != new:
                 write_atomic(path, data)
                 print(f"wrote {path}")
+    if only:
+        print(f"{len(all_targets)} outputs x {len(formats)} formats current for {', '.join(only)}")
+        return 0
     write_atomic(os.path.join(OUT, "index.html"), index(all_targets))
     # outputs of rule sets that no longer exist would go stale: remove them
     for fmt in formats:
