@@ -8,6 +8,7 @@ makes the PDF with the typst package and a bundled OFL Japanese font.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Optional
@@ -474,7 +475,7 @@ def typst_escape(value) -> Markup:
     """Anything printed into Typst markup is text, never markup: escape every symbol it could read."""
     if isinstance(value, Markup):
         return value
-    text = " ".join(str(value).split())
+    text = re.sub(r"\s+", " ", str(value))     # one line; the spaces between runs stay
     return Markup("".join("\\" + ch if ch in _TYPST_SPECIAL else ch for ch in text))
 
 
