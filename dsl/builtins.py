@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .values import Piece, Player, ZoneId
+from .values import Piece, Player, Team, ZoneId
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,21 @@ def _wild(s, piece):
 
 
 def _alive(s, p):
+    if isinstance(p, Team):
+        return any(s.alive[q] for q in s.game.team_members[p])
     return p is not None and bool(s.alive[p])
+
+
+def _team_of(s, p):
+    return None if p is None else s.game.team_of[p]
+
+
+def _members(s, t):
+    return () if t is None else s.game.team_members[t]
+
+
+def _alive_teams(s):
+    return tuple(t for t in s.game.teams if _alive(s, t))
 
 
 def _contains(s, coll, x):
@@ -158,6 +172,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("all", (1, 1), _all, "全員の{0}", "every player's {0}"),
     Builtin("wild", (1, 1), _wild, "{0}がワイルド", "{0} shows the wild face"),
     Builtin("alive", (1, 1), _alive, "{0}が残っている", "{0} is still in"),
+    Builtin("team_of", (1, 1), _team_of, "{0}のチーム", "the team of {0}"),
+    Builtin("members", (1, 1), _members, "{0}のメンバー", "the members of {0}"),
+    Builtin("alive_teams", (0, 0), _alive_teams, "残っているチーム", "the teams still in"),
     Builtin("contains", (2, 2), _contains, "{0}に{1}がある", "{0} holds {1}"),
     Builtin("empty", (1, 1), _empty, "{0}が空", "{0} is empty"),
     Builtin("seat", (1, 1), _seat, "{0}の席番号", "the seat of {0}"),
@@ -167,4 +184,4 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("size", (1, 1), _size, "{0}の大きさ", "the size of {0}"),
 ]}
 
-CONSTANTS = {"players", "nobody", "true", "false"}
+CONSTANTS = {"players", "teams", "nobody", "true", "false"}

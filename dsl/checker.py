@@ -10,11 +10,13 @@ from .builtins import BUILTINS
 from .diagnostics import Diagnostic, did_you_mean
 
 NUM, BOOL, PLAYER, PIECE, ZONE, COLL, TEXT, ANY = "number", "truth", "player", "piece", "zone", "collection", "text", "any"
+TEAM = "team"
+WHO = (PLAYER, TEAM)            # who can choose, be eliminated or win: a player or a team
 _BUILTIN_TYPES = {
     "count": NUM, "sum": NUM, "max": NUM, "min": NUM, "highest": COLL, "lowest": COLL, "nth_highest": COLL,
     "alive_players": COLL, "next_player": PLAYER, "previous_player": PLAYER, "all": COLL, "wild": BOOL,
     "alive": BOOL, "contains": BOOL, "empty": BOOL, "seat": NUM, "holder": PLAYER, "zone_of": ZONE,
-    "abs": NUM, "size": NUM, "first": ANY, "top": ANY,
+    "abs": NUM, "size": NUM, "first": ANY, "top": ANY, "team_of": TEAM, "members": COLL, "alive_teams": COLL,
 }
 
 
@@ -61,7 +63,7 @@ class Checker:
                 first = self.declared[d.name]
                 self.error(d.span, f"'{d.name}' is already declared at line {first.span.line}",
                            "every rule, zone, value and component needs its own name")
-            elif d.name in BUILTINS or d.name in ("players", "nobody", "true", "false", "player_count"):
+            elif d.name in BUILTINS or d.name in ("players", "teams", "nobody", "true", "false", "player_count"):
                 self.error(d.span, f"'{d.name}' is a built-in name", "choose another name")
             else:
                 self.declared[d.name] = d
@@ -124,6 +126,8 @@ class Checker:
                            "add those counts or an 'otherwise' value")
 
     def _d_Counter(self, d):
+        if d.per_team:
+            self._needs_teams(d.span)
         self._expr(d.initial, _Scope())
         for b, which in ((d.minimum, "minimum"), (d.maximum, "maximum")):
             if b is not None:
@@ -138,8 +142,11 @@ class Checker:
             if not isinstance(z, S.Zone):
                 self.error(d.span, f"'{d.name}' starts in '{d.home}', which is not a zone",
                            did_you_mean(d.home, [x.name for x in self.rules.of(S.Zone)]))
-            elif z.per_player:
+            elif z.per_player and not (d.count_per_player and not d.cards):
                 self.error(d.span, f"'{d.name}' starts in '{d.home}', which belongs to each player",
+                           "components start in a shared zone, or in a zone per player when counted per player")
+            elif z.per_team or z.per_piece:
+                self.error(d.span, f"'{d.name}' starts in '{d.home}', which is kept per {S.keyed_by(z)}",
                            "components start in a shared zone; deal them in setup")
         if d.kind == "dice":
             if not d.faces:
@@ -161,7 +168,22 @@ class Checker:
             self.error(d.span, "a board needs at least one space")
 
     def _d_Zone(self, d):
-        pass
+        if d.per_piece is not None:
+            c = self.declared.get(d.per_piece)
+            if not isinstance(c, S.Component):
+                self.error(d.span, f"zone '{d.name}' is kept per '{d.per_piece}', which is not a component",
+                           did_you_mean(d.per_piece, [x.name for x in self.rules.of(S.Component)]) or
+                           "write 'per player', 'per team' or 'per' and the name of a deck, dice or token")
+            else:
+                self.used.add(d.per_piece)
+        if d.per_team:
+            self._needs_teams(d.span)
+
+    def _needs_teams(self, span):
+        g = self.rules.game
+        if g is not None and g.team_size <= 1:
+            self.warning(span, "the game has no 'teams of N' line, so every team is one player",
+                         "add 'teams of 2' (or the team size) to the game")
 
     def _d_Order(self, d):
         pass
@@ -170,7 +192,7 @@ class Checker:
         if d.about is not None:
             self.used.add(d.name)
             if d.about not in self.declared and d.about not in self._all_step_names():
-                self.error(d.span, f"question '{d.name}' is about '{d.about}', which is not a rule or step",
+                self.error(d.span, f"question '{d.name}' is about '{d.about}', which is not a rule, step or named cases",
                            did_you_mean(d.about, list(self.declared) + list(self._all_step_names())))
 
     def _blocks(self, kinds) -> set:
@@ -183,7 +205,10 @@ class Checker:
         return self._blocks(("assume",))
 
     def _all_step_names(self) -> set:
-        return self._blocks(("step", "phase"))
+        """Steps, phases and named `cases`: every name a dead end can be reported under."""
+        bodies = [d.body for d in self.rules.decls if isinstance(d, (S.Rule, S.Trigger, S.Flow))]
+        named = {st.name for body in bodies for st in S.statements(body) if isinstance(st, S.Cases) and st.name}
+        return self._blocks(("step", "phase")) | named
 
     def _const(self, e, what, params=None):
         """A number worked out before play: numbers, parameters (those above, for a parameter),
@@ -273,7 +298,7 @@ class Checker:
         scope = _Scope()
         if d.var:
             self._expr(d.coll, scope, want=COLL)
-            scope = scope.child(**{d.var: PLAYER})
+            scope = scope.child(**{d.var: _element_kind(d.coll)})
         self._expr(d.cond, scope)
         self._block(d.body, scope, in_trigger=True)
 
@@ -348,17 +373,18 @@ class Checker:
                        did_you_mean(tg.name, names) or f"declare it with 'counter {tg.name} = 0'")
             return
         self.used.add(tg.name)
-        if d.per_player and tg.player is None:
-            self.error(tg.span, f"'{tg.name}' is kept per player: say whose, e.g. {tg.name}(p)")
-        if not d.per_player and tg.player is not None:
+        per = S.keyed_by(d)
+        if per and tg.player is None:
+            self.error(tg.span, f"'{tg.name}' is kept per {per}: say whose, e.g. {tg.name}({per[0]})")
+        if not per and tg.player is not None:
             self.error(tg.span, f"'{tg.name}' is one value for the whole game, not per player")
         if tg.player is not None:
-            self._expr(tg.player, scope, want=PLAYER)
+            self._expr(tg.player, scope, want=TEAM if d.per_team else PLAYER)
         if st.op != "set" and d.kind == "variable":
             self.warning(tg.span, f"'{tg.name}' is a variable; adding to it assumes it holds a number")
 
     def _s_Eliminate(self, st, scope, t):
-        self._expr(st.player, scope, want=PLAYER)
+        self._expr(st.player, scope, want=WHO)
 
     def _s_Reveal(self, st, scope, t):
         self._expr(st.zone, scope)
@@ -401,7 +427,7 @@ class Checker:
 
     def _s_ForEach(self, st, scope, t):
         kind = self._expr(st.coll, scope, want=COLL)
-        inner = scope.child(**{st.var: PLAYER if kind == "players" else ANY})
+        inner = scope.child(**{st.var: _element_kind(st.coll)})
         if st.cond is not None:
             self._expr(st.cond, inner)
         self._block(st.body, inner, t)
@@ -411,11 +437,11 @@ class Checker:
             self.error(st.span, "a trigger cannot ask a player to choose",
                        "triggers act at once; put choices in the turn structure")
         if st.actor is not None:
-            self._expr(st.actor, scope, want=PLAYER)
+            self._expr(st.actor, scope, want=WHO)
             inner = scope
         else:
             self._expr(st.each_coll, scope, want=COLL)
-            inner = scope.child(**{st.each_var: PLAYER})
+            inner = scope.child(**{st.each_var: _element_kind(st.each_coll)})
         seen = set()
         for opt in st.options:
             if opt.name in seen:
@@ -436,10 +462,12 @@ class Checker:
     # ------------------------------------------------------------ expressions
     def _expr(self, e, scope, want=None) -> str:
         kind = getattr(self, "_x_" + type(e).__name__)(e, scope)
-        if want is not None and kind not in (ANY, want, "players"):
-            ok = (want == COLL and kind in (ZONE, "family")) or (want == PLAYER and kind == "nobody")
+        wants = want if isinstance(want, tuple) else (want,)
+        if want is not None and kind not in (ANY, "players") + wants:
+            ok = (COLL in wants and kind in (ZONE, "family")) or \
+                 ((PLAYER in wants or TEAM in wants) and kind == "nobody")
             if not ok:
-                self.error(e.span, f"expected {_a(want)} here, but this is {_a(kind)}")
+                self.error(e.span, f"expected {' or '.join(_a(w) for w in wants)} here, but this is {_a(kind)}")
         return "collection" if kind == "players" else kind
 
     def _x_Num(self, e, scope):
@@ -459,6 +487,8 @@ class Checker:
             return scope.names[n]
         if n == "players":
             return "players"
+        if n == "teams":
+            return COLL
         if n == "nobody":
             return "nobody"
         if n in ("true", "false"):
@@ -471,15 +501,15 @@ class Checker:
             if isinstance(d, S.Parameter):
                 return NUM
             if isinstance(d, S.Counter):
-                if d.per_player:
-                    self.error(e.span, f"'{n}' is kept per player: say whose, e.g. {n}(p)")
+                if S.keyed_by(d):
+                    self.error(e.span, f"'{n}' is kept per {S.keyed_by(d)}: say whose, e.g. {n}(...)")
                 return NUM if d.kind == "counter" else ANY
             if isinstance(d, S.Define):
                 if d.params:
                     self.error(e.span, f"'{n}' takes {len(d.params)} argument(s)")
                 return ANY
             if isinstance(d, S.Zone):
-                return "family" if d.per_player else ZONE
+                return "family" if S.keyed_by(d) else ZONE
             if isinstance(d, S.Board):
                 return "family"
             if isinstance(d, S.Component):
@@ -547,12 +577,13 @@ class Checker:
         if d is not None:
             self.used.add(fn)
             if isinstance(d, S.Zone):
-                if not d.per_player:
+                per = S.keyed_by(d)
+                if not per:
                     self.error(e.span, f"'{fn}' is one shared zone; use it without (...)")
                 elif len(args) != 1:
-                    self.error(e.span, f"'{fn}' needs one player: {fn}(p)")
+                    self.error(e.span, f"'{fn}' is kept per {per}: say whose, e.g. {fn}(x)")
                 for a in args:
-                    self._expr(a, scope, want=PLAYER)
+                    self._expr(a, scope, want={"player": PLAYER, "team": TEAM}.get(per, ANY))
                 return ZONE
             if isinstance(d, S.Board):
                 if len(args) != 2:
@@ -561,12 +592,13 @@ class Checker:
                     self._expr(a, scope, want=NUM)
                 return ZONE
             if isinstance(d, S.Counter):
-                if not d.per_player:
+                per = S.keyed_by(d)
+                if not per:
                     self.error(e.span, f"'{fn}' is one value for the whole game; use it without (...)")
                 elif len(args) != 1:
-                    self.error(e.span, f"'{fn}' needs one player: {fn}(p)")
+                    self.error(e.span, f"'{fn}' is kept per {per}: say whose, e.g. {fn}(x)")
                 for a in args:
-                    self._expr(a, scope, want=PLAYER)
+                    self._expr(a, scope, want=TEAM if d.per_team else PLAYER)
                 return NUM if d.kind == "counter" else ANY
             if isinstance(d, S.Order):
                 if len(args) != 1:
@@ -666,8 +698,19 @@ def _decl_kind(d) -> str:
             "Board": "a board"}.get(type(d).__name__, "a declaration")
 
 
+def _element_kind(coll) -> str:
+    """What the items of a collection are, where the checker can tell: players or teams."""
+    if isinstance(coll, S.Name) and coll.id in ("players", "teams"):
+        return PLAYER if coll.id == "players" else TEAM
+    if isinstance(coll, S.Call) and coll.fn in ("alive_players", "members"):
+        return PLAYER
+    if isinstance(coll, S.Call) and coll.fn == "alive_teams":
+        return TEAM
+    return ANY
+
+
 def _a(kind) -> str:
-    return {"number": "a number", "truth": "a truth value", "player": "a player", "piece": "a piece",
+    return {"number": "a number", "truth": "a truth value", "player": "a player", "team": "a team", "piece": "a piece",
             "zone": "a zone", "collection": "a collection", "text": "a text", "any": "a value",
             "family": "a zone kept per player (say whose)", "nobody": "nobody"}.get(kind, kind)
 

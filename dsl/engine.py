@@ -17,7 +17,7 @@ from typing import Callable, Optional
 from . import syntax as S
 from .builtins import BUILTINS
 from .state import DeadEnd, State
-from .values import Piece, Player, ZoneId, plain
+from .values import Piece, Player, Team, ZoneId, plain
 
 _CMP = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
         ">": operator.gt, ">=": operator.ge}
@@ -80,6 +80,11 @@ class Game:
         self.name = game.name
         self.direction = 1 if game.seating == "clockwise" else -1
         self._players = tuple(Player(i) for i in range(n_players))
+        size = max(game.team_size, 1)
+        # `teams of N`: seats in order make the teams; a remainder makes one smaller team
+        self.teams = tuple(Team(k) for k in range((n_players + size - 1) // size))
+        self.team_members = tuple(self._players[k * size:(k + 1) * size] for k in range(len(self.teams)))
+        self.team_of = tuple(self.teams[i // size] for i in range(n_players))
         self.code: list[Callable] = []
         self.owner: list[str] = []
         self.spans: list[S.Span] = []
@@ -125,23 +130,16 @@ class Game:
         self.zone_owner: list = []
         self.zone_seen: list[str] = []
         self.zone_kind: list[str] = []
-        self.zones: dict[str, object] = {}      # name -> ZoneId or tuple of ZoneId per player
+        self.zones: dict[str, object] = {}      # name -> ZoneId or tuple of ZoneId per player/team/piece
+        self.family_index: dict[str, dict] = {}     # per-piece zones: piece -> position in the family
+        by_piece = [z for z in r.of(S.Zone) if z.per_piece]
         for z in r.of(S.Zone):
-            if z.per_player:
-                ids = []
-                for p in self._players:
-                    ids.append(ZoneId(len(self.zone_names)))
-                    self.zone_names.append(f"{z.name}({int(p) + 1})")
-                    self.zone_owner.append(p)
-                    self.zone_seen.append(z.seen_by)
-                    self.zone_kind.append(z.kind)
-                self.zones[z.name] = tuple(ids)
-            else:
-                self.zones[z.name] = ZoneId(len(self.zone_names))
-                self.zone_names.append(z.name)
-                self.zone_owner.append(None)
-                self.zone_seen.append(z.seen_by)
-                self.zone_kind.append(z.kind)
+            if z.per_player or z.per_team:
+                keys = self._players if z.per_player else self.teams
+                self.zones[z.name] = tuple(self._new_zone(f"{z.name}({int(p) + 1})", p, z.seen_by, z.kind)
+                                           for p in keys)
+            elif not z.per_piece:           # zones per piece are made once the pieces exist, below
+                self.zones[z.name] = self._new_zone(z.name, None, z.seen_by, z.kind)
         for b in r.of(S.Board):
             cells = []
             for y in range(1, b.height + 1):
@@ -160,10 +158,14 @@ class Game:
         self.initial_face: list = []
         self.wild_face: dict[str, object] = {}
         self.faces: dict[str, tuple] = {}
+        self.piece_owner: list = []
         for c in r.of(S.Component):
             home = self.zones.get(c.home) if c.home else None
-            if home is None or isinstance(home, tuple):
-                raise RuleError("component", f"'{c.name}' needs a shared zone to start in ('in ZONE')", c.span)
+            own_homes = isinstance(home, tuple) and c.count_per_player and not c.cards \
+                and len(home) == self.n and c.home not in self.family_index
+            if home is None or (isinstance(home, tuple) and not own_homes):
+                raise RuleError("component", f"'{c.name}' needs a shared zone to start in ('in ZONE'), "
+                                             f"or a zone per player when it is counted per player", c.span)
             if c.kind == "dice":
                 self.faces[c.name] = tuple(c.faces)
                 self.wild_face[c.name] = c.wild
@@ -172,20 +174,29 @@ class Game:
                 count = self._const(spec.count, f"the count of '{c.name}'") if spec.count is not None else 1
                 if count < 0:
                     raise RuleError("component", f"'{c.name}' cannot have {count} pieces", spec.count.span)
-                if c.count_per_player and not c.cards:
-                    count *= self.n
-                for _ in range(int(count)):
-                    self.kind_of.append(c.name)
-                    attrs = dict(spec.attrs)
-                    self.piece_attrs.append(attrs)
-                    self.piece_label.append(spec.name if c.cards else c.name)
-                    self.initial_zone.append(home)
-                    self.initial_face.append(c.faces[0] if c.kind == "dice" and c.faces else None)
+                owners = self._players if c.count_per_player and not c.cards else (None,)
+                # pieces counted per player belong to a player: `x.owner`, and their zone if it is per player
+                for owner in owners:
+                    for _ in range(int(count)):
+                        self.kind_of.append(c.name)
+                        attrs = dict(spec.attrs)
+                        self.piece_attrs.append(attrs)
+                        self.piece_label.append(spec.name if c.cards else c.name)
+                        self.piece_owner.append(owner)
+                        self.initial_zone.append(home[owner] if own_homes else home)
+                        self.initial_face.append(c.faces[0] if c.kind == "dice" and c.faces else None)
         self.pieces = tuple(Piece(i) for i in range(len(self.kind_of)))
         self.kind_pieces: dict[str, tuple] = {}
         for p in self.pieces:
             self.kind_pieces.setdefault(self.kind_of[p], []).append(p)
         self.kind_pieces = {k: tuple(v) for k, v in self.kind_pieces.items()}
+        for z in by_piece:
+            of = self.kind_pieces.get(z.per_piece)
+            if of is None:
+                raise RuleError("zone", f"zone '{z.name}' is kept per '{z.per_piece}', which is not a component", z.span)
+            self.zones[z.name] = tuple(self._new_zone(f"{z.name}(#{int(piece)})", None, z.seen_by, z.kind)
+                                       for piece in of)
+            self.family_index[z.name] = {piece: k for k, piece in enumerate(of)}
         # orders: value -> strength (higher is stronger)
         self.orders: dict[str, tuple[str, dict]] = {}
         for o in r.of(S.Order):
@@ -196,11 +207,11 @@ class Game:
             self.orders[o.name] = (o.attribute, strength)
         # variables
         self.var_slots: dict[str, int] = {}
-        self.pvar_slots: dict[str, int] = {}
+        self.pvar_slots: dict[str, int] = {}        # kept per player or per team
         self.var_decls: dict[str, S.Counter] = {}
         for v in r.of(S.Counter):
             self.var_decls[v.name] = v
-            if v.per_player:
+            if v.per_player or v.per_team:
                 self.pvar_slots[v.name] = len(self.pvar_slots)
             else:
                 self.var_slots[v.name] = len(self.var_slots)
@@ -225,6 +236,13 @@ class Game:
         self.max_moves_from = (f"max steps ({self.rules.path_of(mx.span)}:{mx.span.line}:{mx.span.column})" if mx is not None
                                else "default")
         self.max_passes = LOOP_PASSES_PER_STEP * self.max_moves
+
+    def _new_zone(self, name, owner, seen, kind) -> ZoneId:
+        self.zone_names.append(name)
+        self.zone_owner.append(owner)
+        self.zone_seen.append(seen)
+        self.zone_kind.append(kind)
+        return ZoneId(len(self.zone_names) - 1)
 
     def _const(self, expr, what="this value"):
         """A whole number worked out before play: numbers, earlier parameters, player_count,
@@ -300,6 +318,9 @@ class Game:
         if n == "players":
             ps = self._players
             return lambda s: ps
+        if n == "teams":
+            ts = self.teams
+            return lambda s: ts
         if n == "player_count":
             k = self.n
             return lambda s: k
@@ -340,8 +361,8 @@ class Game:
         if name == "seat":
             return lambda s: int(obj(s)) + 1
         if name == "owner":
-            owners = self.zone_owner
-            return lambda s: owners[obj(s)]
+            owners, piece_owner = self.zone_owner, self.piece_owner
+            return lambda s: piece_owner[v] if isinstance(v := obj(s), Piece) else owners[v]
         attrs = self.piece_attrs
 
         def get(s):
@@ -415,10 +436,10 @@ class Game:
                 and isinstance(arg.args[0], S.Name) and isinstance(self.zones.get(arg.args[0].id), tuple):
             fam = self.zones[arg.args[0].id]
             return lambda s: sum([len(s.zones[z]) for z in fam])
-        if isinstance(arg, S.Call) and isinstance(self.zones.get(arg.fn), tuple) and len(arg.args) == 1:
-            fam = self.zones[arg.fn]
-            who = self._expr(arg.args[0], env)
-            return lambda s: len(s.zones[fam[who(s)]])
+        if isinstance(arg, S.Call) and isinstance(self.zones.get(arg.fn), tuple) and len(arg.args) == 1 \
+                and arg.fn not in self._board_names():
+            zone = self._family_member(arg, env)
+            return lambda s: len(s.zones[zone(s)])
         if isinstance(arg, S.Comprehension) and arg.item is None:
             comp = self._x_Comprehension(arg, env)
             return lambda s: len(comp(s))
@@ -517,17 +538,41 @@ class Game:
             return tuple(out)
         return run
 
+    def _board_names(self) -> set:
+        return {b.name for b in self.rules.of(S.Board)}
+
+    def _family_member(self, e, env):
+        """`NAME(key)` of a zone kept per player, per team or per piece: one zone."""
+        fam, fn = self.zones[e.fn], e.fn
+        a = self._expr(e.args[0], env)
+        index = self.family_index.get(fn)
+        if index is None:
+            return lambda s: fam[a(s)]
+        span = e.span
+
+        def member(s):
+            k = index.get(a(s))
+            if k is None:
+                raise RuleError("evaluation failed", f"'{fn}' is kept per piece, and {plain(a(s))!r} is not one", span)
+            return fam[k]
+        return member
+
     def _x_Call(self, e, env):
         fn = e.fn
         if fn in self.zones and isinstance(self.zones[fn], tuple) and len(e.args) == 1:
-            fam = self.zones[fn]
-            a = self._expr(e.args[0], env)
-            return lambda s: fam[a(s)]
+            return self._family_member(e, env)
         if fn in self.zones and isinstance(self.zones[fn], tuple) and len(e.args) == 2:
             board = next(b for b in self.rules.of(S.Board) if b.name == fn)
-            cells, w = self.zones[fn], board.width
+            cells, w, h = self.zones[fn], board.width, board.height
             ax, ay = self._expr(e.args[0], env), self._expr(e.args[1], env)
-            return lambda s: cells[(ay(s) - 1) * w + ax(s) - 1]
+            span = e.span
+
+            def space(s):
+                x, y = ax(s), ay(s)
+                if not (1 <= x <= w and 1 <= y <= h):
+                    raise RuleError("off the board", f"there is no space {fn}({x}, {y}) on a {w} by {h} board", span)
+                return cells[(y - 1) * w + x - 1]
+            return space
         if fn in self.pvar_slots:
             i = self.pvar_slots[fn]
             a = self._expr(e.args[0], env)
@@ -856,13 +901,13 @@ class Game:
         game = self
 
         def eliminate(s, ip=len(self.code)):
-            p = who(s)
-            if p is not None and s.alive[p]:
-                s.alive[p] = False
-                s.memo.clear()
-                if s.log is not None:
-                    s.log.append({"event": "eliminate", "player": int(p)})
-                game._after_effect(s)
+            for p in game.players_in(who(s)):
+                if s.alive[p]:
+                    s.alive[p] = False
+                    s.memo.clear()
+                    if s.log is not None:
+                        s.log.append({"event": "eliminate", "player": int(p)})
+                    game._after_effect(s)
             return ip + 1
         self._emit(eliminate, owner, st.span)
 
@@ -926,7 +971,7 @@ class Game:
             winners = self._collection(st.winners, env)
 
             def end(s):
-                w = tuple(sorted(set(winners(s))))
+                w = tuple(sorted({p for x in winners(s) for p in game.players_in(x)}))
                 s.outcome = w
                 if s.log is not None:
                     s.log.append({"event": "end", "winners": [int(p) for p in w]})
@@ -1168,7 +1213,8 @@ class Game:
             game = self
 
             def pause_simul(s, ip=ip):
-                s.loc_slots[choice.actors_slot] = tuple(p for p in choice.actor(s) if s.alive[p])
+                s.loc_slots[choice.actors_slot] = tuple(x for x in choice.actor(s)
+                                                        if game.acting_player(s, x) is not None)
                 s.loc_slots[choice.pending_slot] = ()
                 s.ip = ip
                 return -1 if s.loc_slots[choice.actors_slot] else reveal_ip
@@ -1189,12 +1235,27 @@ class Game:
         else:
             def pause(s, ip=ip):
                 s.ip = ip
-                actor = choice.actor(s)
+                actor = self.acting_player(s, choice.actor(s))
                 if actor is None or not s.alive[actor]:
                     raise RuleError("no actor", "the player who should choose here is nobody, or is out",
                                     choice.span)
                 return -1
             self.code[ip] = pause
+
+    # ------------------------------------------------------------ teams
+    def players_in(self, x) -> tuple:
+        """A player, or every member of a team; nobody is no one."""
+        if x is None:
+            return ()
+        if isinstance(x, Team):
+            return self.team_members[x]
+        return (x,)
+
+    def acting_player(self, s, x):
+        """Who takes a decision for x: x itself, or for a team its first member still in."""
+        if isinstance(x, Team):
+            return next((p for p in self.team_members[x] if s.alive[p]), None)
+        return x
 
     # ------------------------------------------------------------ choices
     def _bind_move(self, s, choice, move):
@@ -1206,6 +1267,13 @@ class Game:
                     s.fired[cov] = s.fired.get(cov, 0) + 1
                 return label.ip
         raise RuleError("illegal move", f"no option named {move[0]!r}", choice.span)
+
+    def _chooser(self, s, choice, player):
+        """In a simultaneous choice, the player or team that `player` decides for."""
+        for x in s.loc_slots[choice.actors_slot]:
+            if self.acting_player(s, x) == player:
+                return x
+        return Player(player)
 
     def _enumerate(self, s, choice) -> list:
         moves = []
@@ -1313,7 +1381,7 @@ class Game:
             s.vars[i] = self._expr(self.var_decls[name].initial, _Env(self, {}))(cs)
         for name, i in self.pvar_slots.items():
             f = self._expr(self.var_decls[name].initial, _Env(self, {}))
-            s.pvars[i] = [f(cs) for _ in range(self.n)]
+            s.pvars[i] = [f(cs) for _ in range(len(self.teams) if self.var_decls[name].per_team else self.n)]
 
     def _run(self, s, ip):
         code = self.code
@@ -1405,9 +1473,9 @@ class Game:
             return [CHANCE]
         if isinstance(pause, _Choice):
             if pause.simultaneous:
-                done = {p for p, _ in s.loc_slots[pause.pending_slot]}
-                return [p for p in s.loc_slots[pause.actors_slot] if p not in done]
-            return [pause.actor(s)]
+                done = {x for x, _ in s.loc_slots[pause.pending_slot]}
+                return [self.acting_player(s, x) for x in s.loc_slots[pause.actors_slot] if x not in done]
+            return [self.acting_player(s, pause.actor(s))]
         return []
 
     def is_chance(self, s) -> bool:
@@ -1452,7 +1520,7 @@ class Game:
                     player = actors[0] if actors else None
                 if player not in actors:
                     return []
-                s.loc_slots[pause.each_slot] = player
+                s.loc_slots[pause.each_slot] = self._chooser(s, pause, player)
             return self._enumerate(s, pause)
         except RuleError as err:
             s.loc_slots[:] = saved
@@ -1502,16 +1570,19 @@ class Game:
             move = tuple(move)
             s.moves += 1
             s.ticks = 0
+            chooser = self._chooser(s, pause, player)
             if s.log is not None:
                 s.log.append({"event": "choose", "player": int(player), "move": _plain_move(move),
-                              "params": _param_names(pause, move[0]), "hidden": True})
-            pending = tuple(sorted(s.loc_slots[pause.pending_slot] + ((Player(player), move),),
+                              "params": _param_names(pause, move[0]), "hidden": True,
+                              **({"team": int(chooser)} if isinstance(chooser, Team) else {})})
+            pending = tuple(sorted(s.loc_slots[pause.pending_slot] + ((chooser, move),),
                                    key=lambda pm: int(pm[0])))
             s.loc_slots[pause.pending_slot] = pending
             if len(pending) == len(s.loc_slots[pause.actors_slot]):
                 self._run(s, pause.after_ip)
             return
-        actor = pause.actor(s)
+        chooser = pause.actor(s)
+        actor = self.acting_player(s, chooser)
         if validate:
             if player is not None and player != actor:
                 raise IllegalMove(f"it is not P{int(player) + 1}'s decision" if isinstance(player, int)
@@ -1522,7 +1593,8 @@ class Game:
         s.ticks = 0
         if s.log is not None:
             s.log.append({"event": "choose", "player": int(actor), "move": _plain_move(move),
-                          "params": _param_names(pause, move[0])})
+                          "params": _param_names(pause, move[0]),
+                          **({"team": int(chooser)} if isinstance(chooser, Team) else {})})
         try:
             ip = self._bind_move(s, pause, move)
         except RuleError as err:
@@ -1544,7 +1616,7 @@ class Game:
         saved = list(L)
         try:
             if choice.simultaneous:
-                L[choice.each_slot] = player
+                L[choice.each_slot] = self._chooser(s, choice, player)
             for name, avail, params, rest, bounds, label, opt, cov in choice.options:
                 if name != move[0]:
                     continue

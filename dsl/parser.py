@@ -384,10 +384,14 @@ class _Build(Transformer):
     def max_bound(self, meta, c):
         return ("max", c[0])
 
+    def per_owner(self, meta, c):
+        return str(c[-1])
+
     def counter(self, meta, c):
-        kind, name, per_player, initial = c[0], str(c[1]), bool(c[2]), c[3]
+        kind, name, per, initial = c[0], str(c[1]), c[2], c[3]
         bounds = dict(b for b in c[4:-1] if isinstance(b, tuple) and len(b) == 2 and b[0] in ("min", "max"))
-        return S.Counter(name, c[-1], _span(meta), kind, per_player, initial, bounds.get("min"), bounds.get("max"))
+        return S.Counter(name, c[-1], _span(meta), kind, per == "player", initial, bounds.get("min"), bounds.get("max"),
+                         per == "team")
 
     def faces_line(self, meta, c):
         return ("faces", tuple(c))
@@ -478,6 +482,12 @@ class _Build(Transformer):
     def zone_per_player(self, meta, c):
         return ("per_player", True)
 
+    def zone_per_team(self, meta, c):
+        return ("per_team", True)
+
+    def zone_per_piece(self, meta, c):
+        return ("per_piece", str(c[0]))
+
     def zone_shared(self, meta, c):
         return ("per_player", False)
 
@@ -487,7 +497,7 @@ class _Build(Transformer):
     def zone(self, meta, c):
         attrs = dict(a for a in c[2:-1] if isinstance(a, tuple))
         return S.Zone(str(c[0]), c[-1], _span(meta), str(c[1]), attrs.get("per_player", False),
-                      attrs.get("seen_by", "everyone"))
+                      attrs.get("seen_by", "everyone"), attrs.get("per_team", False), attrs.get("per_piece"))
 
     def order_rank(self, meta, c):
         return tuple(c)

@@ -56,6 +56,7 @@ class Summary:
     seed: int = 0
     wins: list = field(default_factory=list)
     draws: int = 0                     # games won by several players together
+    team_wins: dict = field(default_factory=dict)      # team number -> games its members won together
     no_winner: int = 0                 # games that ended (not in a dead end) with nobody winning
     dead_ends: dict = field(default_factory=dict)      # "rule|kind" -> {rule, kind, where, message, count}
     turns: list = field(default_factory=list)
@@ -80,6 +81,9 @@ class Summary:
             self.wins[int(winners[0])] += 1
         elif len(winners) > 1:
             self.draws += 1
+            team = _team_of_winners(s.game, winners)
+            if team is not None:
+                self.team_wins[team] = self.team_wins.get(team, 0) + 1
         else:
             self.no_winner += 1
 
@@ -94,6 +98,7 @@ class Summary:
             "win_rate_by_seat": {str(i + 1): round(w / finished, 4) if finished else 0.0
                                  for i, w in enumerate(self.wins)},
             "draws": self.draws,
+            **({"wins_by_team": {str(k): v for k, v in sorted(self.team_wins.items())}} if self.team_wins else {}),
             "no_winner": self.no_winner,
             "dead_end_games": sum(d["count"] for d in self.dead_ends.values()),
             "dead_ends": sorted(self.dead_ends.values(), key=lambda d: (-d["count"], d["rule"], d["kind"])),
@@ -101,6 +106,15 @@ class Summary:
             "median_turns": statistics.median(turns),
             "max_turns": max(turns),
         }
+
+
+def _team_of_winners(game: Game, winners) -> Optional[int]:
+    """The team number (from 1) when the winners are exactly one team of several players."""
+    won = {int(p) for p in winners}
+    for k, members in enumerate(game.team_members):
+        if len(members) > 1 and won == {int(p) for p in members}:
+            return k + 1
+    return None
 
 
 def simulate(game: Game, n: int, seed: int, progress: Optional[Callable[[int], None]] = None) -> Summary:

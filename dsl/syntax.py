@@ -307,6 +307,7 @@ class Counter(Decl):
     initial: Expr
     minimum: Optional[Expr]
     maximum: Optional[Expr]
+    per_team: bool = False      # one value per team (`per team`), written NAME(t)
 
 
 @dataclass(frozen=True)
@@ -342,6 +343,17 @@ class Zone(Decl):
     kind: str
     per_player: bool
     seen_by: str                # 'owner' | 'everyone' | 'nobody'
+    per_team: bool = False      # one zone per team (`per team`), seen by its members as owners
+    per_piece: Optional[str] = None     # one zone per piece of this component (`per space`)
+
+
+def keyed_by(decl) -> Optional[str]:
+    """What a zone or counter is kept per: 'player', 'team', a component's name, or None."""
+    if getattr(decl, "per_player", False):
+        return "player"
+    if getattr(decl, "per_team", False):
+        return "team"
+    return getattr(decl, "per_piece", None)
 
 
 @dataclass(frozen=True)

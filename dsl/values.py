@@ -14,6 +14,14 @@ class Player(int):
         return f"P{int(self) + 1}"
 
 
+class Team(int):
+    """A team of players (`teams of N`), 0-based inside the engine and shown 1-based."""
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"T{int(self) + 1}"
+
+
 class Piece(int):
     """One physical component: a die, a card or a token."""
     __slots__ = ()
@@ -34,7 +42,7 @@ def plain(value):
     """A JSON-friendly form of a runtime value."""
     if value is None or isinstance(value, (bool, str)):
         return value
-    if isinstance(value, (Player, Piece, ZoneId)):
+    if isinstance(value, (Player, Team, Piece, ZoneId)):
         return int(value)
     if isinstance(value, int):
         return int(value)
