@@ -194,7 +194,8 @@ class Game:
             of = self.kind_pieces.get(z.per_piece)
             if of is None:
                 raise RuleError("zone", f"zone '{z.name}' is kept per '{z.per_piece}', which is not a component", z.span)
-            self.zones[z.name] = tuple(self._new_zone(f"{z.name}(#{int(piece)})", None, z.seen_by, z.kind)
+            # the piece owns its zone, so holder(x) of what lies there is that piece (a space, say)
+            self.zones[z.name] = tuple(self._new_zone(f"{z.name}(#{int(piece)})", piece, z.seen_by, z.kind)
                                        for piece in of)
             self.family_index[z.name] = {piece: k for k, piece in enumerate(of)}
         # orders: value -> strength (higher is stronger)
@@ -1251,6 +1252,13 @@ class Game:
             return self.team_members[x]
         return (x,)
 
+    def owned_by(self, zone, player) -> bool:
+        """Whether a zone belongs to this player: their own, or their team's."""
+        owner = self.zone_owner[zone]
+        if isinstance(owner, Team):
+            return player in self.team_members[owner]
+        return isinstance(owner, Player) and owner == player
+
     def acting_player(self, s, x):
         """Who takes a decision for x: x itself, or for a team its first member still in."""
         if isinstance(x, Team):
@@ -1714,7 +1722,7 @@ class Game:
         zones = {}
         for i, name in enumerate(self.zone_names):
             seen = self.zone_seen[i]
-            visible = seen == "everyone" or (seen == "owner" and self.zone_owner[i] == player)
+            visible = seen == "everyone" or (seen == "owner" and self.owned_by(i, player))
             content = []
             for p in s.zones[i]:
                 if visible or s.revealed[p]:
