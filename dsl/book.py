@@ -50,6 +50,9 @@ LABELS = {
     "zones": ("置き場", "Where things go"),
     "each_player": ("各プレイヤー", "each player"),
     "shared": ("共有", "shared"),
+    "each_team": ("各チーム", "each team"),
+    "each_piece": ("{c}ごと", "one for each {c}"),
+    "teams": ("{n}人ずつのチーム", "teams of {n}"),
     "seen": ({"owner": "持ち主だけが見る", "everyone": "全員が見る", "nobody": "誰も見ない"},
              {"owner": "only its owner looks", "everyone": "open to everyone", "nobody": "nobody looks"}),
     "numbers": ("数値", "Numbers"),
@@ -233,6 +236,16 @@ def _piece_counts(rules: S.RuleFile) -> dict[str, list[tuple[int, int]]]:
     return out
 
 
+def _kept_per(decl, v: Voice, lang: str) -> str:
+    """'each player', 'each team', 'each space' (one per piece of a component) or 'shared'."""
+    key = S.keyed_by(decl)
+    if key is None:
+        return label(lang, "shared")
+    if key in ("player", "team"):
+        return label(lang, "each_" + key)
+    return label(lang, "each_piece", c=v.title(key))
+
+
 def _card_rows(c: S.Component, v: Voice, lang: str) -> list[list[str]]:
     """A deck's table as the rule file writes it: one row per table line, `for each` values joined."""
     attrs: list[str] = []
@@ -283,7 +296,7 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None, pa
 
     zones = []
     for z in rules.of(S.Zone):
-        owner = label(lang, "each_player") if z.per_player else label(lang, "shared")
+        owner = _kept_per(z, v, lang)
         zones.append(b.entry(z, [("", f"{owner} · {label(lang, 'seen')[z.seen_by]}")]))
     for board in rules.of(S.Board):
         zones.append(b.entry(board, [("num", f"{board.width} × {board.height}")]))
@@ -304,7 +317,7 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None, pa
 
     markers = []
     for c in rules.of(S.Counter):
-        detail = ([("", label(lang, "each_player") + " · ")] if c.per_player else []) + \
+        detail = ([("", _kept_per(c, v, lang) + " · ")] if S.keyed_by(c) else []) + \
             [("", label(lang, "start") + " ")] + v.expr(c.initial)
         if c.minimum is not None:
             detail += [("", f", {label(lang, 'min')} ")] + v.expr(c.minimum)
@@ -365,6 +378,8 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None, pa
     sections = [s for s in sections if s.items or s.entries]
     title = title_of(game.texts, lang) or game.name
     facts = [label(lang, "players", lo=game.min_players, hi=game.max_players)]
+    if game.team_size > 1:
+        facts.append(label(lang, "teams", n=game.team_size))
     if game.min_players != game.max_players or game.max_players > 2:
         facts.append(label(lang, "seating")[game.seating])
     variants = []

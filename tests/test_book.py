@@ -195,3 +195,15 @@ def test_committed_html_is_current(monkeypatch):
         if not path.exists() or path.read_text(encoding="utf-8") != generated.output(t, "html"):
             stale.append(t.path("html"))
     assert not stale, f"run `make generated`: {stale}"
+
+
+def test_every_construct_has_a_reading_in_both_languages():
+    """A new expression or statement class needs its ja/en reading in dsl/prose.py."""
+    from dsl import prose
+
+    def concrete(base):
+        for cls in base.__subclasses__():
+            yield cls
+            yield from concrete(cls)
+    constructs = set(concrete(S.Expr)) | set(concrete(S.Stmt))
+    assert constructs - prose.readable() == set()
