@@ -891,7 +891,8 @@ class Game:
             s.pvars[i][p] = v
             s.memo.clear()
             if s.log is not None:
-                s.log.append({"event": "set", "name": name, "player": int(p), "value": v})
+                s.log.append({"event": "set", "name": name, ("team" if isinstance(p, Team) else "player"): int(p),
+                              "value": v})
             if name in game.trigger_reads:
                 game._after_effect(s)
             return ip + 1

@@ -48,6 +48,10 @@ class Narrator:
     def player(self, p) -> str:
         return f"P{int(p) + 1}"
 
+    def who(self, ev) -> str:
+        """The player of an event, with the team they act for."""
+        return self.player(ev["player"]) + (f" (T{ev['team'] + 1})" if "team" in ev else "")
+
     def piece(self, i: int, face=None) -> str:
         label = self.game.piece_label[i]
         shown = self.name(label)
@@ -68,9 +72,7 @@ class Narrator:
             names = ev.get("params") or [""] * (len(move) - 1)
             args = ", ".join(f"{self.name(k)} {self.value(a)}" if k else self.value(a) for k, a in zip(names, move[1:]))
             hidden = " (伏せて)" if ja and ev.get("hidden") else (" (face down)" if ev.get("hidden") else "")
-            if ja:
-                return f"{self.player(ev['player'])}: {option}{' ' + args if args else ''}{hidden}"
-            return f"{self.player(ev['player'])}: {option}{' ' + args if args else ''}{hidden}"
+            return f"{self.who(ev)}: {option}{' ' + args if args else ''}{hidden}"
         if k == "roll":
             faces = ", ".join(str(f) for f in ev["faces"])
             return f"   振った目: {faces}" if ja else f"   rolled: {faces}"
@@ -87,8 +89,8 @@ class Narrator:
             shown = ", ".join(str(self.name(f) if isinstance(f, str) else f) for f in ev.get("shown", [])) or "-"
             return f"   {self.zone(ev['zone'])}を公開: {shown}" if ja else f"   reveal {self.zone(ev['zone'])}: {shown}"
         if k == "set":
-            who = f"{self.player(ev['player'])}の" if ja and "player" in ev else (
-                f"{self.player(ev['player'])}'s " if "player" in ev else "")
+            key = self.player(ev["player"]) if "player" in ev else (f"T{ev['team'] + 1}" if "team" in ev else "")
+            who = (f"{key}の" if ja else f"{key}'s ") if key else ""
             return f"   {who}{self.name(ev['name'])} = {self.value(ev['value'])}"
         if k == "eliminate":
             return f"   {self.player(ev['player'])}が脱落" if ja else f"   {self.player(ev['player'])} is out"
