@@ -199,11 +199,11 @@ def test_joker_wins_for_one_point():
     assert _life(s, g, 3) == 1
 
 
-def random_games(g, seed, count):
+def random_games(g, seed, count, log=False):
     """Finished random games (ended, or stuck in a dead end), every piece accounted for."""
     rng = random.Random(seed)
     for _ in range(count):
-        s = g.new_initial_state()
+        s = g.new_initial_state(log=log)
         while not g.stuck(s):
             step_random(s, rng.randrange)
         assert_conserved(s, g)
@@ -304,3 +304,53 @@ play
 """, "walk.rules")
     s = Game(rules, 2).new_initial_state()
     assert s.dead_end is not None and s.dead_end.kind == "off the board"
+
+
+# ----------------------------------------------------------------- the 2025 revision
+
+REVISION = GAMES.parent / "variants" / "dream-duels-2025.rules"
+
+
+def revised(n):
+    from dsl.engine import Game
+    from dsl.loader import load
+    return Game(load(str(REVISION))[0], n)
+
+
+def test_revision_gives_a_pair_two_life_and_four_copies():
+    g = revised(7)
+    _, s = g, g.new_initial_state()
+    rng = random.Random(0)
+    while s.is_chance():
+        s.apply(rng.randrange(s.chance_outcomes()))
+    assert [len(pieces_in(s, g, f"life_of({p})")) for p in range(1, 8)] == [1, 1, 1, 1, 1, 1, 3]
+    assert sum(1 for i, a in enumerate(g.piece_attrs) if g.kind_of[i] == "card" and a.get("element")) == 3 * 13 * 4
+
+
+def _spent_deck_until_the_forbidden_area(g, seed):
+    """A random game in which, at landing, all but one card of the deck are already in the
+    graveyard; played until the first forbidden area is drawn (or a dead end before it)."""
+    rng = random.Random(seed)
+    s = g.new_initial_state(log=True)
+    while s.is_chance() or g.owner[s.ip] != "landing":
+        step_random(s, rng.randrange)
+    deck, grave = g.zone_names.index("deck"), g.zone_names.index("graveyard")
+    while len(s.zones[deck]) > 1:
+        spent = s.zones[deck].pop()
+        s.zones[grave].append(spent)
+        s.loc[spent] = grave
+    s.memo.clear()
+    while not g.stuck(s) and not any(e["event"] == "step" and e["name"] == "draw_area" for e in s.log):
+        step_random(s, rng.randrange)
+    return s, deck, grave
+
+
+def test_revision_refills_the_deck_from_the_graveyard():
+    g = revised(6)
+    for seed in range(20):
+        s, deck, grave = _spent_deck_until_the_forbidden_area(g, seed)
+        if s.dead_end is None:
+            break
+    assert s.dead_end is None
+    assert len(s.zones[deck]) > 50                          # the graveyard came back
+    assert all(g.piece_attrs[x].get("number") == 25 for x in s.zones[grave])     # but its jokers

@@ -214,7 +214,8 @@ play
 @pytest.mark.parametrize("n", [3, 5])
 def test_random_games_end_by_the_rules(n):
     g = pop(n)
-    for s in random_games(g, n, 3):
+    finished = 0
+    for s in random_games(g, n, 6, log=True):
         for sp in (i for i, k in enumerate(g.kind_of) if k == "space"):
             assert len(s.zones[spot(g, sp)]) <= 1               # one piece per space
         if s.outcome is not None:
@@ -222,3 +223,8 @@ def test_random_games_end_by_the_rules(n):
             assert max(totals) >= 60
             best = max(totals)
             assert all(totals[int(w)] == best for w in s.outcome)
+            turns = [e["player"] for e in s.log if e["event"] == "choose" and e["move"][0] in
+                     ("two_numbers", "with_almighty")]
+            assert len(turns) % n == 0 and all(turns.count(k) == len(turns) // n for k in range(n))
+            finished += 1
+    assert finished > 0
