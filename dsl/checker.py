@@ -583,7 +583,7 @@ class Checker:
                 elif len(args) != 1:
                     self.error(e.span, f"'{fn}' is kept per {per}: say whose, e.g. {fn}(x)")
                 for a in args:
-                    self._expr(a, scope, want={"player": PLAYER, "team": TEAM}.get(per, ANY))
+                    self._expr(a, scope, want={"player": PLAYER, "team": TEAM}.get(per))
                 return ZONE
             if isinstance(d, S.Board):
                 if len(args) != 2:

@@ -228,3 +228,22 @@ def test_random_games_end_by_the_rules(n):
             assert len(turns) % n == 0 and all(turns.count(k) == len(turns) // n for k in range(n))
             finished += 1
     assert finished > 0
+
+
+def test_checker_names_a_zone_kept_per_something_that_is_not_a_component():
+    from dsl.checker import check
+    from dsl.parser import parse_text
+    rules, _ = parse_text("""game t
+  players 2 to 2
+zone box is supply, shared
+zone spot is space, per cel
+token cell
+  count 2
+  in box
+play
+  move 1 from box to spot(first(box))
+  end game
+""", "t.rules")
+    errors = [d for d in check(rules) if d.severity == "error"]
+    assert [d.message for d in errors] == ["zone 'spot' is kept per 'cel', which is not a component"]
+    assert "cell" in errors[0].hint
