@@ -94,6 +94,10 @@ def test_example_red_seven_wins_and_becomes_the_governor():
     assert pieces_in(s, g, "governor") == [r7]      # the winning card is the next governor
     assert s.current_actors() == [1]                # and the winner proposes next
     assert_conserved(s, g)
+    play(s, 2, s.legal_moves(1)[0])
+    assert s.current_actors() == [2]                # voting goes on from the parent's left
+    play(s, 3, s.legal_moves(2)[0])
+    assert s.current_actors() == [0]
 
 
 def test_must_follow_and_trump_only_when_void():
