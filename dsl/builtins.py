@@ -163,7 +163,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("min", (1, 9), _min, "{0}の最小", "the smallest of {0}"),
     Builtin("highest", (1, 1), _extreme(max), "{0}が最も大きいもの", "those with the highest {0}", pairs=True),
     Builtin("lowest", (1, 1), _extreme(min), "{0}が最も小さいもの", "those with the lowest {0}", pairs=True),
-    Builtin("nth_highest", (2, 2), _nth_highest, "{1}が{0}番目に大きいもの", "those with the {0}th highest {1}", pairs=True),
+    Builtin("nth_highest", (2, 2), _nth_highest, "{1}が{0}番目に大きいもの", "those ranked {0} by highest {1}", pairs=True),
     Builtin("first", (1, 1), _first, "{0}の最初", "the first of {0}"),
     Builtin("top", (1, 1), _top, "{0}の一番上", "the top of {0}"),
     Builtin("alive_players", (0, 0), _alive_players, "残っているプレイヤー", "the players still in"),

@@ -169,7 +169,15 @@ def _print_summary(name, r):
         rate = r["win_rate_by_seat"][seat]
         bar = "#" * round(rate * 40)
         click.echo(f"  {seat:>4}  {wins:>5}  {rate:7.1%}  {bar}")
-    click.echo(f"  draws {r['draws']}")
+    teams = r.get("wins_by_team", {})
+    if teams:
+        click.echo("")
+        click.echo("  team  wins   win rate")
+        for team, wins in teams.items():
+            rate = wins / r["games"]
+            click.echo(f"  {team:>4}  {wins:>5}  {rate:7.1%}  {'#' * round(rate * 40)}")
+    shared = r["draws"] - sum(teams.values())
+    click.echo(f"  draws {shared}" + (" (wins shared by players of different teams)" if teams else ""))
     click.echo("")
     click.echo(f"  turns per game: mean {r['mean_turns']}, median {r['median_turns']}, max {r['max_turns']}")
     click.echo("")

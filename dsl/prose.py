@@ -50,7 +50,8 @@ class Voice:
     def name(self, n: str) -> Runs:
         if n in self.titles:
             return [("term", self.titles[n])]
-        constant = {"players": say(self.lang, "全員", "every player"), "nobody": say(self.lang, "なし", "nobody"),
+        constant = {"players": say(self.lang, "全員", "every player"), "teams": say(self.lang, "全チーム", "every team"),
+                    "nobody": say(self.lang, "なし", "nobody"),
                     "true": say(self.lang, "はい", "yes"), "false": say(self.lang, "いいえ", "no")}
         if n in constant:
             return [("", constant[n])]

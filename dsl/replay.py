@@ -40,7 +40,10 @@ def write_atomic(path: str, data: str | bytes) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+    umask = os.umask(0)
+    os.umask(umask)
     try:
+        os.chmod(tmp, 0o666 & ~umask)       # as an ordinary new file, not mkstemp's owner-only mode
         if isinstance(data, bytes):
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
