@@ -475,18 +475,18 @@ and what is not yet decided (open questions and provisional numbers, flagged).
 
 \b
 With --variant, the first page lists the variants and every changed part is marked.
-  playtest book games/bluff.rules --lang ja --format pdf -o bluff-ja.pdf
-  playtest book games/bluff.rules -v variants/bluff-life.rules -o bluff-life.html""",
+  playtest book games/GAME.rules --lang ja --format pdf -o GAME-ja.pdf
+  playtest book games/GAME.rules -v variants/VARIANT.rules -o VARIANT.html""",
     "sheet": """Write a one-page how-to-play summary: the turn as steps, what each player may
 choose, how the game ends, and how many points are not yet decided.
 
 \b
-  playtest sheet games/democracy.rules --lang ja --format pdf -o democracy-sheet.pdf""",
+  playtest sheet games/GAME.rules --lang ja --format pdf -o GAME-sheet.pdf""",
     "cards": """Write print-and-play sheets of every card the game's deck tables define:
 63 x 88 mm, nine to a page, with cut marks, showing each card's attributes.
 
 \b
-  playtest cards games/democracy.rules --players 4 --format pdf -o democracy-cards.pdf""",
+  playtest cards games/GAME.rules --players 4 --format pdf -o GAME-cards.pdf""",
 }
 
 
