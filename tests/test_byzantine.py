@@ -216,3 +216,34 @@ def test_random_games_score_staking_ranks_and_monopoly(n):
         assert [int(w) for w in s.outcome] == [p for p in alive if final[p] == best]
         assert any(not pieces_in(s, g, f"hand({p + 1})") for p in alive)
     assert finished > 0
+
+
+LAST_ONE = GAMES.parent / "variants" / "byzantine-last-player-wins.rules"
+
+
+def test_one_player_left_is_left_open_and_the_variant_lets_them_win():
+    """After a monopoly leaves one player, nobody plays a trick alone: the seed stops there.
+
+    With 2 players every monopoly leaves one; the base file stops at `enough_players`, the
+    last-player variant ends the game with that player as the winner.
+    """
+    base, variant = byz(2), game_of(str(LAST_ONE), 2)
+    stopped = won = 0
+    for seed in range(60):
+        for g in (base, variant):
+            rng = random.Random(seed)
+            s = g.new_initial_state()
+            while not s.is_terminal():
+                step_random(s, rng.randrange)
+            if sum(s.alive) != 1:
+                continue
+            if g is base:
+                if s.outcome is not None:       # the monopoly came in the last trick: no lone play
+                    assert any(not pieces_in(s, g, f"hand({p + 1})") for p in range(2) if s.alive[p])
+                    continue
+                assert s.dead_end.rule == "enough_players"
+                stopped += 1
+            else:
+                assert [int(w) for w in s.outcome] == [s.alive.index(True)]
+                won += 1
+    assert stopped > 0 and won > 0
