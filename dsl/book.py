@@ -117,7 +117,6 @@ class Section:
 @dataclass
 class Contents:
     lang: str
-    paper: str
     title: str
     game: str
     facts: list
@@ -270,7 +269,7 @@ def _card_rows(c: S.Component, v: Voice, lang: str) -> list[list[str]]:
     return rows
 
 
-def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None, paper: str = "a4") -> Contents:
+def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) -> Contents:
     b = _Builder(rules, base, lang)
     v = b.v
     game = rules.game
@@ -388,7 +387,7 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None, pa
         variants.append({"title": b.variant_titles[vr.path], "file": os.path.basename(vr.path),
                          "why": [t for _, t in notes_of(h.texts, lang)]})
     sheet = _sheet(rules, v, sections, lang)
-    return Contents(lang, paper, title, game.name, facts, notes_of(game.texts, lang), rules.path, variants,
+    return Contents(lang, title, game.name, facts, notes_of(game.texts, lang), rules.path, variants,
                     _removed(base, rules, lang), undecided, sections, sheet, b.marks, b.parts)
 
 
@@ -512,7 +511,7 @@ def render(kind: str, fmt: str, rules: S.RuleFile, lang: str, base: Optional[S.R
            paper: str = "a4", players: Optional[int] = None) -> str:
     """The HTML or Typst source of a book, sheet or card sheet."""
     engine = "html" if fmt == "html" else "typ"
-    doc = contents(rules, lang, base, paper)
+    doc = contents(rules, lang, base)
     deck, n = cards(rules, lang, players) if kind == "cards" else ([], 0)
     page = PAPERS[paper]
     # nine cards centred on the page

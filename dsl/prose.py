@@ -93,13 +93,6 @@ class Item:
         self.kind, self.runs, self.children, self.texts = kind, runs, list(children), list(texts)
         self.name, self.flag, self.mark, self.number, self.span = name, flag, "", "", span
 
-    def plain(self) -> str:
-        """The whole item as text: what the tests compare and the sheet abbreviates."""
-        own = "".join(t for _, t in self.runs)
-        notes = " ".join(t for _, t in self.texts)
-        kids = " ".join(c.plain() for c in self.children)
-        return " ".join(x for x in (self.number, own, notes, kids, self.flag) if x)
-
 
 def title_of(texts, lang: str) -> str | None:
     return S.text_of(texts, "title", lang) or S.text_of(texts, "title", "en" if lang == "ja" else "ja")
@@ -429,7 +422,9 @@ def option_head(v: Voice, o: S.Option, single: bool) -> Runs:
     if o.available is not None:
         head += say(v.lang, [("", "(")] + v.expr(o.available) + [("", "ときのみ)")],
                     [("", " (only if ")] + v.expr(o.available) + [("", ")")])
-    return head + [("", say(v.lang, "。", "." if single else ""))] if single else head
+    if single:
+        head.append(("", say(v.lang, "。", ".")))
+    return head
 
 
 def _choose(v: Voice, st: S.Choose) -> Item:

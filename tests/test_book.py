@@ -207,3 +207,20 @@ def test_every_construct_has_a_reading_in_both_languages():
             yield from concrete(cls)
     constructs = set(concrete(S.Expr)) | set(concrete(S.Stmt))
     assert constructs - prose.readable() == set()
+
+
+def test_every_committed_rulebook_pdf_names_its_steps_in_its_language(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))
+    monkeypatch.chdir(ROOT)
+    import generated
+    checked = 0
+    for t in generated.targets():
+        if t.kind != "book":
+            continue
+        data = (ROOT / t.path("pdf")).read_bytes()
+        text = re.sub(r"\s+", "", pdf_text(data))
+        rules, _ = load(t.rules)
+        missing = [title for title in step_titles(rules, t.lang) if title and re.sub(r"\s+", "", title) not in text]
+        assert not missing, (t.path("pdf"), missing)
+        checked += 1
+    assert checked >= 2 * len(generated.rule_sets())
