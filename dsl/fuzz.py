@@ -379,6 +379,7 @@ def fuzz(game: Game, *, max_examples: Optional[int] = None, max_time: Optional[f
                 f.actions = actions
                 f._draws = list(drawn)
                 f.batch = batch[0]
+                f.where, f.message = where, message     # reported where the kept game ends
             f.hits += 1
             if s.dead_end is not None:
                 outcome["dead_ends"] += 1
@@ -457,7 +458,7 @@ def _shrink(runner: _Runner, f: Finding, seed: int, deadline) -> int:
             work[0] += 1
         s, actions, found = runner.play(draw, count)
         if found is not None and (found[0], found[1]) == target and len(actions) <= longest:
-            cand = (len(actions), list(drawn), actions)
+            cand = (len(actions), list(drawn), actions, found)
             if best[0] is None or cand[:2] < best[0][:2]:
                 best[0] = cand
             raise _Hit()
@@ -465,6 +466,7 @@ def _shrink(runner: _Runner, f: Finding, seed: int, deadline) -> int:
     _run_hypothesis(body, _batch_seed(seed, f.batch), BATCH, shrink=True)
     if best[0] is not None and (best[0][0], best[0][1]) <= (len(f.actions), f._draws):
         f.actions = best[0][2]
+        f.where, f.message = best[0][3][2], best[0][3][3]
         f.shrunk = True
     return calls[0]
 
