@@ -19,7 +19,7 @@ from markupsafe import Markup
 from . import overlay
 from . import syntax as S
 from .engine import Game, RuleError
-from .prose import Item, Voice, notes_of, option_head, say, title_of
+from .prose import Item, Voice, describe, notes_of, option_head, say, title_of
 
 KINDS = ("book", "sheet", "cards")
 FORMATS = ("html", "pdf", "typ")
@@ -30,7 +30,6 @@ CARD = (63, 88)
 # The rulebook's own headings and labels; what the rules say comes from prose.py.
 LABELS = {
     "contents": ("目次", "Contents"),
-    "overview": ("概要", "Overview"),
     "players": ("{lo}〜{hi}人", "{lo} to {hi} players"),
     "seating": ({"clockwise": "時計回り", "counterclockwise": "反時計回り"},
                 {"clockwise": "play goes clockwise", "counterclockwise": "play goes counterclockwise"}),
@@ -43,27 +42,12 @@ LABELS = {
     "provisional": ("仮の値", "provisional value"),
     "not_decided": ("未決", "not yet decided"),
     "components": ("内容物", "Components"),
-    "per_count": ("{n}人: {c}", "{n} players: {c}"),
-    "faces": ("目", "faces"),
-    "wild": ("ワイルド", "wild"),
     "count": ("枚数", "copies"),
     "zones": ("置き場", "Where things go"),
-    "each_player": ("各プレイヤー", "each player"),
-    "shared": ("共有", "shared"),
-    "each_team": ("各チーム", "each team"),
-    "each_piece": ("{c}ごと", "one for each {c}"),
     "teams": ("{n}人ずつのチーム", "teams of {n}"),
-    "seen": ({"owner": "持ち主だけが見る", "everyone": "全員が見る", "nobody": "誰も見ない"},
-             {"owner": "only its owner looks", "everyone": "open to everyone", "nobody": "nobody looks"}),
     "numbers": ("数値", "Numbers"),
-    "by_players": ("{n}人: ", "{n} players: "),
-    "otherwise": ("それ以外: ", "otherwise: "),
     "markers": ("記録するもの", "What to keep track of"),
-    "start": ("開始時", "starts at"),
-    "min": ("最小", "at least"),
-    "max": ("最大", "at most"),
     "terms": ("用語", "Terms"),
-    "strength": ("強さの順", "Order of strength"),
     "setup": ("準備", "Setup"),
     "play": ("ゲームの流れ", "How to play"),
     "rules": ("ルールの詳細", "Rules in detail"),
@@ -73,17 +57,13 @@ LABELS = {
     "ending": ("ゲームの終わりと勝敗", "End of the game and winning"),
     "in_place": ("場所: {w}", "in: {w}"),
     "questions": ("未決の問題", "Open questions"),
-    "about": ("関係するルール: {w}", "concerns: {w}"),
     "turn": ("手順", "Turn by turn"),
     "you_may": ("できること", "What you may do"),
     "how_it_ends": ("ゲームの終わり", "How it ends"),
     "see_book": ("未決の点が{n}つある。詳しくはルールブックを参照。", "{n} points are not yet decided: see the rulebook."),
     "generated": ("このルールブックはルールファイル {f} から生成された。", "Generated from the rule file {f}."),
-    "cards_of": ("{d}({n}人用、{c}枚)", "{d} ({n} players, {c} cards)"),
-    "no_cards": ("カードはない", "no cards"),
     "rule_params": ("受け取るもの: {p}", "takes: {p}"),
     "example": ("例", "Example"),
-    "kind": ({"dice": "さいころ", "deck": "カード", "token": "コマ"}, {"dice": "dice", "deck": "cards", "token": "tokens"}),
 }
 
 
@@ -235,16 +215,6 @@ def _piece_counts(rules: S.RuleFile) -> dict[str, list[tuple[int, int]]]:
     return out
 
 
-def _kept_per(decl, v: Voice, lang: str) -> str:
-    """'each player', 'each team', 'each space' (one per piece of a component) or 'shared'."""
-    key = S.keyed_by(decl)
-    if key is None:
-        return label(lang, "shared")
-    if key in ("player", "team"):
-        return label(lang, "each_" + key)
-    return label(lang, "each_piece", c=v.title(key))
-
-
 def _card_rows(c: S.Component, v: Voice, lang: str) -> list[list[str]]:
     """A deck's table as the rule file writes it: one row per table line, `for each` values joined."""
     attrs: list[str] = []
@@ -277,58 +247,17 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
 
     # components, with the counts the rules imply
     counts = _piece_counts(rules)
-    comps = []
-    for c in rules.of(S.Component):
-        per = counts.get(c.name, [])
-        same = len({k for _, k in per}) == 1
-        detail = [("", label(lang, "kind")[c.kind] + ": ")]
-        detail.append(("num", str(per[0][1]) if same and per else
-                       " · ".join(label(lang, "per_count", n=n, c=k) for n, k in per)))
-        if c.faces:
-            detail += [("", " — " + label(lang, "faces") + " ")] + v.exprs([S.Num(S.NOWHERE, f) if isinstance(f, int)
-                                                                            else S.Name(S.NOWHERE, str(f)) for f in c.faces])
-        if c.wild is not None:
-            detail += [("", ", " + label(lang, "wild") + " " + str(c.wild))]
-        rows = _card_rows(c, v, lang) if c.cards else []
-        comps.append(b.entry(c, detail, rows=rows))
+    comps = [b.entry(c, describe(v, c, counts.get(c.name, [])), rows=_card_rows(c, v, lang) if c.cards else [])
+             for c in rules.of(S.Component)]
     sections.append(Section("components", label(lang, "components"), entries=comps))
-
-    zones = []
-    for z in rules.of(S.Zone):
-        owner = _kept_per(z, v, lang)
-        zones.append(b.entry(z, [("", f"{owner} · {label(lang, 'seen')[z.seen_by]}")]))
-    for board in rules.of(S.Board):
-        zones.append(b.entry(board, [("num", f"{board.width} × {board.height}")]))
+    zones = [b.entry(d, describe(v, d)) for d in rules.of(S.Zone) + rules.of(S.Board)]
     sections.append(Section("zones", label(lang, "zones"), entries=zones))
-
-    numbers = []
-    for p in rules.of(S.Parameter):
-        if p.value is not None:
-            detail = v.expr(p.value)
-        else:
-            detail = []
-            for i, (n, x) in enumerate(p.by_players):
-                detail += ([("", " · ")] if i else []) + [("", label(lang, "by_players", n=n))] + v.expr(x)
-            if p.otherwise is not None:
-                detail += [("", " · " + label(lang, "otherwise"))] + v.expr(p.otherwise)
-        numbers.append(b.entry(p, detail, flag=label(lang, "provisional") if p.provisional else ""))
+    numbers = [b.entry(p, describe(v, p), flag=label(lang, "provisional") if p.provisional else "")
+               for p in rules.of(S.Parameter)]
     sections.append(Section("numbers", label(lang, "numbers"), entries=numbers))
-
-    markers = []
-    for c in rules.of(S.Counter):
-        detail = ([("", _kept_per(c, v, lang) + " · ")] if S.keyed_by(c) else []) + \
-            [("", label(lang, "start") + " ")] + v.expr(c.initial)
-        if c.minimum is not None:
-            detail += [("", f", {label(lang, 'min')} ")] + v.expr(c.minimum)
-        if c.maximum is not None:
-            detail += [("", f", {label(lang, 'max')} ")] + v.expr(c.maximum)
-        markers.append(b.entry(c, detail))
+    markers = [b.entry(c, describe(v, c)) for c in rules.of(S.Counter)]
     sections.append(Section("markers", label(lang, "markers"), entries=markers))
-
-    terms = [b.entry(d, ([("code", "(" + ", ".join(d.params) + ") ")] if d.params else []) + v.expr(d.expr))
-             for d in rules.of(S.Define)]
-    terms += [b.entry(o, [("", " > ".join(" = ".join(_runs_text(v.name(str(x))) for x in group)
-                                          for group in o.ranks))]) for o in rules.of(S.Order)]
+    terms = [b.entry(d, describe(v, d)) for d in rules.of(S.Define) + rules.of(S.Order)]
     sections.append(Section("terms", label(lang, "terms"), entries=terms))
 
     for flow in rules.of(S.Flow):
@@ -366,10 +295,7 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
     ending = _endings(rules, v, lang)
     sections.append(Section("ending", label(lang, "ending"), items=ending))
 
-    questions = []
-    for q in rules.of(S.Question):
-        detail = [("", label(lang, "about", w=v.title(q.about)))] if q.about else []
-        questions.append(b.entry(q, detail, flag=label(lang, "not_decided")))
+    questions = [b.entry(q, describe(v, q), flag=label(lang, "not_decided")) for q in rules.of(S.Question)]
     undecided = [e for e in questions] + [e for e in numbers if e.flag]
     sections.append(Section("questions", label(lang, "questions"), entries=questions,
                             intro=label(lang, "undecided_intro")))

@@ -451,6 +451,94 @@ _STMTS: dict[type, Callable] = {
 }
 
 
+# ================================================================ declarations
+# What the rulebook prints beside a declared thing's title. `counts` gives, for a component,
+# (player count, pieces) as the engine builds the game at each count.
+
+def _kept_per(v: Voice, d) -> str:
+    key = S.keyed_by(d)
+    if key is None:
+        return say(v.lang, "共有", "shared")
+    if key == "player":
+        return say(v.lang, "各プレイヤー", "each player")
+    if key == "team":
+        return say(v.lang, "各チーム", "each team")
+    return say(v.lang, f"{v.title(key)}ごと", f"one for each {v.title(key)}")
+
+
+def _component(v: Voice, c: S.Component, counts=()) -> Runs:
+    kind = {"dice": ("さいころ", "dice"), "deck": ("カード", "cards"), "token": ("コマ", "tokens")}[c.kind]
+    out: Runs = [("", say(v.lang, *kind) + ": ")]
+    if len({k for _, k in counts}) == 1:
+        out.append(("num", str(counts[0][1])))
+    else:
+        out.append(("num", " · ".join(say(v.lang, f"{n}人: {k}", f"{n} players: {k}") for n, k in counts)))
+    if c.faces:
+        faces = [S.Num(S.NOWHERE, f) if isinstance(f, int) else S.Name(S.NOWHERE, str(f)) for f in c.faces]
+        out += [("", " — " + say(v.lang, "目", "faces") + " ")] + v.exprs(faces)
+    if c.wild is not None:
+        out.append(("", ", " + say(v.lang, "ワイルド", "wild") + " " + str(c.wild)))
+    return out
+
+
+def _zone(v: Voice, z: S.Zone, counts=()) -> Runs:
+    seen = {"owner": ("持ち主だけが見る", "only its owner looks"), "everyone": ("全員が見る", "open to everyone"),
+            "nobody": ("誰も見ない", "nobody looks")}[z.seen_by]
+    return [("", f"{_kept_per(v, z)} · {say(v.lang, *seen)}")]
+
+
+def _board(v: Voice, b: S.Board, counts=()) -> Runs:
+    return [("num", f"{b.width} × {b.height}")]
+
+
+def _parameter(v: Voice, p: S.Parameter, counts=()) -> Runs:
+    if p.value is not None:
+        return v.expr(p.value)
+    out: Runs = []
+    for i, (n, x) in enumerate(p.by_players):
+        out += ([("", " · ")] if i else []) + [("", say(v.lang, f"{n}人: ", f"{n} players: "))] + v.expr(x)
+    if p.otherwise is not None:
+        out += [("", " · " + say(v.lang, "それ以外: ", "otherwise: "))] + v.expr(p.otherwise)
+    return out
+
+
+def _counter(v: Voice, c: S.Counter, counts=()) -> Runs:
+    out: Runs = [("", _kept_per(v, c) + " · ")] if S.keyed_by(c) else []
+    out += [("", say(v.lang, "開始時", "starts at") + " ")] + v.expr(c.initial)
+    if c.minimum is not None:
+        out += [("", ", " + say(v.lang, "最小", "at least") + " ")] + v.expr(c.minimum)
+    if c.maximum is not None:
+        out += [("", ", " + say(v.lang, "最大", "at most") + " ")] + v.expr(c.maximum)
+    return out
+
+
+def _define(v: Voice, d: S.Define, counts=()) -> Runs:
+    return ([("code", "(" + ", ".join(d.params) + ") ")] if d.params else []) + v.expr(d.expr)
+
+
+def _order(v: Voice, o: S.Order, counts=()) -> Runs:
+    def text(x) -> str:
+        return "".join(t for _, t in v.name(str(x)))
+    return [("", " > ".join(" = ".join(text(x) for x in group) for group in o.ranks))]
+
+
+def _question(v: Voice, q: S.Question, counts=()) -> Runs:
+    if not q.about:
+        return []
+    return [("", say(v.lang, f"関係するルール: {v.title(q.about)}", f"concerns: {v.title(q.about)}"))]
+
+
+_DECLS: dict[type, Callable] = {
+    S.Component: _component, S.Zone: _zone, S.Board: _board, S.Parameter: _parameter, S.Counter: _counter,
+    S.Define: _define, S.Order: _order, S.Question: _question,
+}
+
+
+def describe(v: Voice, d: S.Decl, counts=()) -> Runs:
+    """A declared thing, as the rulebook's tables print it beside its title."""
+    return _DECLS[type(d)](v, d, counts)
+
+
 def readable() -> set[type]:
     """Every syntax class this module can say (a test checks none is missing)."""
-    return set(_EXPRS) | set(_STMTS)
+    return set(_EXPRS) | set(_STMTS) | set(_DECLS)
