@@ -126,7 +126,7 @@ class Checker:
                            "add those counts or an 'otherwise' value")
 
     def _d_Counter(self, d):
-        if d.per_team:
+        if d.per == "team":
             self._needs_teams(d.span)
         self._expr(d.initial, _Scope())
         for b, which in ((d.minimum, "minimum"), (d.maximum, "maximum")):
@@ -142,11 +142,11 @@ class Checker:
             if not isinstance(z, S.Zone):
                 self.error(d.span, f"'{d.name}' starts in '{d.home}', which is not a zone",
                            did_you_mean(d.home, [x.name for x in self.rules.of(S.Zone)]))
-            elif z.per_player and not (d.count_per_player and not d.cards):
+            elif z.per == "player" and not (d.count_per_player and not d.cards):
                 self.error(d.span, f"'{d.name}' starts in '{d.home}', which belongs to each player",
                            "components start in a shared zone, or in a zone per player when counted per player")
-            elif z.per_team or z.per_piece:
-                self.error(d.span, f"'{d.name}' starts in '{d.home}', which is kept per {S.keyed_by(z)}",
+            elif z.per not in (None, "player"):
+                self.error(d.span, f"'{d.name}' starts in '{d.home}', which is kept per {z.per}",
                            "components start in a shared zone; deal them in setup")
         if d.kind == "dice":
             if not d.faces:
@@ -168,16 +168,16 @@ class Checker:
             self.error(d.span, "a board needs at least one space")
 
     def _d_Zone(self, d):
-        if d.per_piece is not None:
-            c = self.declared.get(d.per_piece)
+        if d.per == "team":
+            self._needs_teams(d.span)
+        elif d.per not in (None, "player"):
+            c = self.declared.get(d.per)
             if not isinstance(c, S.Component):
-                self.error(d.span, f"zone '{d.name}' is kept per '{d.per_piece}', which is not a component",
-                           did_you_mean(d.per_piece, [x.name for x in self.rules.of(S.Component)]) or
+                self.error(d.span, f"zone '{d.name}' is kept per '{d.per}', which is not a component",
+                           did_you_mean(d.per, [x.name for x in self.rules.of(S.Component)]) or
                            "write 'per player', 'per team' or 'per' and the name of a deck, dice or token")
             else:
-                self.used.add(d.per_piece)
-        if d.per_team:
-            self._needs_teams(d.span)
+                self.used.add(d.per)
 
     def _needs_teams(self, span):
         g = self.rules.game
@@ -373,13 +373,13 @@ class Checker:
                        did_you_mean(tg.name, names) or f"declare it with 'counter {tg.name} = 0'")
             return
         self.used.add(tg.name)
-        per = S.keyed_by(d)
+        per = d.per
         if per and tg.player is None:
             self.error(tg.span, f"'{tg.name}' is kept per {per}: say whose, e.g. {tg.name}({per[0]})")
         if not per and tg.player is not None:
             self.error(tg.span, f"'{tg.name}' is one value for the whole game, not per player")
         if tg.player is not None:
-            self._expr(tg.player, scope, want=TEAM if d.per_team else PLAYER)
+            self._expr(tg.player, scope, want=TEAM if d.per == "team" else PLAYER)
         if st.op != "set" and d.kind == "variable":
             self.warning(tg.span, f"'{tg.name}' is a variable; adding to it assumes it holds a number")
 
@@ -501,15 +501,15 @@ class Checker:
             if isinstance(d, S.Parameter):
                 return NUM
             if isinstance(d, S.Counter):
-                if S.keyed_by(d):
-                    self.error(e.span, f"'{n}' is kept per {S.keyed_by(d)}: say whose, e.g. {n}(...)")
+                if d.per:
+                    self.error(e.span, f"'{n}' is kept per {d.per}: say whose, e.g. {n}(...)")
                 return NUM if d.kind == "counter" else ANY
             if isinstance(d, S.Define):
                 if d.params:
                     self.error(e.span, f"'{n}' takes {len(d.params)} argument(s)")
                 return ANY
             if isinstance(d, S.Zone):
-                return "family" if S.keyed_by(d) else ZONE
+                return "family" if d.per else ZONE
             if isinstance(d, S.Board):
                 return "family"
             if isinstance(d, S.Component):
@@ -577,7 +577,7 @@ class Checker:
         if d is not None:
             self.used.add(fn)
             if isinstance(d, S.Zone):
-                per = S.keyed_by(d)
+                per = d.per
                 if not per:
                     self.error(e.span, f"'{fn}' is one shared zone; use it without (...)")
                 elif len(args) != 1:
@@ -592,13 +592,13 @@ class Checker:
                     self._expr(a, scope, want=NUM)
                 return ZONE
             if isinstance(d, S.Counter):
-                per = S.keyed_by(d)
+                per = d.per
                 if not per:
                     self.error(e.span, f"'{fn}' is one value for the whole game; use it without (...)")
                 elif len(args) != 1:
                     self.error(e.span, f"'{fn}' is kept per {per}: say whose, e.g. {fn}(x)")
                 for a in args:
-                    self._expr(a, scope, want=TEAM if d.per_team else PLAYER)
+                    self._expr(a, scope, want=TEAM if d.per == "team" else PLAYER)
                 return NUM if d.kind == "counter" else ANY
             if isinstance(d, S.Order):
                 if len(args) != 1:

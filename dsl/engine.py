@@ -132,13 +132,13 @@ class Game:
         self.zone_kind: list[str] = []
         self.zones: dict[str, object] = {}      # name -> ZoneId or tuple of ZoneId per player/team/piece
         self.family_index: dict[str, dict] = {}     # per-piece zones: piece -> position in the family
-        by_piece = [z for z in r.of(S.Zone) if z.per_piece]
+        by_piece = [z for z in r.of(S.Zone) if z.per not in (None, "player", "team")]
         for z in r.of(S.Zone):
-            if z.per_player or z.per_team:
-                keys = self._players if z.per_player else self.teams
+            if z.per in ("player", "team"):
+                keys = self._players if z.per == "player" else self.teams
                 self.zones[z.name] = tuple(self._new_zone(f"{z.name}({int(p) + 1})", p, z.seen_by, z.kind)
                                            for p in keys)
-            elif not z.per_piece:           # zones per piece are made once the pieces exist, below
+            elif z.per is None:             # zones per piece are made once the pieces exist, below
                 self.zones[z.name] = self._new_zone(z.name, None, z.seen_by, z.kind)
         for b in r.of(S.Board):
             cells = []
@@ -191,9 +191,9 @@ class Game:
             self.kind_pieces.setdefault(self.kind_of[p], []).append(p)
         self.kind_pieces = {k: tuple(v) for k, v in self.kind_pieces.items()}
         for z in by_piece:
-            of = self.kind_pieces.get(z.per_piece)
+            of = self.kind_pieces.get(z.per)
             if of is None:
-                raise RuleError("zone", f"zone '{z.name}' is kept per '{z.per_piece}', which is not a component", z.span)
+                raise RuleError("zone", f"zone '{z.name}' is kept per '{z.per}', which is not a component", z.span)
             # the piece owns its zone, so holder(x) of what lies there is that piece (a space, say)
             self.zones[z.name] = tuple(self._new_zone(f"{z.name}(#{int(piece)})", piece, z.seen_by, z.kind)
                                        for piece in of)
@@ -212,7 +212,7 @@ class Game:
         self.var_decls: dict[str, S.Counter] = {}
         for v in r.of(S.Counter):
             self.var_decls[v.name] = v
-            if v.per_player or v.per_team:
+            if v.per:
                 self.pvar_slots[v.name] = len(self.pvar_slots)
             else:
                 self.var_slots[v.name] = len(self.var_slots)
@@ -1390,7 +1390,7 @@ class Game:
             s.vars[i] = self._expr(self.var_decls[name].initial, _Env(self, {}))(cs)
         for name, i in self.pvar_slots.items():
             f = self._expr(self.var_decls[name].initial, _Env(self, {}))
-            s.pvars[i] = [f(cs) for _ in range(len(self.teams) if self.var_decls[name].per_team else self.n)]
+            s.pvars[i] = [f(cs) for _ in range(len(self.teams) if self.var_decls[name].per == "team" else self.n)]
 
     def _run(self, s, ip):
         code = self.code

@@ -390,8 +390,7 @@ class _Build(Transformer):
     def counter(self, meta, c):
         kind, name, per, initial = c[0], str(c[1]), c[2], c[3]
         bounds = dict(b for b in c[4:-1] if isinstance(b, tuple) and len(b) == 2 and b[0] in ("min", "max"))
-        return S.Counter(name, c[-1], _span(meta), kind, per == "player", initial, bounds.get("min"), bounds.get("max"),
-                         per == "team")
+        return S.Counter(name, c[-1], _span(meta), kind, per, initial, bounds.get("min"), bounds.get("max"))
 
     def faces_line(self, meta, c):
         return ("faces", tuple(c))
@@ -480,24 +479,23 @@ class _Build(Transformer):
         return S.Board(str(c[0]), tuple(texts), _span(meta), w, h, props["adjacency"])
 
     def zone_per_player(self, meta, c):
-        return ("per_player", True)
+        return ("per", "player")
 
     def zone_per_team(self, meta, c):
-        return ("per_team", True)
+        return ("per", "team")
 
     def zone_per_piece(self, meta, c):
-        return ("per_piece", str(c[0]))
+        return ("per", str(c[0]))
 
     def zone_shared(self, meta, c):
-        return ("per_player", False)
+        return ("per", None)
 
     def zone_seen(self, meta, c):
         return ("seen_by", c[0])
 
     def zone(self, meta, c):
         attrs = dict(a for a in c[2:-1] if isinstance(a, tuple))
-        return S.Zone(str(c[0]), c[-1], _span(meta), str(c[1]), attrs.get("per_player", False),
-                      attrs.get("seen_by", "everyone"), attrs.get("per_team", False), attrs.get("per_piece"))
+        return S.Zone(str(c[0]), c[-1], _span(meta), str(c[1]), attrs.get("per"), attrs.get("seen_by", "everyone"))
 
     def order_rank(self, meta, c):
         return tuple(c)

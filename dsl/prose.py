@@ -456,7 +456,7 @@ _STMTS: dict[type, Callable] = {
 # (player count, pieces) as the engine builds the game at each count.
 
 def _kept_per(v: Voice, d) -> str:
-    key = S.keyed_by(d)
+    key = d.per
     if key is None:
         return say(v.lang, "共有", "shared")
     if key == "player":
@@ -503,7 +503,7 @@ def _parameter(v: Voice, p: S.Parameter, counts=()) -> Runs:
 
 
 def _counter(v: Voice, c: S.Counter, counts=()) -> Runs:
-    out: Runs = [("", _kept_per(v, c) + " · ")] if S.keyed_by(c) else []
+    out: Runs = [("", _kept_per(v, c) + " · ")] if c.per else []
     out += [("", say(v.lang, "開始時", "starts at") + " ")] + v.expr(c.initial)
     if c.minimum is not None:
         out += [("", ", " + say(v.lang, "最小", "at least") + " ")] + v.expr(c.minimum)

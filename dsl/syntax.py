@@ -303,11 +303,10 @@ class Parameter(Decl):
 @dataclass(frozen=True)
 class Counter(Decl):
     kind: str                   # 'counter' (a number) | 'variable' (any value)
-    per_player: bool
+    per: Optional[str]          # 'player' or 'team': one value each, written NAME(x); None: one for the game
     initial: Expr
     minimum: Optional[Expr]
     maximum: Optional[Expr]
-    per_team: bool = False      # one value per team (`per team`), written NAME(t)
 
 
 @dataclass(frozen=True)
@@ -341,19 +340,9 @@ class Board(Decl):
 @dataclass(frozen=True)
 class Zone(Decl):
     kind: str
-    per_player: bool
+    per: Optional[str]          # one zone per 'player', per 'team' (its members are owners), or per
+                                # piece of the component named here (`per space`); None: shared
     seen_by: str                # 'owner' | 'everyone' | 'nobody'
-    per_team: bool = False      # one zone per team (`per team`), seen by its members as owners
-    per_piece: Optional[str] = None     # one zone per piece of this component (`per space`)
-
-
-def keyed_by(decl) -> Optional[str]:
-    """What a zone or counter is kept per: 'player', 'team', a component's name, or None."""
-    if getattr(decl, "per_player", False):
-        return "player"
-    if getattr(decl, "per_team", False):
-        return "team"
-    return getattr(decl, "per_piece", None)
 
 
 @dataclass(frozen=True)
