@@ -19,7 +19,9 @@ from markupsafe import Markup
 from . import overlay
 from . import syntax as S
 from .engine import Game, RuleError
-from .prose import Item, Voice, describe, notes_of, option_head, say, title_of
+from .diff import diff
+from .prose import (UNDECIDED, Item, Voice, choice_summary, describe, notes_of, open_question, plain, rule_item,
+                    say, title_of, trigger_item, whenever)
 
 KINDS = ("book", "sheet", "cards")
 FORMATS = ("html", "pdf", "typ")
@@ -40,7 +42,7 @@ LABELS = {
     "undecided_intro": ("次の点はまだ決まっていない。テストプレイでは仮の扱いで遊ぶ。",
                         "These points are not decided yet. Playtests use the provisional answer shown."),
     "provisional": ("仮の値", "provisional value"),
-    "not_decided": ("未決", "not yet decided"),
+    "not_decided": UNDECIDED,
     "components": ("内容物", "Components"),
     "count": ("枚数", "copies"),
     "zones": ("置き場", "Where things go"),
@@ -52,8 +54,6 @@ LABELS = {
     "play": ("ゲームの流れ", "How to play"),
     "rules": ("ルールの詳細", "Rules in detail"),
     "triggers": ("いつでも適用されるルール", "Rules that apply at any time"),
-    "whenever": ("「{c}」になったら、すぐに:", "As soon as {c}:"),
-    "for_each": ("(対象: {c})", "(for each {c})"),
     "ending": ("ゲームの終わりと勝敗", "End of the game and winning"),
     "in_place": ("場所: {w}", "in: {w}"),
     "questions": ("未決の問題", "Open questions"),
@@ -62,7 +62,6 @@ LABELS = {
     "how_it_ends": ("ゲームの終わり", "How it ends"),
     "see_book": ("未決の点が{n}つある。詳しくはルールブックを参照。", "{n} points are not yet decided: see the rulebook."),
     "generated": ("このルールブックはルールファイル {f} から生成された。", "Generated from the rule file {f}."),
-    "rule_params": ("受け取るもの: {p}", "takes: {p}"),
     "example": ("例", "Example"),
 }
 
@@ -111,15 +110,15 @@ class Contents:
     parts: dict          # (namespace, name) -> the text that part puts in the book, as diff.parts keys it
 
 
-def _runs_text(runs) -> str:
-    return "".join(t for _, t in runs)
-
-
 class _Builder:
     def __init__(self, rules: S.RuleFile, base: Optional[S.RuleFile], lang: str):
         self.rules, self.lang = rules, lang
         self.v = Voice(rules, lang)
-        self.changed = _changes(base, rules) if base is not None else {}
+        changes = diff(base, rules) if base is not None else []
+        # (namespace, name) -> the file of each part a variant added or changed
+        self.changed = {(overlay.family(c.kind), c.name): c.b.where.rsplit(":", 2)[0] for c in changes if c.b}
+        removed = [c.name for c in changes if c.change == "removed"]
+        self.removed = [Voice(base, lang).title(n) for n in removed] if removed else []
         self.parts: dict = {}
         self.marks = 0
         self.variant_titles = {vr.path: (title_of(overlay.head(vr).texts, lang) or overlay.head(vr).name)
@@ -139,22 +138,14 @@ class _Builder:
             self.mark_items(it.children)
 
     def open_questions(self, name: str) -> list[Item]:
-        out = []
-        for q in self.rules.of(S.Question):
-            if q.about == name:
-                text = " ".join(t for _, t in notes_of(q.texts, self.lang))
-                out.append(Item("question", say(self.lang, [("", "未決の問題「")] + self.v.name(q.name) + [("", "」")],
-                                                [("", "Not yet decided: “")] + self.v.name(q.name) + [("", "”")]),
-                                texts=[("text", text)] if text else [], name=q.name,
-                                flag=label(self.lang, "not_decided"), span=q.span))
-        return out
+        return [open_question(self.v, q) for q in self.rules.of(S.Question) if q.about == name]
 
     def entry(self, d: S.Decl, detail=(), flag="", rows=()) -> Entry:
         e = Entry(self.v.title(d.name), d.name, list(detail), notes_of(d.texts, self.lang), flag,
                   self.mark_of(S.kind_of(d), d.name), list(rows))
         self.marks += bool(e.mark)
         self.parts[(overlay.family(S.kind_of(d)), d.name)] = " ".join(
-            [e.title, _runs_text(e.detail), e.flag] + [t for _, t in e.notes] + [" | ".join(r) for r in e.rows])
+            [e.title, plain(e.detail), e.flag] + [t for _, t in e.notes] + [" | ".join(r) for r in e.rows])
         return e
 
     def part(self, kind: str, name: str, items: list[Item]) -> None:
@@ -162,28 +153,10 @@ class _Builder:
         def own(it: Item, top: bool) -> str:
             if not top and it.kind in ("step", "phase"):
                 self.part(it.kind, it.name, [it])
-                return "[" + _runs_text(it.runs) + "]"
-            return " ".join([_runs_text(it.runs), it.flag] + [t for _, t in it.texts] +
+                return "[" + plain(it.runs) + "]"
+            return " ".join([plain(it.runs), it.flag] + [t for _, t in it.texts] +
                             [own(c, False) for c in it.children])
         self.parts[(overlay.family(kind), name)] = " ".join(own(it, kind not in ("setup", "play")) for it in items)
-
-
-def _changes(base: S.RuleFile, rules: S.RuleFile) -> dict:
-    """(namespace, name) -> the file of each part a variant added or changed."""
-    from .diff import diff
-    out = {}
-    for c in diff(base, rules):
-        if c.b is not None:
-            out[(overlay.family(c.kind), c.name)] = c.b.where.rsplit(":", 2)[0]
-    return out
-
-
-def _removed(base: Optional[S.RuleFile], rules: S.RuleFile, lang: str) -> list[str]:
-    if base is None:
-        return []
-    from .diff import diff
-    v = Voice(base, lang)
-    return [v.title(c.name) for c in diff(base, rules) if c.change == "removed"]
 
 
 def _number(items: list[Item], prefix: str = "") -> None:
@@ -223,18 +196,18 @@ def _card_rows(c: S.Component, v: Voice, lang: str) -> list[list[str]]:
     lines: dict = {}
     for spec in c.cards:
         lines.setdefault((spec.span, spec.span.line), []).append(spec)
-    rows = [[_runs_text(v.name(a)) for a in attrs] + [label(lang, "count")]]
+    rows = [[plain(v.name(a)) for a in attrs] + [label(lang, "count")]]
     for specs in lines.values():
         row = []
         for a in attrs:
             values = []
             for spec in specs:
                 x = dict(spec.attrs).get(a)
-                text = "" if x is None else _runs_text(v.name(str(x)))
+                text = "" if x is None else plain(v.name(str(x)))
                 if text not in values:
                     values.append(text)
             row.append(", ".join(values))
-        row.append(_runs_text(v.expr(specs[0].count)) if specs[0].count is not None else "1")
+        row.append(plain(v.expr(specs[0].count)) if specs[0].count is not None else "1")
         rows.append(row)
     return rows
 
@@ -267,30 +240,16 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
         b.part(flow.name, flow.name, items)
         sections.append(Section(flow.name, label(lang, flow.name), items=items))
 
-    rule_items = []
-    for r in rules.of(S.Rule):
-        it = Item("rule", [("term", v.title(r.name))], v.body(r.body), notes_of(r.texts, lang), r.name, span=r.span)
-        if r.params:
-            it.texts.insert(0, ("params", label(lang, "rule_params", p=", ".join(r.params))))
-        it.mark = b.mark_of("rule", r.name)
-        b.mark_items([it])
-        b.part("rule", r.name, [it])
-        rule_items.append(it)
-    sections.append(Section("rules", label(lang, "rules"), items=rule_items))
-
-    trigger_items = []
-    for t in rules.of(S.Trigger):
-        cond = _runs_text(v.expr(t.cond))
-        it = Item("rule", [("term", v.title(t.name))], v.body(t.body), notes_of(t.texts, lang), t.name, span=t.span)
-        head = label(lang, "whenever", c=cond)
-        if t.var:
-            head += " " + label(lang, "for_each", c=f"{t.var}: {_runs_text(v.expr(t.coll))}")
-        it.texts.insert(0, ("when", head))
-        it.mark = b.mark_of("trigger", t.name)
-        b.mark_items([it])
-        b.part("trigger", t.name, [it])
-        trigger_items.append(it)
-    sections.append(Section("triggers", label(lang, "triggers"), items=trigger_items))
+    for key, kind, decls, read in (("rules", "rule", rules.of(S.Rule), rule_item),
+                                   ("triggers", "trigger", rules.of(S.Trigger), trigger_item)):
+        items = []
+        for d in decls:
+            it = read(v, d)
+            it.mark = b.mark_of(kind, d.name)
+            b.mark_items([it])
+            b.part(kind, d.name, [it])
+            items.append(it)
+        sections.append(Section(key, label(lang, key), items=items))
 
     ending = _endings(rules, v, lang)
     sections.append(Section("ending", label(lang, "ending"), items=ending))
@@ -314,7 +273,7 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
                          "why": [t for _, t in notes_of(h.texts, lang)]})
     sheet = _sheet(rules, v, sections, lang)
     return Contents(lang, title, game.name, facts, notes_of(game.texts, lang), rules.path, variants,
-                    _removed(base, rules, lang), undecided, sections, sheet, b.marks, b.parts)
+                    b.removed, undecided, sections, sheet, b.marks, b.parts)
 
 
 def _endings(rules: S.RuleFile, v: Voice, lang: str) -> list[Item]:
@@ -330,7 +289,7 @@ def _endings(rules: S.RuleFile, v: Voice, lang: str) -> list[Item]:
                 if isinstance(st, S.EndGame):
                     it = v.stmt(st)
                     if isinstance(d, S.Trigger):
-                        it.runs = [("", label(lang, "whenever", c=_runs_text(v.expr(d.cond))) + " ")] + it.runs
+                        it.runs = [("", whenever(v, d) + " ")] + it.runs
                     if where:
                         it.texts.append(("where", label(lang, "in_place", w=" / ".join(where))))
                     out.append(it)
@@ -353,10 +312,10 @@ def _sheet(rules: S.RuleFile, v: Voice, sections: list[Section], lang: str) -> d
         for it in items:
             if it.kind in ("step", "phase"):
                 first_note = next((t for k, t in it.texts if k == "text"), "")
-                rows.append((depth, it.number, _runs_text(it.runs), it.mark, first_note))
+                rows.append((depth, it.number, plain(it.runs), it.mark, first_note))
                 rows += outline(it.children, depth + 1)
             elif it.kind == "loop":
-                rows.append((depth, "", _runs_text(it.runs), "", ""))
+                rows.append((depth, "", plain(it.runs), "", ""))
                 rows += outline(it.children, depth + 1)
             else:
                 rows += outline(it.children, depth)
@@ -368,16 +327,12 @@ def _sheet(rules: S.RuleFile, v: Voice, sections: list[Section], lang: str) -> d
         if isinstance(d, (S.Flow, S.Rule, S.Trigger)):
             for st in S.statements(d.body):
                 if isinstance(st, S.Choose):
-                    who = _runs_text(v.expr(st.actor)) if st.actor is not None else \
-                        _runs_text(v.expr(st.each_coll)) + say(lang, "(同時に、伏せて)", " (at the same time, face down)")
-                    opts = [_runs_text(option_head(v, o, len(st.options) == 1 and o.name == "choose"))
-                            for o in st.options]
-                    choices.append((who, opts))
+                    choices.append(choice_summary(v, st))
     return {
         "setup": outline(by_key["setup"].items) if "setup" in by_key else [],
         "turn": outline(by_key["play"].items) if "play" in by_key else [],
         "choices": choices,
-        "ending": [_runs_text(it.runs) for it in by_key["ending"].items] if "ending" in by_key else [],
+        "ending": [plain(it.runs) for it in by_key["ending"].items] if "ending" in by_key else [],
     }
 
 
@@ -400,9 +355,9 @@ def cards(rules: S.RuleFile, lang: str, players: Optional[int] = None) -> tuple[
     for i, kind in enumerate(g.kind_of):
         if kind in decks:
             values = g.piece_attrs[i]
-            attrs = [(_runs_text(v.name(a)), _runs_text(v.name(str(x)))) for a, x in values.items() if x is not None]
+            attrs = [(plain(v.name(a)), plain(v.name(str(x)))) for a, x in values.items() if x is not None]
             named = g.piece_label[i] != "-".join(str(x) for x in values.values())  # table rows have no name
-            out.append(Card(v.title(kind), _runs_text(v.name(g.piece_label[i])) if named else "", attrs))
+            out.append(Card(v.title(kind), plain(v.name(g.piece_label[i])) if named else "", attrs))
     return out, n
 
 

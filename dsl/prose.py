@@ -17,6 +17,14 @@ from .builtins import BUILTINS
 Runs = list[tuple[str, str]]
 
 
+UNDECIDED = ("未決", "not yet decided")     # the flag on everything the rules leave open
+
+
+def plain(runs: Runs) -> str:
+    """Runs as plain text."""
+    return "".join(t for _, t in runs)
+
+
 def say(lang: str, ja, en):
     """The one place that picks a language: every reading below passes both."""
     return ja if lang == "ja" else en
@@ -343,7 +351,7 @@ def _end_game(v: Voice, st: S.EndGame) -> Item:
 def _unhandled(v: Voice, st: S.Unhandled) -> Item:
     item = _sentence(v, st, [("", "ここから先はルールに書かれていない。")],
                      [("", "The rules do not say what happens from here.")])
-    item.flag = say(v.lang, "未決", "not yet decided")
+    item.flag = say(v.lang, *UNDECIDED)
     return item
 
 
@@ -357,7 +365,7 @@ def _block(v: Voice, st: S.Block) -> Item:
         question = v.name(st.name)
         item = Item("assume", say(v.lang, [("", "未決の問題「")] + question + [("", "」: 決まるまでの仮の扱い:")],
                                   [("", "Not yet decided: “")] + question + [("", "”. Until it is, play this way:")]),
-                    v.body(st.body), texts, st.name, say(v.lang, "未決", "not yet decided"), st.span)
+                    v.body(st.body), texts, st.name, say(v.lang, *UNDECIDED), st.span)
         return item
     return Item(st.kind, [("term", v.title(st.name))], v.body(st.body), texts, st.name, span=st.span)
 
@@ -444,11 +452,55 @@ def _choose(v: Voice, st: S.Choose) -> Item:
                                      o.name, span=o.span) for o in st.options], span=st.span)
 
 
+def choice_summary(v: Voice, st: S.Choose) -> tuple[str, list[str]]:
+    """Who chooses and each option's first line, for the one-page sheet."""
+    if st.actor is not None:
+        who = plain(v.expr(st.actor))
+    else:
+        who = plain(v.expr(st.each_coll)) + say(v.lang, "(同時に、伏せて)", " (at the same time, face down)")
+    single = len(st.options) == 1 and st.options[0].name == "choose"
+    return who, [plain(option_head(v, o, single)) for o in st.options]
+
+
 _STMTS: dict[type, Callable] = {
     S.Move: _move, S.Shuffle: _shuffle, S.Roll: _roll, S.Assign: _assign, S.Eliminate: _eliminate,
     S.Reveal: _reveal, S.Do: _do, S.EndGame: _end_game, S.Unhandled: _unhandled, S.Pass: _pass,
     S.Block: _block, S.If: _if, S.Cases: _cases, S.Repeat: _repeat, S.ForEach: _for_each, S.Choose: _choose,
 }
+
+
+# ================================================================ rules, triggers, questions
+# Each becomes an Item of its own in the rulebook ("Rules in detail", "Rules that apply at
+# any time"), and an open question is also flagged at the rule or step it is about.
+
+def whenever(v: Voice, t: S.Trigger) -> str:
+    c = plain(v.expr(t.cond))
+    return say(v.lang, f"「{c}」になったら、すぐに:", f"As soon as {c}:")
+
+
+def rule_item(v: Voice, r: S.Rule) -> Item:
+    it = Item("rule", [("term", v.title(r.name))], v.body(r.body), notes_of(r.texts, v.lang), r.name, span=r.span)
+    if r.params:
+        p = ", ".join(r.params)
+        it.texts.insert(0, ("params", say(v.lang, f"受け取るもの: {p}", f"takes: {p}")))
+    return it
+
+
+def trigger_item(v: Voice, t: S.Trigger) -> Item:
+    it = Item("rule", [("term", v.title(t.name))], v.body(t.body), notes_of(t.texts, v.lang), t.name, span=t.span)
+    head = whenever(v, t)
+    if t.var:
+        c = f"{t.var}: {plain(v.expr(t.coll))}"
+        head += " " + say(v.lang, f"(対象: {c})", f"(for each {c})")
+    it.texts.insert(0, ("when", head))
+    return it
+
+
+def open_question(v: Voice, q: S.Question) -> Item:
+    text = " ".join(t for _, t in notes_of(q.texts, v.lang))
+    return Item("question", say(v.lang, [("", "未決の問題「")] + v.name(q.name) + [("", "」")],
+                                [("", "Not yet decided: “")] + v.name(q.name) + [("", "”")]),
+                texts=[("text", text)] if text else [], name=q.name, flag=say(v.lang, *UNDECIDED), span=q.span)
 
 
 # ================================================================ declarations
@@ -517,9 +569,7 @@ def _define(v: Voice, d: S.Define, counts=()) -> Runs:
 
 
 def _order(v: Voice, o: S.Order, counts=()) -> Runs:
-    def text(x) -> str:
-        return "".join(t for _, t in v.name(str(x)))
-    return [("", " > ".join(" = ".join(text(x) for x in group) for group in o.ranks))]
+    return [("", " > ".join(" = ".join(plain(v.name(str(x))) for x in group) for group in o.ranks))]
 
 
 def _question(v: Voice, q: S.Question, counts=()) -> Runs:
@@ -541,4 +591,4 @@ def describe(v: Voice, d: S.Decl, counts=()) -> Runs:
 
 def readable() -> set[type]:
     """Every syntax class this module can say (a test checks none is missing)."""
-    return set(_EXPRS) | set(_STMTS) | set(_DECLS)
+    return set(_EXPRS) | set(_STMTS) | set(_DECLS) | {S.Rule, S.Trigger}
