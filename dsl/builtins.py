@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .values import Piece, Player, Team, ZoneId
+from .values import Team, ZoneId
 
 
 @dataclass(frozen=True)

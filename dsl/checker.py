@@ -3,7 +3,6 @@ simple types, and reports every problem it finds (errors and warnings) in one ru
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from . import syntax as S
 from .builtins import BUILTINS
@@ -426,7 +425,7 @@ class Checker:
         self._block(st.body, scope, t)
 
     def _s_ForEach(self, st, scope, t):
-        kind = self._expr(st.coll, scope, want=COLL)
+        self._expr(st.coll, scope, want=COLL)
         inner = scope.child(**{st.var: _element_kind(st.coll)})
         if st.cond is not None:
             self._expr(st.cond, inner)

@@ -12,7 +12,7 @@ from .engine import Game, RuleError
 from .loader import load
 from .syntax import Component
 from . import replay as replay_mod
-from .simulate import Summary, game_rng, play_random, simulate as run_simulation
+from .simulate import simulate as run_simulation
 
 _HELP = """playtest: find what is broken in a game's rules before your friends do.
 

@@ -68,7 +68,7 @@ def main():
                          f"`playtest replay {path}`")
         never = report.to_json()["coverage"]["never_reached"]
         if never:
-            lines.append(f"- never reached: " + "; ".join(f"{b['kind']} `{b['name']}` ({b['where']})" for b in never))
+            lines.append("- never reached: " + "; ".join(f"{b['kind']} `{b['name']}` ({b['where']})" for b in never))
         lines.append("")
         print(f"{label}, {players} players: {len(report.findings)} findings", file=sys.stderr)
     replay.write_atomic(os.path.join(OUT, "index.json"), json.dumps(index, ensure_ascii=False, indent=1) + "\n")

@@ -14,7 +14,7 @@ from dsl.diagnostics import RuleFileError
 from dsl.engine import Game
 from dsl.loader import load
 from dsl.simulate import simulate
-from dsl.syntax import Rule, Trigger, Parameter
+from dsl.syntax import Parameter
 
 from _util import BLUFF, DEMOCRACY, ROOT
 
@@ -244,7 +244,6 @@ def test_the_base_game_still_reports_the_exact_count_dead_end():
 def _exact_round(variant_name, players=3):
     """Play until a challenge whose bid is exactly right, then report the dice counts before and after."""
     import random
-    from dsl.engine import CHANCE
     rules, _ = load(str(BLUFF), [str(VARIANTS / f"{variant_name}.rules")] if variant_name else [])
     g = Game(rules, players)
     cup = [i for i, n in enumerate(g.zone_names) if n.startswith("cup")]
@@ -320,12 +319,13 @@ def test_diff_cli_formats_and_determinism(tmp_path):
     assert data["summary"] == {"added": 5, "removed": 1, "changed": 2}
     assert data["b"]["variants"] == [str(VARIANTS / "bluff-exact-just-call.rules")]
     html_path = tmp_path / "d.html"
+    written = []
     for _ in range(2):
         out = runner.invoke(main, args + ["--format", "html", "-o", str(html_path)])
         assert out.exit_code == 0, out.output
-        first = html_path.read_bytes() if _ == 0 else first
-    assert html_path.read_bytes() == first
-    html = first.decode()
+        written.append(html_path.read_bytes())
+    assert written[0] == written[1]
+    html = written[0].decode()
     assert "class=\"tag changed\"" in html and "&#34;just&#34;" in html       # escaped, not raw quotes in markup
     text = runner.invoke(main, args).output
     assert "changed rule resolve_challenge" in text and "added parameter just_reward" in text
