@@ -569,6 +569,15 @@ class Checker:
             self._expr(e.item, inner)
         return COLL
 
+    def _whose(self, e, d, scope, unkeyed: str, want):
+        """NAME(x) of a zone or counter: one key when it is kept per something, none otherwise."""
+        if not d.per:
+            self.error(e.span, f"'{e.fn}' is {unkeyed}; use it without (...)")
+        elif len(e.args) != 1:
+            self.error(e.span, f"'{e.fn}' is kept per {d.per}: say whose, e.g. {e.fn}(x)")
+        for a in e.args:
+            self._expr(a, scope, want=want)
+
     def _x_Call(self, e, scope):
         fn = e.fn
         d = self.declared.get(fn)
@@ -576,13 +585,7 @@ class Checker:
         if d is not None:
             self.used.add(fn)
             if isinstance(d, S.Zone):
-                per = d.per
-                if not per:
-                    self.error(e.span, f"'{fn}' is one shared zone; use it without (...)")
-                elif len(args) != 1:
-                    self.error(e.span, f"'{fn}' is kept per {per}: say whose, e.g. {fn}(x)")
-                for a in args:
-                    self._expr(a, scope, want={"player": PLAYER, "team": TEAM}.get(per))
+                self._whose(e, d, scope, "one shared zone", {"player": PLAYER, "team": TEAM}.get(d.per))
                 return ZONE
             if isinstance(d, S.Board):
                 if len(args) != 2:
@@ -591,13 +594,7 @@ class Checker:
                     self._expr(a, scope, want=NUM)
                 return ZONE
             if isinstance(d, S.Counter):
-                per = d.per
-                if not per:
-                    self.error(e.span, f"'{fn}' is one value for the whole game; use it without (...)")
-                elif len(args) != 1:
-                    self.error(e.span, f"'{fn}' is kept per {per}: say whose, e.g. {fn}(x)")
-                for a in args:
-                    self._expr(a, scope, want=TEAM if d.per == "team" else PLAYER)
+                self._whose(e, d, scope, "one value for the whole game", TEAM if d.per == "team" else PLAYER)
                 return NUM if d.kind == "counter" else ANY
             if isinstance(d, S.Order):
                 if len(args) != 1:
