@@ -15,12 +15,12 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 
-from dsl import book  # noqa: E402
+from dsl.printing import book  # noqa: E402
 from dsl.engine import Game  # noqa: E402
-from dsl.explore import explore  # noqa: E402
-from dsl.fuzz import fuzz  # noqa: E402
+from dsl.analyses.explore import explore  # noqa: E402
+from dsl.analyses.fuzz import fuzz  # noqa: E402
 from dsl.loader import load  # noqa: E402
-from dsl.simulate import game_rng, play_random  # noqa: E402
+from dsl.analyses.simulate import game_rng, play_random  # noqa: E402
 import handwritten_bluff  # noqa: E402
 
 

@@ -7,12 +7,12 @@ import sys
 
 import click
 
-from .diagnostics import RuleFileError
+from .language.diagnostics import RuleFileError
 from .engine import Game, RuleError
 from .loader import load
-from .syntax import Component
-from . import replay as replay_mod
-from .simulate import simulate as run_simulation
+from .language.syntax import Component
+from .analyses import replay as replay_mod
+from .analyses.simulate import simulate as run_simulation
 
 _HELP = """playtest: find what is broken in a game's rules before your friends do.
 
@@ -203,7 +203,7 @@ Replay files are written by `simulate --save-dead-ends DIR`.""")
               help="Rule file to use instead of the one named in the replay.")
 @_variant_option
 def replay(file, lang, rules_path, variants):
-    from .narrate import Narrator
+    from .printing.narrate import Narrator
     try:
         rep = replay_mod.load(file)
     except replay_mod.ReplayError as e:
@@ -249,8 +249,9 @@ significant at 5% after the Holm-Bonferroni correction across all figures.""")
 @click.option("--players", "-p", type=int, default=None, help="Players for --simulate.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed for --simulate.")
 def diff(a, b, a_variants, b_variants, fmt, output, n_games, players, seed):
-    from . import diff as diff_mod, overlay, stats
-    from .parser import parse_file
+    from .variants import diff as diff_mod, overlay
+    from .analyses import stats
+    from .language.parser import parse_file
     if b is None and not b_variants:
         try:
             only = parse_file(a)
@@ -327,7 +328,7 @@ Examples:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--save-replays", type=click.Path(file_okay=False), default=None, help="Folder for one minimal replay file per finding.")
 def fuzz(file, variants, players, max_examples, max_time, seed, as_json, save_replays):
-    from .fuzz import fuzz as run_fuzz
+    from .analyses.fuzz import fuzz as run_fuzz
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
     with _progress(f"fuzzing {rules.game.name}") as progress:
@@ -359,7 +360,7 @@ Example:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--save-replays", type=click.Path(file_okay=False), default=None, help="Folder for the shortest game of each dead end.")
 def explore(file, variants, players, max_states, as_json, save_replays):
-    from .explore import explore as run_explore
+    from .analyses.explore import explore as run_explore
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
     with _progress(f"exploring {rules.game.name}") as progress:
@@ -423,9 +424,9 @@ Looks in the variants/ folder beside the game's folder (or --folder).
 @click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a list.")
 def list_variants(file, folder, lang, as_json):
-    from . import overlay
-    from .parser import parse_file
-    from .syntax import text_of
+    from .variants import overlay
+    from .language.parser import parse_file
+    from .language.syntax import text_of
     try:
         game = parse_file(file)
     except RuleFileError as e:
@@ -492,8 +493,8 @@ choose, how the game ends, and how many points are not yet decided.
 
 def _printed(kind: str):
     def command(file, variants, lang, fmt, output, paper, players=None):
-        from . import book
-        from .replay import write_atomic
+        from .printing import book
+        from .analyses.replay import write_atomic
         fmt = fmt or (os.path.splitext(output)[1].lstrip(".").lower() if output else "html")
         if fmt not in book.FORMATS:
             _fail(f"cannot tell the format from '{output}': use --format html, pdf or typ")

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import overlay
-from . import syntax as S
-from .checker import check
-from .diagnostics import Diagnostic, RuleFileError
-from .parser import parse_file
+from .variants import overlay
+from .language import syntax as S
+from .language.checker import check
+from .language.diagnostics import Diagnostic, RuleFileError
+from .language.parser import parse_file
 
 
 def load(path: str, variants: tuple[str, ...] | list[str] = ()) -> tuple[S.RuleFile, list[Diagnostic]]:

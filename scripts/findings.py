@@ -14,11 +14,12 @@ import json
 import os
 import sys
 
-from dsl import overlay, replay
+from dsl.variants import overlay
+from dsl.analyses import replay
 from dsl.engine import Game
-from dsl.fuzz import fuzz
+from dsl.analyses.fuzz import fuzz
 from dsl.loader import load
-from dsl.parser import parse_file
+from dsl.language.parser import parse_file
 
 EXAMPLES = 300
 SEED = 1

@@ -18,11 +18,12 @@ from html import escape
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from dsl import book, overlay  # noqa: E402
+from dsl.printing import book  # noqa: E402
+from dsl.variants import overlay  # noqa: E402
 from dsl.loader import load  # noqa: E402
-from dsl.parser import parse_file  # noqa: E402
-from dsl.replay import write_atomic  # noqa: E402
-from dsl.syntax import Component, text_of  # noqa: E402
+from dsl.language.parser import parse_file  # noqa: E402
+from dsl.analyses.replay import write_atomic  # noqa: E402
+from dsl.language.syntax import Component, text_of  # noqa: E402
 
 OUT = "generated"
 LANGS = ("en", "ja")

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import argparse
 
-from dsl import stats
+from dsl.analyses import stats
 from dsl.engine import Game
 from dsl.loader import load
-from dsl.simulate import simulate
+from dsl.analyses.simulate import simulate
 
 
 def main():

@@ -9,8 +9,10 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
-from dsl import book, diff, overlay
-from dsl import syntax as S
+from dsl.printing import book
+from dsl.variants import diff
+from dsl.variants import overlay
+from dsl.language import syntax as S
 from dsl.cli import main
 from dsl.loader import load
 
@@ -199,7 +201,7 @@ def test_committed_html_is_current(monkeypatch):
 
 def test_every_construct_has_a_reading_in_both_languages():
     """A new expression, statement or declaration class needs its ja/en reading in dsl/prose.py."""
-    from dsl import prose
+    from dsl.printing import prose
 
     def concrete(base):
         for cls in base.__subclasses__():

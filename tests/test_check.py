@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from _util import BLUFF, GAMES, ROOT, line_of, rules_text
 
 from dsl.cli import main
-from dsl.diagnostics import RuleFileError
+from dsl.language.diagnostics import RuleFileError
 from dsl.loader import load
 
 SOURCE = rules_text(BLUFF)

@@ -11,11 +11,11 @@ from click.testing import CliRunner
 
 from _util import BLUFF, DEMOCRACY, line_of, rules_text
 
-from dsl import replay as replay_mod
+from dsl.analyses import replay as replay_mod
 from dsl.cli import main
 from dsl.engine import CHANCE, Game
 from dsl.loader import load
-from dsl.simulate import game_rng, play_random
+from dsl.analyses.simulate import game_rng, play_random
 
 
 def run(*args):

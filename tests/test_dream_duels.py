@@ -249,9 +249,9 @@ play
 
 
 def _team_game(n):
-    from dsl.checker import check
+    from dsl.language.checker import check
     from dsl.engine import Game
-    from dsl.parser import parse_text
+    from dsl.language.parser import parse_text
     rules, diags = parse_text(TEAM_GAME, "relay.rules")
     assert rules is not None and not [d for d in check(rules) if d.severity == "error"]
     return Game(rules, n)
@@ -277,8 +277,8 @@ def test_a_team_decides_through_its_first_member_still_in_and_wins_as_a_whole():
 
 
 def test_checker_wants_a_team_for_a_zone_kept_per_team():
-    from dsl.checker import check
-    from dsl.parser import parse_text
+    from dsl.language.checker import check
+    from dsl.language.parser import parse_text
     bad = TEAM_GAME.replace("for each t in teams\n    move 1 from box to pot(t)",
                             "for each p in players\n    move 1 from box to pot(p)")
     assert bad != TEAM_GAME
@@ -289,7 +289,7 @@ def test_checker_wants_a_team_for_a_zone_kept_per_team():
 
 def test_a_space_off_the_board_is_a_dead_end():
     from dsl.engine import Game
-    from dsl.parser import parse_text
+    from dsl.language.parser import parse_text
     rules, _ = parse_text("""game walk
   players 2 to 2
 board field

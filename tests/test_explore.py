@@ -7,9 +7,9 @@ import pytest
 
 from _util import BLUFF, DEMOCRACY, GAMES, game_of
 
-from dsl import replay
+from dsl.analyses import replay
 from dsl.engine import Game
-from dsl.explore import _OrderUse, explore, order_free_zones, state_keyer
+from dsl.analyses.explore import _OrderUse, explore, order_free_zones, state_keyer
 from dsl.loader import load
 
 TICTACTOE = GAMES / "tictactoe.rules"

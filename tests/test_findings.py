@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from dsl import replay
+from dsl.analyses import replay
 from dsl.engine import Game
 from dsl.loader import load
 

@@ -10,10 +10,10 @@ import pytest
 
 from _util import BLUFF, GAMES, ROOT, bluff, game_of, line_of, rules_text
 
-from dsl import fuzz as fuzz_mod
-from dsl import replay
+from dsl.analyses import fuzz as fuzz_mod
+from dsl.analyses import replay
 from dsl.engine import CHANCE, Game
-from dsl.fuzz import fuzz
+from dsl.analyses.fuzz import fuzz
 from dsl.loader import load
 
 from test_explore import BROKEN
@@ -146,7 +146,7 @@ def test_the_same_seed_gives_the_same_json_and_another_seed_other_games():
 
 
 def test_the_same_seed_gives_the_same_bytes_across_processes():
-    code = ("import sys; from dsl.loader import load; from dsl.engine import Game; from dsl.fuzz import fuzz; "
+    code = ("import sys; from dsl.loader import load; from dsl.engine import Game; from dsl.analyses.fuzz import fuzz; "
             f"r, _ = load({str(BLUFF)!r}); sys.stdout.write(fuzz(Game(r, 2), max_examples=120, seed=9).dumps())")
     outs = []
     for hashseed in ("0", "4242"):

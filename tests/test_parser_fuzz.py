@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from _util import BLUFF, rules_text
 
 from dsl.cli import main
-from dsl.diagnostics import RuleFileError
+from dsl.language.diagnostics import RuleFileError
 from dsl.loader import load
-from dsl.parser import parse_text
+from dsl.language.parser import parse_text
 
 SOURCE = rules_text(BLUFF)
 WORDS = sorted(set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*|\d+", SOURCE)))

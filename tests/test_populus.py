@@ -191,7 +191,7 @@ def test_war_tie_makes_everyone_a_loser():
 
 def test_zone_per_piece_lookup_rejects_other_pieces():
     g, s = first_turn(3)
-    from dsl.parser import parse_text
+    from dsl.language.parser import parse_text
     from dsl.engine import Game
     rules, _ = parse_text("""game t
   players 2 to 2
@@ -231,8 +231,8 @@ def test_random_games_end_by_the_rules(n):
 
 
 def test_checker_names_a_zone_kept_per_something_that_is_not_a_component():
-    from dsl.checker import check
-    from dsl.parser import parse_text
+    from dsl.language.checker import check
+    from dsl.language.parser import parse_text
     rules, _ = parse_text("""game t
   players 2 to 2
 zone box is supply, shared

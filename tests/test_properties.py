@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 
 from _util import BLUFF, DEMOCRACY, ROOT, assert_conserved, canonical_json, game_of, step_random
 
-from dsl import replay
+from dsl.analyses import replay
 from dsl.cli import main
 from dsl.engine import CHANCE
-from dsl.simulate import game_rng, play_random, simulate
+from dsl.analyses.simulate import game_rng, play_random, simulate
 
 BOUND = 3000          # decisions; far beyond any real game of these rules
 PREFIX = 150          # actions drawn from Hypothesis data before the seeded tail
@@ -314,7 +314,7 @@ def test_a_move_from_json_binds_the_pieces_themselves():
 # ----------------------------------------------------------------- rules that cannot run for ever
 
 def _rules(tmp_path, text, name="x.rules"):
-    from dsl.parser import parse_file
+    from dsl.language.parser import parse_file
     p = tmp_path / name
     p.write_text(text, encoding="utf-8")
     return parse_file(str(p))
@@ -347,7 +347,7 @@ def test_loop_passes_are_counted_between_decisions_only(tmp_path):
 
 
 def test_a_rule_that_runs_itself_is_an_error_not_a_crash(tmp_path):
-    from dsl.checker import check
+    from dsl.language.checker import check
     from dsl.engine import Game, RuleError
     text = ("game loop\n  players 2 to 2\nplay\n  do a\n  end game\nrule a\n  do b\nrule b\n  do a\n")
     rules = _rules(tmp_path, text)
@@ -360,7 +360,7 @@ def test_a_rule_that_runs_itself_is_an_error_not_a_crash(tmp_path):
 @pytest.mark.parametrize("value, words", [("supply", "zone"), ("nobody", "nobody"), ("bid_count", "changes"),
                                           ("later", "above"), ('"five"', "text"), ("count(supply)", "count")])
 def test_parameter_values_are_checked(tmp_path, value, words):
-    from dsl.checker import check
+    from dsl.language.checker import check
     from dsl.engine import Game, RuleError
     text = BLUFF.read_text(encoding="utf-8").replace("parameter start_dice = 5\n",
                                                     f"parameter start_dice = {value}\nparameter later = 3\n", 1)

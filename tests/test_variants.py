@@ -7,14 +7,14 @@ import textwrap
 import pytest
 from click.testing import CliRunner
 
-from dsl import diff as diff_mod
-from dsl import stats
+from dsl.variants import diff as diff_mod
+from dsl.analyses import stats
 from dsl.cli import main
-from dsl.diagnostics import RuleFileError
+from dsl.language.diagnostics import RuleFileError
 from dsl.engine import Game
 from dsl.loader import load
-from dsl.simulate import simulate
-from dsl.syntax import Parameter
+from dsl.analyses.simulate import simulate
+from dsl.language.syntax import Parameter
 
 from _util import BLUFF, DEMOCRACY, ROOT
 
@@ -61,7 +61,7 @@ def variant(tmp_path, name, body, head=""):
 
 
 def steps_of(rules):
-    from dsl.overlay import blocks_of
+    from dsl.variants.overlay import blocks_of
     return [b.name for b in blocks_of(rules.decls)]
 
 

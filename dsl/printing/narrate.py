@@ -1,8 +1,8 @@
 """Narration: the events of a game told in English or Japanese, using the rule file's own titles."""
 from __future__ import annotations
 
-from . import syntax as S
-from .engine import Game
+from ..language import syntax as S
+from ..engine import Game
 
 
 class Narrator:

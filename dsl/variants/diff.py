@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from . import overlay
-from . import syntax as S
+from ..language import syntax as S
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,7 @@ def side_by_side(a_text: str, b_text: str) -> list[tuple[str, str, str]]:
 def format_html(a: S.RuleFile, b: S.RuleFile, changes: list[Change], behaviour: Optional[dict] = None) -> str:
     from jinja2 import Environment, FileSystemLoader, select_autoescape
     import os
-    env = Environment(loader=FileSystemLoader(os.path.join(os.path.dirname(__file__), "templates")),
+    env = Environment(loader=FileSystemLoader(os.path.join(os.path.dirname(os.path.dirname(__file__)), "printing", "templates")),
                       autoescape=select_autoescape(["html", "j2"]), keep_trailing_newline=True)
     view = [dict(change=c.change, kind=c.kind, name=c.name, a=c.a, b=c.b,
                  rows=side_by_side(c.a.text if c.a else "", c.b.text if c.b else "")) for c in changes]

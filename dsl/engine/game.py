@@ -14,7 +14,7 @@ import operator
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from . import syntax as S
+from ..language import syntax as S
 from .builtins import BUILTINS
 from .state import DeadEnd, State
 from .values import Piece, Player, Team, ZoneId, plain

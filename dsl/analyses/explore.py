@@ -22,11 +22,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from . import syntax as S
-from .engine import CHANCE, Game
+from ..language import syntax as S
+from ..engine import CHANCE, Game
 from .fuzz import _n, never_reached
-from .state import _freeze
-from .values import plain
+from ..engine.state import _freeze
+from ..engine.values import plain
 
 FORMAT = "playtest-explore/1"
 PROGRESS_EVERY = 1000

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import syntax as S
-from .builtins import BUILTINS
+from ..language import syntax as S
+from ..engine.builtins import BUILTINS
 
 Runs = list[tuple[str, str]]
 

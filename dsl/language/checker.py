@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import syntax as S
-from .builtins import BUILTINS
+from ..engine.builtins import BUILTINS
 from .diagnostics import Diagnostic, did_you_mean
 
 NUM, BOOL, PLAYER, PIECE, ZONE, COLL, TEXT, ANY = "number", "truth", "player", "piece", "zone", "collection", "text", "any"

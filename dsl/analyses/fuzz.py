@@ -38,8 +38,8 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from .engine import CHANCE, Game
-from .values import plain
+from ..engine import CHANCE, Game
+from ..engine.values import plain
 
 FORMAT = "playtest-fuzz/1"
 BATCH = 100                     # generated games per Hypothesis run in the discover phase

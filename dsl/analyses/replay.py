@@ -10,8 +10,8 @@ import os
 import tempfile
 from dataclasses import dataclass
 
-from .engine import CHANCE, Game, IllegalMove
-from .state import State
+from ..engine import CHANCE, Game, IllegalMove
+from ..engine.state import State
 
 FORMAT = "playtest-replay/1"
 

@@ -13,9 +13,9 @@ import os
 from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
-from . import syntax as S
-from .diagnostics import Diagnostic, RuleFileError, did_you_mean
-from .parser import parse_file
+from ..language import syntax as S
+from ..language.diagnostics import Diagnostic, RuleFileError, did_you_mean
+from ..language.parser import parse_file
 
 # Kinds that share one namespace: a patch of `variable x` finds `counter x`.
 _FAMILY = {"variable": "counter", "dice": "component", "deck": "component", "token": "component",

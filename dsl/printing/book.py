@@ -16,10 +16,10 @@ from typing import Optional
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from . import overlay
-from . import syntax as S
-from .engine import Game, RuleError
-from .diff import diff
+from ..variants import overlay
+from ..language import syntax as S
+from ..engine import Game, RuleError
+from ..variants.diff import diff
 from .prose import (UNDECIDED, Item, Voice, choice_summary, describe, notes_of, open_question, plain, rule_item,
                     say, title_of, trigger_item, whenever)
 

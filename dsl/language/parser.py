@@ -17,7 +17,7 @@ from lark.indenter import DedentError, Indenter
 from . import syntax as S
 from .diagnostics import Diagnostic, RuleFileError
 
-GRAMMAR = Path(__file__).resolve().parent.parent / "grammars" / "rules.lark"
+GRAMMAR = Path(__file__).resolve().parent.parent.parent / "grammars" / "rules.lark"
 MAX_SYNTAX_ERRORS = 20
 
 

@@ -10,8 +10,9 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
-from .engine import CHANCE, Game, _Chance
-from .state import State
+from ..engine import CHANCE, Game
+from ..engine.game import _Chance
+from ..engine.state import State
 
 
 def game_rng(seed: int, index: int) -> random.Random:
