@@ -1,0 +1,47 @@
+"""check: report mistakes and open questions."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..language.diagnostics import RuleFileError
+from ..loader import load
+from .common import main, _variant_option
+
+
+@main.command(help="""Check rule files: errors (exit 1), warnings, and the open questions the rules leave.
+
+\b
+A variant file is checked applied to its game:
+  playtest check variants/VARIANT.rules
+  playtest check games/GAME.rules --variant variants/A.rules --variant variants/B.rules""")
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@_variant_option
+@click.option("--json", "as_json", is_flag=True, help="Print the diagnostics as JSON.")
+def check(files, variants, as_json):
+    status = 0
+    report = []
+    for path in files:
+        try:
+            rules, diags = load(path, variants)
+            source = lambda d, rules=rules: rules.source_of(d.span)
+        except RuleFileError as e:
+            diags, source = e.diagnostics, lambda d, e=e: e.source_for(d.path)
+        errors = [d for d in diags if d.severity == "error"]
+        warnings = [d for d in diags if d.severity == "warning"]
+        if errors:
+            status = 1
+        if as_json:
+            report.append({"file": path, "errors": len(errors), "warnings": len(warnings),
+                           "diagnostics": [d.to_json() for d in diags]})
+            continue
+        for d in diags:
+            click.echo(d.format(source(d)), err=bool(errors))
+        verdict = click.style("ok", fg="green") if not errors else click.style("failed", fg="red")
+        click.echo(f"{path}: {verdict} ({len(errors)} error{'s' if len(errors) != 1 else ''}, "
+                   f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''})", err=bool(errors))
+    if as_json:
+        click.echo(json.dumps(report, ensure_ascii=False, indent=1))
+    sys.exit(status)

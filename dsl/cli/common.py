@@ -1,0 +1,84 @@
+"""What every command shares: the group, loading with clear errors, progress."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..language.diagnostics import RuleFileError
+from ..engine import Game, RuleError
+from ..loader import load
+from ..analyses.simulate import simulate as run_simulation
+
+_HELP = """playtest: find what is broken in a game's rules before your friends do.
+
+\b
+A game is one rule file (see games/*.rules and docs/language.md).
+  playtest check games/GAME.rules                  report mistakes and open questions
+  playtest simulate games/GAME.rules --players 4   play random games, show balance
+  playtest replay out/dead-ends/x.json --lang ja    narrate a saved game
+
+\b
+Variants (variants/*.rules) patch a game; stack them with --variant:
+  playtest variants games/GAME.rules               list the variants of a game
+  playtest simulate games/GAME.rules -v variants/FIX.rules -p 4
+  playtest diff games/GAME.rules variants/FIX.rules --simulate 2000 -p 4
+
+\b
+Hunting dead ends:
+  playtest fuzz games/GAME.rules --players 2 --max-time 30   search, shrink, save replays
+  playtest explore games/GAME.rules --players 2              every state of a small game
+"""
+
+
+def _fail(message: str, code: int = 1):
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def _variant_option(f):
+    return click.option("--variant", "-v", "variants", multiple=True, type=click.Path(),
+                        help="A variant file to apply (repeat to stack them, in order).")(f)
+
+
+def _load_or_exit(path: str, variants=()):
+    try:
+        return load(path, variants)
+    except RuleFileError as e:
+        _echo_errors(e, path + "".join(f" + {v}" for v in variants))
+
+
+def _game_or_exit(rules, players: int) -> Game:
+    g = rules.game
+    if not g.min_players <= players <= g.max_players:
+        _fail(f"{g.name} is for {g.min_players} to {g.max_players} players, not {players}"
+              f" (use --players {g.min_players}..{g.max_players})", 2)
+    try:
+        return Game(rules, players)
+    except RuleError as e:
+        span = e.span
+        where = f"{rules.path}:{span.line}:{span.column}: " if span else f"{rules.path}: "
+        _fail(f"{where}{e.message}")
+
+
+def _run_simulation(game, games, seed, label):
+    if sys.stderr.isatty() and games >= 200:
+        with click.progressbar(length=games, label=label, file=sys.stderr) as bar:
+            return run_simulation(game, games, seed, progress=bar.update)
+    return run_simulation(game, games, seed)
+
+
+def _echo_errors(e: RuleFileError, label: str = ""):
+    """Print every diagnostic with its source line, then a count for `label`, and exit 1."""
+    for d in e.diagnostics:
+        click.echo(d.format(e.source_for(d.path)), err=True)
+    if label:
+        errors = sum(1 for d in e.diagnostics if d.severity == "error")
+        click.echo(f"{label}: {errors} error{'s' if errors != 1 else ''}", err=True)
+    sys.exit(1)
+
+
+@click.group(help=_HELP)
+@click.version_option(package_name="playtest")
+def main():
+    pass

@@ -1,0 +1,119 @@
+"""fuzz and explore: hunt for dead ends."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+
+from ..analyses import replay as replay_mod
+from .common import main, _variant_option, _load_or_exit, _game_or_exit
+
+
+@main.command(help="""Hunt for dead ends: drive the game with Hypothesis and shrink each finding to a minimal game.
+
+Every player choice and chance outcome is drawn from Hypothesis data, so a failing game
+shrinks to the shortest one that still fails. Finds situations no rule covers, actors
+with no legal move, draws from too small a zone, counters past their bounds, games that
+do not end within the step bound, components that are not conserved, and the rules,
+steps and branches never reached in the whole run.
+
+\b
+Examples:
+  playtest fuzz games/GAME.rules --players 2 --max-time 30 --seed 1
+  playtest fuzz games/GAME.rules -v variants/FIX.rules -p 4 --max-examples 2000 --json
+  playtest fuzz games/GAME.rules -p 3 --save-replays out/findings   (then: playtest replay FILE)""")
+@click.argument("file", type=click.Path())
+@_variant_option
+@click.option("--players", "-p", type=int, required=True, help="Number of players.")
+@click.option("--max-examples", type=click.IntRange(1), default=None, help="Games to generate (default 1000 if no --max-time).")
+@click.option("--max-time", type=click.FloatRange(0.1), default=None, help="Seconds to spend, at most (the report gives the games run, to repeat it with --max-examples).")
+@click.option("--seed", type=int, default=1, show_default=True, help="The same seed and --max-examples give the same report.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--save-replays", type=click.Path(file_okay=False), default=None, help="Folder for one minimal replay file per finding.")
+def fuzz(file, variants, players, max_examples, max_time, seed, as_json, save_replays):
+    from ..analyses.fuzz import fuzz as run_fuzz
+    rules, _ = _load_or_exit(file, variants)
+    game = _game_or_exit(rules, players)
+    with _progress(f"fuzzing {rules.game.name}") as progress:
+        report = run_fuzz(game, max_examples=max_examples, max_time=max_time, seed=seed, progress=progress)
+    saved = []
+    if save_replays:
+        for f in report.findings:
+            name = f"{rules.game.name}-p{players}-seed{seed}-{f.rule}-{f.kind}.json".replace(" ", "_")
+            path = os.path.join(save_replays, name)
+            replay_mod.save(report.replay_of(f, variants=list(variants)), path)
+            saved.append(path)
+    _print_report(report.to_json(), report.format_text(), saved, as_json)
+
+
+@main.command(help="""Search every state of a small configuration: a finished run with no dead end is a proof.
+
+States are deduplicated, every chance outcome is followed, and each dead end is reported
+with its shortest game. Use it on small configurations (fewer dice, a smaller deck: set
+them with a variant that changes parameters).
+
+\b
+Example:
+  playtest explore games/GAME.rules --players 2
+  playtest explore games/GAME.rules -v variants/SMALL.rules -p 2 --max-states 200000 --json""")
+@click.argument("file", type=click.Path())
+@_variant_option
+@click.option("--players", "-p", type=int, required=True, help="Number of players.")
+@click.option("--max-states", type=click.IntRange(1), default=None, help="Stop after this many distinct states.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--save-replays", type=click.Path(file_okay=False), default=None, help="Folder for the shortest game of each dead end.")
+def explore(file, variants, players, max_states, as_json, save_replays):
+    from ..analyses.explore import explore as run_explore
+    rules, _ = _load_or_exit(file, variants)
+    game = _game_or_exit(rules, players)
+    with _progress(f"exploring {rules.game.name}") as progress:
+        report = run_explore(game, max_states=max_states, progress=progress)
+    data = report.to_json()
+    saved = []
+    if save_replays:
+        for d in data["dead_ends"]:
+            name = f"{rules.game.name}-p{players}-explore-{d['rule']}-{d['kind']}.json".replace(" ", "_")
+            path = os.path.join(save_replays, name)
+            replay_mod.save(replay_mod.Replay(file, list(variants), players, 0, 0, d["shortest"]["actions"],
+                                              note=f"explore: {d['kind']} in {d['rule']} ({d['where']})"), path)
+            saved.append(path)
+    _print_report(data, report.format_text(), saved, as_json)
+
+
+def _print_report(data: dict, text: str, saved: list, as_json: bool):
+    if as_json:
+        if saved:
+            data["saved"] = saved
+        click.echo(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True))
+        return
+    click.echo(text)
+    for path in saved:
+        click.echo(f"  saved {path}   (playtest replay {path})")
+
+
+class _progress:
+    """A one-line progress report on a terminal (phase and count); nothing when piped."""
+
+    def __init__(self, label):
+        self.label = label
+        self.on = sys.stderr.isatty()
+        self.last = 0.0
+
+    def __enter__(self):
+        return self.update if self.on else None
+
+    def update(self, phase, done, total=None):
+        import time
+        now = time.monotonic()
+        if now - self.last < 0.2:
+            return
+        self.last = now
+        of = f" of {total:,}" if total else ""
+        click.echo(f"\r{self.label}: {phase} {done:,}{of}\033[K", nl=False, err=True)
+
+    def __exit__(self, *exc):
+        if self.on:
+            click.echo("\r\033[K", nl=False, err=True)
+        return False
