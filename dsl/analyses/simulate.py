@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..engine import CHANCE, Game
-from ..engine.game import _Chance
+from ..engine.program import Chance as _Chance
 from ..engine.state import State
 
 

@@ -1,0 +1,360 @@
+"""The machine: runs compiled instructions until a decision, applies moves and chance outcomes,
+fires triggers, and answers OpenSpiel's questions (who acts, legal moves, terminal, returns,
+what a player observes).
+
+May import: engine state, values, errors and program parts.
+"""
+from __future__ import annotations
+
+import math
+
+from ..language import syntax as S
+from .errors import IllegalMove, RuleError
+from .program import CHANCE, Chance, Choice, Env, param_names, plain_move
+from .state import DeadEnd, State
+from .values import Piece, Team, ZoneId, plain
+
+_TRIGGER_ROUNDS = 64
+
+
+class Machine:
+    """The part of a Game that plays: every method takes the state it works on."""
+
+    def new_initial_state(self, log: bool = False, coverage: bool = False) -> State:
+        """The state after setup: the first decision or chance outcome of the game."""
+        s = self.blank_state()
+        if log:
+            s.log = []
+        if coverage:
+            s.fired = {}
+        self.run(s, 0)
+        return s
+
+    def blank_state(self) -> State:
+        """Components in their starting zones, variables at their initial values, before setup."""
+        s = State(self, self.n)
+        s.zones = [[] for _ in self.zone_names]
+        for p in self.pieces:
+            s.zones[self.initial_zone[p]].append(p)
+        s.loc = list(self.initial_zone)
+        s.face = list(self.initial_face)
+        s.revealed = [False] * len(self.pieces)
+        s.vars = [None] * len(self.var_slots)
+        s.pvars = [[None] * self.n for _ in self.pvar_slots]
+        s.alive = [True] * self.n
+        s.loc_slots = [None] * max(self.n_slots, 1)
+        s.latches = [False] * sum(self.n if t[2] is not None else 1 for t in self.triggers)
+        s.ip = 0
+        self.init_vars(s)
+        return s
+
+    def init_vars(self, s):
+        cs = s
+        for name, i in self.var_slots.items():
+            s.vars[i] = self.expr(self.var_decls[name].initial, Env(self, {}))(cs)
+        for name, i in self.pvar_slots.items():
+            f = self.expr(self.var_decls[name].initial, Env(self, {}))
+            s.pvars[i] = [f(cs) for _ in range(len(self.teams) if self.var_decls[name].per == "team" else self.n)]
+
+    def run(self, s, ip):
+        code = self.code
+        try:
+            while ip >= 0 and s.outcome is None and s.dead_end is None:
+                ip = code[ip](s)
+        except RuleError as err:
+            self.fail(s, err.kind, err.message, err.span, getattr(err, "ip", ip))
+        except (TypeError, KeyError, IndexError, ValueError, ZeroDivisionError, AttributeError) as err:
+            self.fail(s, "evaluation failed", f"{type(err).__name__}: {err}", None, ip)
+        except RecursionError:
+            self.fail(s, "evaluation failed", "the rules recurse without end", None, ip)
+        if s.outcome is None and s.dead_end is None and s.moves > self.max_moves:
+            self.fail(s, "step limit", f"the game took more than {self.max_moves} decisions", None)
+
+    def fail(self, s, kind, message, span, at=None):
+        ip = at if at is not None and 0 <= at < len(self.code) else (s.ip if 0 <= s.ip < len(self.code) else 0)
+        owner = self.owner[ip] if self.owner else "play"
+        span = span or (self.spans[ip] if self.spans else S.NOWHERE)
+        s.dead_end = DeadEnd(kind, owner, self.rules.path_of(span), span.line, span.column, message)
+        if s.log is not None:
+            s.log.append({"event": "dead_end", **s.dead_end.to_json()})
+
+    def fire_triggers(self, s):
+        if s.outcome is not None or s.dead_end is not None or not self.has_triggers:
+            return
+        for _ in range(_TRIGGER_ROUNDS):
+            fired = False
+            latch = 0
+            for t, slot, coll, cond, start in self.triggers:
+                targets = coll(s) if coll is not None else (None,)
+                if coll is not None:
+                    items = list(targets)
+                    for p in self._players:
+                        on = False
+                        if p in items:
+                            s.loc_slots[slot] = p
+                            on = bool(cond(s))
+                        li = latch + int(p)
+                        if on and not s.latches[li]:
+                            s.latches[li] = True
+                            self.run_trigger(s, t, start)
+                            fired = True
+                        elif not on:
+                            s.latches[li] = False
+                        if s.outcome is not None or s.dead_end is not None:
+                            return
+                    latch += self.n
+                else:
+                    on = bool(cond(s))
+                    if on and not s.latches[latch]:
+                        s.latches[latch] = True
+                        self.run_trigger(s, t, start)
+                        fired = True
+                    elif not on:
+                        s.latches[latch] = False
+                    latch += 1
+                    if s.outcome is not None or s.dead_end is not None:
+                        return
+            if not fired:
+                return
+        raise RuleError("trigger loop", "triggers keep firing each other without end")
+
+    def run_trigger(self, s, t, start):
+        if s.log is not None:
+            s.log.append({"event": "trigger", "name": t.name})
+        if s.fired is not None:
+            key = ("trigger", t.name)
+            s.fired[key] = s.fired.get(key, 0) + 1
+        saved = self.has_triggers
+        self.has_triggers = False      # a trigger's own effects are settled by the outer loop
+        ip = start
+        try:
+            code = self.code
+            while ip >= 0:
+                ip = code[ip](s)
+        except RuleError as err:
+            if not hasattr(err, "ip"):
+                err.ip = ip
+            raise
+        finally:
+            self.has_triggers = saved
+
+    def current_actors(self, s) -> list:
+        if s.is_terminal():
+            return []
+        pause = self.pauses.get(s.ip)
+        if isinstance(pause, Chance):
+            return [CHANCE]
+        if isinstance(pause, Choice):
+            if pause.simultaneous:
+                done = {x for x, _ in s.loc_slots[pause.pending_slot]}
+                return [self.acting_player(s, x) for x in s.loc_slots[pause.actors_slot] if x not in done]
+            return [self.acting_player(s, pause.actor(s))]
+        return []
+
+    def is_chance(self, s) -> bool:
+        return not s.is_terminal() and isinstance(self.pauses.get(s.ip), Chance)
+
+    def chance_outcomes(self, s) -> int:
+        pause = self.pauses[s.ip]
+        items = self.chance_items(s, pause)
+        if pause.kind == "roll":
+            total = 1
+            for p in items:
+                total *= len(self.faces.get(self.kind_of[p], (None,)))
+            return total
+        return math.factorial(len(items))
+
+    def chance_items(self, s, pause):
+        z = pause.zone(s)
+        if isinstance(z, ZoneId):
+            return s.zones[z]
+        if isinstance(z, tuple) and z and isinstance(z[0], ZoneId):
+            out = []
+            for zz in z:
+                out.extend(s.zones[zz])
+            return out
+        if isinstance(z, Piece):
+            return [z]
+        return list(z)
+
+    def legal_moves(self, s, player=None) -> list:
+        if s.is_terminal():
+            return []
+        pause = self.pauses.get(s.ip)
+        if isinstance(pause, Chance):
+            return list(range(self.chance_outcomes(s)))
+        if not isinstance(pause, Choice):
+            return []
+        saved = list(s.loc_slots)     # enumeration uses the slots as scratch; asking must not change the state
+        try:
+            if pause.simultaneous:
+                actors = self.current_actors(s)
+                if player is None:
+                    player = actors[0] if actors else None
+                if player not in actors:
+                    return []
+                s.loc_slots[pause.each_slot] = self.chooser(s, pause, player)
+            return self.enumerate(s, pause)
+        except RuleError as err:
+            s.loc_slots[:] = saved
+            self.fail(s, err.kind, err.message, err.span or pause.span, s.ip)
+            return []
+        except (TypeError, KeyError, IndexError, ValueError, ZeroDivisionError, AttributeError) as err:
+            s.loc_slots[:] = saved
+            self.fail(s, "evaluation failed", f"{type(err).__name__}: {err}", pause.span, s.ip)
+            return []
+        finally:
+            if s.dead_end is None:
+                s.loc_slots[:] = saved
+
+    def apply(self, s, move, player=None, validate: bool = True) -> None:
+        """Take one action: a chance outcome (an int; `player` None or CHANCE) or a player's
+        move (a tuple as listed by legal_moves). An action the rules do not allow here raises
+        IllegalMove and leaves the state unchanged. `validate=False` skips that check for
+        callers that pass a move straight from legal_moves (random play)."""
+        if s.is_terminal():
+            raise IllegalMove("the game has already ended")
+        pause = self.pauses.get(s.ip)
+        if isinstance(pause, Chance):
+            if validate:
+                if player is not None and player != CHANCE:
+                    raise IllegalMove(f"the game waits for a chance outcome, not for P{int(player) + 1}")
+                if isinstance(move, bool) or not isinstance(move, int):
+                    raise IllegalMove(f"a chance outcome is a whole number, not {move!r}")
+                n = self.chance_outcomes(s)
+                if not 0 <= move < n:
+                    raise IllegalMove(f"chance outcome {move} is out of range (0 to {n - 1})")
+            self.apply_chance(s, pause, int(move))
+            self.run(s, s.ip + 1)
+            return
+        if not isinstance(pause, Choice):
+            raise IllegalMove("the game is not waiting for a decision")
+        if validate and player == CHANCE:
+            raise IllegalMove("the game waits for a player's decision, not a chance outcome")
+        if pause.simultaneous:
+            actors = self.current_actors(s)
+            if player is None:
+                player = actors[0]
+            if player not in actors:
+                raise IllegalMove(f"it is not P{int(player) + 1}'s decision" if isinstance(player, int)
+                                  else f"{player!r} is not a player")
+            if validate:
+                move = self._checked_move(s, pause, move, player)
+            move = tuple(move)
+            s.moves += 1
+            s.ticks = 0
+            chooser = self.chooser(s, pause, player)
+            if s.log is not None:
+                s.log.append({"event": "choose", "player": int(player), "move": plain_move(move),
+                              "params": param_names(pause, move[0]), "hidden": True,
+                              **({"team": int(chooser)} if isinstance(chooser, Team) else {})})
+            pending = tuple(sorted(s.loc_slots[pause.pending_slot] + ((chooser, move),),
+                                   key=lambda pm: int(pm[0])))
+            s.loc_slots[pause.pending_slot] = pending
+            if len(pending) == len(s.loc_slots[pause.actors_slot]):
+                self.run(s, pause.after_ip)
+            return
+        chooser = pause.actor(s)
+        actor = self.acting_player(s, chooser)
+        if validate:
+            if player is not None and player != actor:
+                raise IllegalMove(f"it is not P{int(player) + 1}'s decision" if isinstance(player, int)
+                                  else f"{player!r} is not a player")
+            move = self._checked_move(s, pause, move, actor)
+        move = tuple(move)
+        s.moves += 1
+        s.ticks = 0
+        if s.log is not None:
+            s.log.append({"event": "choose", "player": int(actor), "move": plain_move(move),
+                          "params": param_names(pause, move[0]),
+                          **({"team": int(chooser)} if isinstance(chooser, Team) else {})})
+        try:
+            ip = self.bind_move(s, pause, move)
+        except RuleError as err:
+            raise IllegalMove(err.message)
+        self.run(s, ip)
+
+    def decision(self, s):
+        """Who decides now and their legal moves, as (player, moves); None when nobody can,
+        after ending the game in a dead end (`no actor` or `no legal move`). The one place
+        drivers (simulate, fuzz, explore, replay) learn whether the game can go on."""
+        actors = self.current_actors(s)
+        if not actors:
+            self.fail(s, "no actor", "the game waits for nobody", self.pause_span(s))
+            return None
+        p = actors[0]
+        moves = self.legal_moves(s, p)
+        if not moves:
+            if s.dead_end is None:      # working the moves out may have failed: that dead end stands
+                self.fail(s, "no legal move", f"P{int(p) + 1} has no legal move", self.pause_span(s))
+            return None
+        return p, moves
+
+    def pause_span(self, s):
+        return getattr(self.pauses.get(s.ip), "span", None)
+
+    def stuck(self, s) -> bool:
+        """True when the game has ended, or waits for a decision nobody can take (then it ends
+        in a dead end here)."""
+        if s.is_terminal() or self.is_chance(s):
+            return s.is_terminal()
+        return self.decision(s) is None
+
+    def apply_chance(self, s, pause, outcome):
+        items = list(self.chance_items(s, pause))
+        s.memo.clear()
+        if pause.kind == "roll":
+            faces_log = []
+            for p in items:
+                faces = self.faces.get(self.kind_of[p])
+                if faces is None:       # only dice roll; other pieces in the zone stay as they are
+                    continue
+                outcome, k = divmod(outcome, len(faces))
+                s.face[p] = faces[k]
+                s.revealed[p] = False       # a die rolled again is hidden again
+                faces_log.append(faces[k])
+            if s.log is not None:
+                s.log.append({"event": "roll", "pieces": [int(p) for p in items], "faces": faces_log})
+        else:
+            zid = pause.zone(s)
+            pool = list(items)
+            order = []
+            for i in range(len(pool), 0, -1):
+                outcome, k = divmod(outcome, i)
+                order.append(pool.pop(k))
+            if isinstance(zid, ZoneId):
+                s.zones[zid][:] = order
+            if s.log is not None:
+                s.log.append({"event": "shuffle", "zone": self.zone_names[zid] if isinstance(zid, ZoneId) else None})
+        if self.has_triggers and s.playing and self.triggers_read_faces:
+            try:
+                self.fire_triggers(s)
+            except RuleError as err:
+                self.fail(s, err.kind, err.message, err.span)
+
+    def returns(self, s) -> list[float]:
+        if s.outcome is None:
+            return [0.0] * self.n
+        w = set(int(p) for p in s.outcome)
+        return [1.0 / len(w) if i in w else 0.0 for i in range(self.n)]
+
+    def observation(self, s, player) -> dict:
+        zones = {}
+        for i, name in enumerate(self.zone_names):
+            seen = self.zone_seen[i]
+            visible = seen == "everyone" or (seen == "owner" and self.owned_by(i, player))
+            content = []
+            for p in s.zones[i]:
+                if visible or s.revealed[p]:
+                    content.append({"piece": int(p), "label": self.piece_label[p],
+                                    **({"face": s.face[p]} if s.face[p] is not None else {})})
+                else:
+                    content.append(None)
+            zones[name] = content
+        return {"player": int(player), "zones": zones,
+                "variables": {n: plain(s.vars[i]) for n, i in self.var_slots.items()},
+                "alive": list(s.alive)}
+
+    def after_effect(self, s):
+        if self.has_triggers and s.playing:
+            self.fire_triggers(s)

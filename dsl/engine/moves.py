@@ -1,0 +1,149 @@
+"""Legal moves: enumerating what a paused choice offers, checking one move without listing the
+others, and binding a chosen move's values to its option's slots.
+
+May import: engine values, errors and program parts.
+"""
+from __future__ import annotations
+
+import itertools
+
+from .errors import IllegalMove, RuleError
+from .program import plain_move
+from .values import Player, ZoneId
+
+
+class Moves:
+    """The part of a Game that works out and checks players' moves."""
+
+    def bind_move(self, s, choice, move):
+        for name, avail, params, rest, bounds, label, opt, cov in choice.options:
+            if name == move[0]:
+                for (pname, slot, lo, hi), v in zip(params, move[1:]):
+                    s.loc_slots[slot] = v
+                if s.fired is not None:
+                    s.fired[cov] = s.fired.get(cov, 0) + 1
+                return label.ip
+        raise RuleError("illegal move", f"no option named {move[0]!r}", choice.span)
+
+    def chooser(self, s, choice, player):
+        """In a simultaneous choice, the player or team that `player` decides for."""
+        for x in s.loc_slots[choice.actors_slot]:
+            if self.acting_player(s, x) == player:
+                return x
+        return Player(player)
+
+    def enumerate(self, s, choice) -> list:
+        moves = []
+        L = s.loc_slots
+        for name, avail, params, rest, bounds, label, opt, cov in choice.options:
+            if avail is not None and not avail(s):
+                continue
+            if not params:
+                if rest is None or rest(s):
+                    moves.append((name,))
+            elif opt.independent:
+                doms = [self.domain(s, p, bounds) for p in params]
+                if len(params) == 1:
+                    s0 = params[0][1]
+                    for v in doms[0]:
+                        L[s0] = v
+                        if rest is None or rest(s):
+                            moves.append((name, v))
+                elif len(params) == 2:
+                    s0, s1 = params[0][1], params[1][1]
+                    d1 = doms[1]
+                    for v0 in doms[0]:
+                        L[s0] = v0
+                        if rest is None:
+                            moves.extend([(name, v0, v1) for v1 in d1])
+                            continue
+                        for v1 in d1:
+                            L[s1] = v1
+                            if rest(s):
+                                moves.append((name, v0, v1))
+                else:
+                    for combo in itertools.product(*doms):
+                        for (_, slot, _, _), v in zip(params, combo):
+                            L[slot] = v
+                        if rest is None or rest(s):
+                            moves.append((name, *combo))
+            else:
+                self.product(s, L, params, 0, bounds, rest, [name], moves)
+        return moves
+
+    def domain(self, s, param, bounds):
+        pname, slot, lo, hi = param
+        if hi is None:
+            coll = lo(s)
+            return list(s.zones[coll] if isinstance(coll, ZoneId) else coll)
+        a, b = lo(s), hi(s)
+        for op, f in bounds.get(pname, ()):
+            v = f(s)
+            if op == ">=":
+                a = max(a, v)
+            elif op == ">":
+                a = max(a, v + 1)
+            elif op == "<=":
+                b = min(b, v)
+            elif op == "<":
+                b = min(b, v - 1)
+            else:
+                a, b = max(a, v), min(b, v)
+        return range(a, b + 1)
+
+    def product(self, s, L, params, k, bounds, rest, prefix, out):
+        if k == len(params):
+            if rest is None or rest(s):
+                out.append(tuple(prefix))
+            return
+        slot = params[k][1]
+        for v in self.domain(s, params[k], bounds):
+            L[slot] = v
+            prefix.append(v)
+            self.product(s, L, params, k + 1, bounds, rest, prefix, out)
+            prefix.pop()
+
+    def _checked_move(self, s, choice, move, player) -> tuple:
+        """The move as legal_moves would list it, or IllegalMove. Checks one move without
+        enumerating the others: the option is offered, every value is in its range or
+        collection (ranges may depend on earlier values), and `where` holds."""
+        try:
+            move = tuple(move)
+        except TypeError:
+            raise IllegalMove(f"{move!r} is not a move (a move is a list: option name, then values)")
+        bad = IllegalMove(f"{plain_move(move)} is not a legal move for P{int(player) + 1}")
+        if not move or not isinstance(move[0], str):
+            raise bad
+        L = s.loc_slots
+        saved = list(L)
+        try:
+            if choice.simultaneous:
+                L[choice.each_slot] = self.chooser(s, choice, player)
+            for name, avail, params, rest, bounds, label, opt, cov in choice.options:
+                if name != move[0]:
+                    continue
+                if len(move) != 1 + len(params) or (avail is not None and not avail(s)):
+                    raise bad
+                out = [name]
+                for param, v in zip(params, move[1:]):
+                    dom = self.domain(s, param, bounds)
+                    if param[3] is not None:
+                        if isinstance(v, bool) or not isinstance(v, int) or v not in dom:
+                            raise bad
+                    else:
+                        try:
+                            v = dom[dom.index(v)]       # the item itself (a piece, a player), not its number
+                        except ValueError:
+                            raise bad
+                    L[param[1]] = v
+                    out.append(v)
+                if rest is not None and not rest(s):
+                    raise bad
+                return tuple(out)
+            raise bad
+        except IllegalMove:
+            raise
+        except (RuleError, TypeError, KeyError, IndexError, ValueError, ZeroDivisionError, AttributeError):
+            raise bad
+        finally:
+            L[:] = saved

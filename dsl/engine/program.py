@@ -1,0 +1,154 @@
+"""The compiled program's parts: jump labels, what a paused instruction waits for (a choice or
+a chance outcome), compile-time scopes, and small helpers the compiler and constructs share.
+
+May import: the syntax base classes and engine values (a leaf, so constructs can use it).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from ..language import syntax as S
+from .values import plain
+
+CHANCE = -1                     # the actor of a chance outcome
+
+
+class Label:
+    __slots__ = ("ip",)
+
+    def __init__(self):
+        self.ip = -1
+
+
+@dataclass
+class Choice:
+    """What a paused CHOOSE instruction offers."""
+    actor: Optional[Callable]
+    options: list                      # (name, available, params, where_fn, bounds, body label, option syntax)
+    simultaneous: bool
+    actors_slot: int = -1
+    pending_slot: int = -1
+    span: S.Span = S.NOWHERE
+    owner: str = ""
+
+
+@dataclass
+class Chance:
+    kind: str                          # 'roll' | 'shuffle'
+    zone: Callable
+    span: S.Span
+    owner: str
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    syntax: S.Option
+    independent: bool           # no parameter's range depends on another's value
+
+
+class Env:
+    """Compile-time scope: names of local slots, and names bound to argument closures."""
+
+    def __init__(self, game, locals_, bound=None):
+        self.game = game
+        self.locals = locals_
+        self.bound = bound or {}
+
+    def new_slot(self, name) -> int:
+        i = self.game.n_slots
+        self.game.n_slots += 1
+        return i
+
+    def with_local(self, name, slot) -> "Env":
+        loc = dict(self.locals)
+        loc[name] = slot
+        return Env(self.game, loc, self.bound)
+
+
+def param_names(choice, option):
+    for o in choice.options:
+        if o[0] == option:
+            return [p[0] for p in o[2]]
+    return []
+
+
+def plain_move(move):
+    return [plain(x) for x in move]
+
+
+def combine(op, old, v):
+    if op == "set":
+        return v
+    if op == "add":
+        return old + v
+    return old - v
+
+
+def describe(e) -> str:
+    if isinstance(e, S.Name):
+        return e.id
+    if isinstance(e, S.Call):
+        return f"{e.fn}(...)"
+    if isinstance(e, S.Attr):
+        return f"{describe(e.obj)}.{e.name}"
+    return type(e).__name__.lower()
+
+
+def first_line(text: str, span: S.Span) -> str:
+    lines = text.splitlines()
+    if 0 < span.line <= len(lines):
+        return lines[span.line - 1][max(span.column - 1, 0):].strip()
+    return ""
+
+
+def source(text: str, span: S.Span) -> str:
+    lines = text.splitlines()
+    if span.line == span.end_line and 0 < span.line <= len(lines):
+        return lines[span.line - 1][span.column - 1:span.end_column - 1]
+    return "..."
+
+
+def split_bounds(where, range_params):
+    """Split `where` into simple bounds on range parameters (used to narrow the ranges)
+    and the rest, which is tested for every combination."""
+    if where is None:
+        return [], None
+    conj = []
+
+    def flatten(e):
+        if isinstance(e, S.Binary) and e.op == "and":
+            flatten(e.left)
+            flatten(e.right)
+        else:
+            conj.append(e)
+    flatten(where)
+    bounds, rest = [], []
+    flip = {">=": "<=", "<=": ">=", ">": "<", "<": ">", "=": "="}
+    params = set(range_params)
+    for c in conj:
+        if isinstance(c, S.Binary) and c.op in flip:
+            if isinstance(c.left, S.Name) and c.left.id in params and not mentions(c.right, params):
+                bounds.append((c.left.id, c.op, c.right))
+                continue
+            if isinstance(c.right, S.Name) and c.right.id in params and not mentions(c.left, params):
+                bounds.append((c.right.id, flip[c.op], c.left))
+                continue
+        rest.append(c)
+    rest_expr = None
+    for c in rest:
+        rest_expr = c if rest_expr is None else S.Binary(c.span, "and", rest_expr, c)
+    return bounds, rest_expr
+
+
+def mentions(e, names) -> bool:
+    if isinstance(e, S.Name):
+        return e.id in names
+    for v in vars(e).values():
+        if isinstance(v, S.Expr) and mentions(v, names):
+            return True
+        if isinstance(v, tuple):
+            for x in v:
+                if isinstance(x, S.Expr) and mentions(x, names):
+                    return True
+    return False

@@ -1,0 +1,229 @@
+"""The tables built from a rule file's declarations for one player count: parameters, zones,
+pieces, orders, variables, teams, and who owns and sees what.
+
+May import: the language, engine values and errors.
+"""
+from __future__ import annotations
+
+import operator
+
+from ..language import syntax as S
+from .errors import RuleError
+from .program import describe
+from .values import Piece, Player, Team, ZoneId, plain
+
+_CMP = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+        ">": operator.gt, ">=": operator.ge}
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
+DEFAULT_MAX_MOVES = 5000
+LOOP_PASSES_PER_STEP = 10       # loop passes allowed between two decisions, per unit of `max steps`
+
+
+class Tables:
+    """The part of a Game built from declarations before anything is compiled."""
+
+    def players_of(self, n):
+        return self._players
+
+    def build_tables(self):
+        r = self.rules
+        self.params: dict[str, object] = {}
+        self.defines = {d.name: d for d in r.of(S.Define)}
+        self.rule_decls = {d.name: d for d in r.of(S.Rule)}
+        self.questions = {d.name: d for d in r.of(S.Question)}
+        for p in r.of(S.Parameter):
+            if p.by_players:
+                table = dict(p.by_players)
+                expr = table.get(self.n, p.otherwise)
+                if expr is None:
+                    raise RuleError("parameter", f"parameter '{p.name}' has no value for {self.n} players", p.span)
+            else:
+                expr = p.value
+            self.params[p.name] = self.const(expr, f"parameter '{p.name}'")
+        # zones
+        self.zone_names: list[str] = []
+        self.zone_owner: list = []
+        self.zone_seen: list[str] = []
+        self.zone_kind: list[str] = []
+        self.zones: dict[str, object] = {}      # name -> ZoneId or tuple of ZoneId per player/team/piece
+        self.family_index: dict[str, dict] = {}     # per-piece zones: piece -> position in the family
+        by_piece = [z for z in r.of(S.Zone) if z.per not in (None, "player", "team")]
+        for z in r.of(S.Zone):
+            if z.per in ("player", "team"):
+                keys = self._players if z.per == "player" else self.teams
+                self.zones[z.name] = tuple(self.new_zone(f"{z.name}({int(p) + 1})", p, z.seen_by, z.kind)
+                                           for p in keys)
+            elif z.per is None:             # zones per piece are made once the pieces exist, below
+                self.zones[z.name] = self.new_zone(z.name, None, z.seen_by, z.kind)
+        for b in r.of(S.Board):
+            cells = []
+            for y in range(1, b.height + 1):
+                for x in range(1, b.width + 1):
+                    cells.append(ZoneId(len(self.zone_names)))
+                    self.zone_names.append(f"{b.name}({x},{y})")
+                    self.zone_owner.append(None)
+                    self.zone_seen.append("everyone")
+                    self.zone_kind.append("space")
+            self.zones[b.name] = tuple(cells)
+        # pieces
+        self.kind_of: list[str] = []
+        self.piece_attrs: list[dict] = []
+        self.piece_label: list[str] = []
+        self.initial_zone: list[int] = []
+        self.initial_face: list = []
+        self.wild_face: dict[str, object] = {}
+        self.faces: dict[str, tuple] = {}
+        self.piece_owner: list = []
+        for c in r.of(S.Component):
+            home = self.zones.get(c.home) if c.home else None
+            own_homes = isinstance(home, tuple) and c.count_per_player and not c.cards \
+                and len(home) == self.n and c.home not in self.family_index
+            if home is None or (isinstance(home, tuple) and not own_homes):
+                raise RuleError("component", f"'{c.name}' needs a shared zone to start in ('in ZONE'), "
+                                             f"or a zone per player when it is counted per player", c.span)
+            if c.kind == "dice":
+                self.faces[c.name] = tuple(c.faces)
+                self.wild_face[c.name] = c.wild
+            specs = c.cards or (S.CardSpec(c.name, (), c.count, c.span),)
+            for spec in specs:
+                count = self.const(spec.count, f"the count of '{c.name}'") if spec.count is not None else 1
+                if count < 0:
+                    raise RuleError("component", f"'{c.name}' cannot have {count} pieces", spec.count.span)
+                owners = self._players if c.count_per_player and not c.cards else (None,)
+                # pieces counted per player belong to a player: `x.owner`, and their zone if it is per player
+                for owner in owners:
+                    for _ in range(int(count)):
+                        self.kind_of.append(c.name)
+                        attrs = dict(spec.attrs)
+                        self.piece_attrs.append(attrs)
+                        self.piece_label.append(spec.name if c.cards else c.name)
+                        self.piece_owner.append(owner)
+                        self.initial_zone.append(home[owner] if own_homes else home)
+                        self.initial_face.append(c.faces[0] if c.kind == "dice" and c.faces else None)
+        self.pieces = tuple(Piece(i) for i in range(len(self.kind_of)))
+        self.kind_pieces: dict[str, tuple] = {}
+        for p in self.pieces:
+            self.kind_pieces.setdefault(self.kind_of[p], []).append(p)
+        self.kind_pieces = {k: tuple(v) for k, v in self.kind_pieces.items()}
+        for z in by_piece:
+            of = self.kind_pieces.get(z.per)
+            if of is None:
+                raise RuleError("zone", f"zone '{z.name}' is kept per '{z.per}', which is not a component", z.span)
+            # the piece owns its zone, so holder(x) of what lies there is that piece (a space, say)
+            self.zones[z.name] = tuple(self.new_zone(f"{z.name}(#{int(piece)})", piece, z.seen_by, z.kind)
+                                       for piece in of)
+            self.family_index[z.name] = {piece: k for k, piece in enumerate(of)}
+        # orders: value -> strength (higher is stronger)
+        self.orders: dict[str, tuple[str, dict]] = {}
+        for o in r.of(S.Order):
+            strength = {}
+            for i, group in enumerate(o.ranks):
+                for v in group:
+                    strength[v] = len(o.ranks) - i
+            self.orders[o.name] = (o.attribute, strength)
+        # variables
+        self.var_slots: dict[str, int] = {}
+        self.pvar_slots: dict[str, int] = {}        # kept per player or per team
+        self.var_decls: dict[str, S.Counter] = {}
+        for v in r.of(S.Counter):
+            self.var_decls[v.name] = v
+            if v.per:
+                self.pvar_slots[v.name] = len(self.pvar_slots)
+            else:
+                self.var_slots[v.name] = len(self.var_slots)
+        self.symbols = set()
+        for attrs in self.piece_attrs:
+            for v in attrs.values():
+                if isinstance(v, str):
+                    self.symbols.add(v)
+        for c in r.of(S.Component):
+            for f in c.faces:
+                if isinstance(f, str):
+                    self.symbols.add(f)
+        for o in r.of(S.Order):
+            for g in o.ranks:
+                for v in g:
+                    if isinstance(v, str):
+                        self.symbols.add(v)
+        mx = self.rules.game.max_steps if self.rules.game else None
+        self.max_moves = self.const(mx, "max steps") if mx is not None else DEFAULT_MAX_MOVES
+        if self.max_moves < 1:
+            raise RuleError("game", f"max steps must be at least 1, not {self.max_moves}", mx.span)
+        self.max_moves_from = (f"max steps ({self.rules.path_of(mx.span)}:{mx.span.line}:{mx.span.column})" if mx is not None
+                               else "default")
+        self.max_passes = LOOP_PASSES_PER_STEP * self.max_moves
+
+    def new_zone(self, name, owner, seen, kind) -> ZoneId:
+        self.zone_names.append(name)
+        self.zone_owner.append(owner)
+        self.zone_seen.append(seen)
+        self.zone_kind.append(kind)
+        return ZoneId(len(self.zone_names) - 1)
+
+    def const(self, expr, what="this value"):
+        """A whole number worked out before play: numbers, earlier parameters, player_count,
+        arithmetic, comparisons, `if then else`, max, min and abs. Anything else is a RuleError."""
+        try:
+            v = self.const_eval(expr, what)
+        except RuleError:
+            raise
+        except (TypeError, ValueError, ZeroDivisionError, ArithmeticError) as err:
+            raise RuleError("constant", f"{what} cannot be worked out ({err})", expr.span)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise RuleError("constant", f"{what} must be a whole number, not {plain(v)!r}", expr.span)
+        return v
+
+    def const_eval(self, e, what):
+        if isinstance(e, S.Num):
+            return e.value
+        if isinstance(e, S.Name):
+            if e.id == "player_count":
+                return self.n
+            if e.id in self.params:
+                return self.params[e.id]
+            if e.id in ("true", "false"):
+                return e.id == "true"
+        elif isinstance(e, S.Unary):
+            v = self.const_eval(e.operand, what)
+            return (not v) if e.op == "not" else -v
+        elif isinstance(e, S.Binary):
+            a = self.const_eval(e.left, what)
+            if e.op == "and":
+                return a and self.const_eval(e.right, what)
+            if e.op == "or":
+                return a or self.const_eval(e.right, what)
+            b = self.const_eval(e.right, what)
+            if e.op in _CMP:
+                return _CMP[e.op](a, b)
+            if e.op in _ARITH and not isinstance(a, bool) and not isinstance(b, bool) \
+                    and isinstance(a, int) and isinstance(b, int):
+                return _ARITH[e.op](a, b)
+        elif isinstance(e, S.IfExpr):
+            return self.const_eval(e.then if self.const_eval(e.cond, what) else e.other, what)
+        elif isinstance(e, S.Call) and e.fn in ("max", "min", "abs") and e.args \
+                and not any(isinstance(a, S.Comprehension) for a in e.args):
+            args = [self.const_eval(a, what) for a in e.args]
+            return {"max": max, "min": min, "abs": lambda *a: abs(a[0])}[e.fn](*args)
+        raise RuleError("constant", f"{what} must be worked out from numbers, earlier parameters and "
+                                    f"player_count; '{describe(e)}' cannot be used here", e.span)
+
+    def players_in(self, x) -> tuple:
+        """A player, or every member of a team; nobody is no one."""
+        if x is None:
+            return ()
+        if isinstance(x, Team):
+            return self.team_members[x]
+        return (x,)
+
+    def owned_by(self, zone, player) -> bool:
+        """Whether a zone belongs to this player: their own, or their team's."""
+        owner = self.zone_owner[zone]
+        if isinstance(owner, Team):
+            return player in self.team_members[owner]
+        return isinstance(owner, Player) and owner == player
+
+    def acting_player(self, s, x):
+        """Who takes a decision for x: x itself, or for a team its first member still in."""
+        if isinstance(x, Team):
+            return next((p for p in self.team_members[x] if s.alive[p]), None)
+        return x
