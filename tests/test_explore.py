@@ -9,7 +9,9 @@ from _util import BLUFF, DEMOCRACY, GAMES, game_of
 
 from dsl.analyses import replay
 from dsl.engine import Game
-from dsl.analyses.explore import _OrderUse, explore, order_free_zones, state_keyer
+from dsl.analyses.explore import explore
+from dsl.engine.order import order_free_zones, state_keyer
+from dsl.engine.order import OrderUse as _OrderUse
 from dsl.loader import load
 
 TICTACTOE = GAMES / "tictactoe.rules"

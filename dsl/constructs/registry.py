@@ -100,3 +100,7 @@ def grammar_rules() -> dict:
                 raise ValueError(f"grammar rule {rule!r} is built by two constructs")
             rules[rule] = build
     return rules
+
+
+def nothing(*_) -> None:
+    """The hook of a construct that adds nothing to that pass (registered so on purpose)."""

@@ -1,4 +1,5 @@
-"""The functions a rule file can call, each with its arity and its ja/en reading.
+"""The functions a rule file can call: each one entry with its code, arity, the kind of value it
+gives, its ja/en reading, and what the analyses must know of it.
 
 `impl` receives the running state first, then the evaluated arguments.
 Functions over comprehensions (count, sum, highest, ...) get the collection already
@@ -9,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from ..language.kinds import ANY, BOOL, COLL, NUM, PLAYER, TEAM, ZONE
 from .values import Team, ZoneId
 
 
@@ -19,7 +21,12 @@ class Builtin:
     impl: Callable
     ja: str
     en: str
+    returns: str = ANY          # the kind of value it gives (language/kinds.py)
     pairs: bool = False         # takes `key for x in coll` as (item, key) pairs
+    order: str = ""             # 'reads': its result depends on the order of its zone argument;
+                                # 'keeps': gives items back in the order of its last argument;
+                                # 'unknown zone': names a zone known only during play
+    constant: bool = False      # can be worked out before play from numbers (max, min, abs)
 
 
 def _items(s, coll):
@@ -157,31 +164,31 @@ def _size(s, coll):
 
 
 BUILTINS: dict[str, Builtin] = {b.name: b for b in [
-    Builtin("count", (1, 1), _count, "{0}の数", "the number of {0}"),
-    Builtin("sum", (1, 1), _sum, "{0}の合計", "the total of {0}"),
-    Builtin("max", (1, 9), _max, "{0}の最大", "the largest of {0}"),
-    Builtin("min", (1, 9), _min, "{0}の最小", "the smallest of {0}"),
-    Builtin("highest", (1, 1), _extreme(max), "{0}が最も大きいもの", "those with the highest {0}", pairs=True),
-    Builtin("lowest", (1, 1), _extreme(min), "{0}が最も小さいもの", "those with the lowest {0}", pairs=True),
-    Builtin("nth_highest", (2, 2), _nth_highest, "{1}が{0}番目に大きいもの", "those ranked {0} by highest {1}", pairs=True),
-    Builtin("first", (1, 1), _first, "{0}の最初", "the first of {0}"),
-    Builtin("top", (1, 1), _top, "{0}の一番上", "the top of {0}"),
-    Builtin("alive_players", (0, 0), _alive_players, "残っているプレイヤー", "the players still in"),
-    Builtin("next_player", (1, 1), _next_player, "{0}の次のプレイヤー", "the player after {0}"),
-    Builtin("previous_player", (1, 1), _previous_player, "{0}の前のプレイヤー", "the player before {0}"),
-    Builtin("all", (1, 1), _all, "全員の{0}", "every player's {0}"),
-    Builtin("wild", (1, 1), _wild, "{0}がワイルド", "{0} shows the wild face"),
-    Builtin("alive", (1, 1), _alive, "{0}が残っている", "{0} is still in"),
-    Builtin("team_of", (1, 1), _team_of, "{0}のチーム", "the team of {0}"),
-    Builtin("members", (1, 1), _members, "{0}のメンバー", "the members of {0}"),
-    Builtin("alive_teams", (0, 0), _alive_teams, "残っているチーム", "the teams still in"),
-    Builtin("contains", (2, 2), _contains, "{0}に{1}がある", "{0} holds {1}"),
-    Builtin("empty", (1, 1), _empty, "{0}が空", "{0} is empty"),
-    Builtin("seat", (1, 1), _seat, "{0}の席番号", "the seat of {0}"),
-    Builtin("holder", (1, 1), _holder, "{0}を持つプレイヤー", "the player holding {0}"),
-    Builtin("zone_of", (1, 1), _zone_of, "{0}のある場所", "where {0} is"),
-    Builtin("abs", (1, 1), _abs, "{0}の絶対値", "the size of {0}"),
-    Builtin("size", (1, 1), _size, "{0}の大きさ", "the size of {0}"),
+    Builtin("count", (1, 1), _count, "{0}の数", "the number of {0}", returns=NUM),
+    Builtin("sum", (1, 1), _sum, "{0}の合計", "the total of {0}", returns=NUM),
+    Builtin("max", (1, 9), _max, "{0}の最大", "the largest of {0}", returns=NUM, constant=True),
+    Builtin("min", (1, 9), _min, "{0}の最小", "the smallest of {0}", returns=NUM, constant=True),
+    Builtin("highest", (1, 1), _extreme(max), "{0}が最も大きいもの", "those with the highest {0}", pairs=True, returns=COLL, order="keeps"),
+    Builtin("lowest", (1, 1), _extreme(min), "{0}が最も小さいもの", "those with the lowest {0}", pairs=True, returns=COLL, order="keeps"),
+    Builtin("nth_highest", (2, 2), _nth_highest, "{1}が{0}番目に大きいもの", "those ranked {0} by highest {1}", pairs=True, returns=COLL, order="keeps"),
+    Builtin("first", (1, 1), _first, "{0}の最初", "the first of {0}", returns=ANY, order="reads"),
+    Builtin("top", (1, 1), _top, "{0}の一番上", "the top of {0}", returns=ANY, order="reads"),
+    Builtin("alive_players", (0, 0), _alive_players, "残っているプレイヤー", "the players still in", returns=COLL),
+    Builtin("next_player", (1, 1), _next_player, "{0}の次のプレイヤー", "the player after {0}", returns=PLAYER),
+    Builtin("previous_player", (1, 1), _previous_player, "{0}の前のプレイヤー", "the player before {0}", returns=PLAYER),
+    Builtin("all", (1, 1), _all, "全員の{0}", "every player's {0}", returns=COLL, order="keeps"),
+    Builtin("wild", (1, 1), _wild, "{0}がワイルド", "{0} shows the wild face", returns=BOOL),
+    Builtin("alive", (1, 1), _alive, "{0}が残っている", "{0} is still in", returns=BOOL),
+    Builtin("team_of", (1, 1), _team_of, "{0}のチーム", "the team of {0}", returns=TEAM),
+    Builtin("members", (1, 1), _members, "{0}のメンバー", "the members of {0}", returns=COLL),
+    Builtin("alive_teams", (0, 0), _alive_teams, "残っているチーム", "the teams still in", returns=COLL),
+    Builtin("contains", (2, 2), _contains, "{0}に{1}がある", "{0} holds {1}", returns=BOOL),
+    Builtin("empty", (1, 1), _empty, "{0}が空", "{0} is empty", returns=BOOL),
+    Builtin("seat", (1, 1), _seat, "{0}の席番号", "the seat of {0}", returns=NUM),
+    Builtin("holder", (1, 1), _holder, "{0}を持つプレイヤー", "the player holding {0}", returns=PLAYER),
+    Builtin("zone_of", (1, 1), _zone_of, "{0}のある場所", "where {0} is", returns=ZONE, order="unknown zone"),
+    Builtin("abs", (1, 1), _abs, "{0}の絶対値", "the size of {0}", returns=NUM, constant=True),
+    Builtin("size", (1, 1), _size, "{0}の大きさ", "the size of {0}", returns=NUM),
 ]}
 
 CONSTANTS = {"players", "teams", "nobody", "true", "false"}

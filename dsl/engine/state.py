@@ -86,7 +86,7 @@ class State:
         counter, which only bound the game, do not)."""
         return (self.n, tuple(tuple(z) for z in self.zones), tuple(self.face), tuple(self.revealed),
                 tuple(self.vars), tuple(tuple(v) for v in self.pvars), tuple(self.alive), self.ip,
-                _freeze(self.loc_slots), tuple(self.latches), self.playing, self.outcome,
+                freeze(self.loc_slots), tuple(self.latches), self.playing, self.outcome,
                 self.dead_end.kind if self.dead_end else None)
 
     def __hash__(self) -> int:
@@ -110,7 +110,7 @@ class State:
             "variables": {name: plain(self.vars[i]) for name, i in self.game.var_slots.items()},
             "player_variables": {name: plain(self.pvars[i]) for name, i in self.game.pvar_slots.items()},
             "alive": list(self.alive),
-            "position": {"ip": self.ip, "locals": plain(_freeze(self.loc_slots)), "latches": plain(self.latches), "playing": self.playing},
+            "position": {"ip": self.ip, "locals": plain(freeze(self.loc_slots)), "latches": plain(self.latches), "playing": self.playing},
             "outcome": plain(self.outcome),
             "dead_end": self.dead_end.to_json() if self.dead_end else None,
             "moves": self.moves,
@@ -142,9 +142,9 @@ class State:
         return self.game.observation(self, player)
 
 
-def _freeze(v):
+def freeze(v):
     if isinstance(v, (list, tuple)):
-        return tuple(_freeze(x) for x in v)
+        return tuple(freeze(x) for x in v)
     if isinstance(v, dict):
-        return tuple(sorted((k, _freeze(x)) for k, x in v.items()))
+        return tuple(sorted((k, freeze(x)) for k, x in v.items()))
     return v

@@ -1,0 +1,194 @@
+"""`set X to V`, `add V to X`, `subtract V from X`: counters and variables change,
+for the game or for one player or team (`X(p)`).
+
+May import: the syntax base classes and the leaf helpers of the language, engine and printing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..engine.errors import RuleError
+from ..engine.program import combine
+from ..engine.values import Team
+from ..language import syntax as S
+from ..language.building import span
+from ..language.diagnostics import did_you_mean
+from ..language.kinds import NUM, PLAYER, TEAM
+from ..language.syntax import Expr, Node, Span, Stmt
+from ..printing.runs import Item, Runs, say, sentence
+from .registry import register
+
+
+@dataclass(frozen=True)
+class Target(Node):
+    name: str
+    player: Optional[Expr]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Assign(Stmt):
+    op: str                     # 'set' | 'add' | 'subtract'
+    target: Target
+    value: Expr
+
+
+# ---------------------------------------------------------------- grammar
+def _var_target(meta, c):
+    return Target(str(c[0]), None, span(meta))
+
+
+def _player_target(meta, c):
+    return Target(str(c[0]), c[1], span(meta))
+
+
+def _set_stmt(meta, c):
+    return Assign(span(meta), "set", c[0], c[1])
+
+
+def _add_stmt(meta, c):
+    return Assign(span(meta), "add", c[1], c[0])
+
+
+def _subtract_stmt(meta, c):
+    return Assign(span(meta), "subtract", c[1], c[0])
+
+
+GRAMMAR = {"var_target": _var_target, "player_target": _player_target, "set_stmt": _set_stmt, "add_stmt": _add_stmt, "subtract_stmt": _subtract_stmt}
+
+
+# ---------------------------------------------------------------- checks
+def check(ck, st, scope, t):
+    tg = st.target
+    d0 = ck.declared.get(tg.name) if tg.name not in scope.names else None
+    is_counter = isinstance(d0, S.Counter) and d0.kind == "counter"
+    ck.expr(st.value, scope, want=NUM if (st.op != "set" or is_counter) else None)
+    if tg.name in scope.names and tg.player is None:
+        return
+    d = ck.declared.get(tg.name)
+    if isinstance(d, S.Parameter):
+        ck.error(tg.span, f"'{tg.name}' is a parameter and cannot change during play",
+                   "declare a 'counter' or 'variable' for a value that changes")
+        return
+    if not isinstance(d, S.Counter):
+        names = [c.name for c in ck.rules.of(S.Counter)]
+        ck.error(tg.span, f"unknown counter or variable '{tg.name}'",
+                   did_you_mean(tg.name, names) or f"declare it with 'counter {tg.name} = 0'")
+        return
+    ck.used.add(tg.name)
+    per = d.per
+    if per and tg.player is None:
+        ck.error(tg.span, f"'{tg.name}' is kept per {per}: say whose, e.g. {tg.name}({per[0]})")
+    if not per and tg.player is not None:
+        ck.error(tg.span, f"'{tg.name}' is one value for the whole game, not per player")
+    if tg.player is not None:
+        ck.expr(tg.player, scope, want=TEAM if d.per == "team" else PLAYER)
+    if st.op != "set" and d.kind == "variable":
+        ck.warning(tg.span, f"'{tg.name}' is a variable; adding to it assumes it holds a number")
+
+
+# ---------------------------------------------------------------- compilation
+def compile(c, st, env, owner):
+    t = st.target
+    value = c.expr(st.value, env)
+    op = st.op
+    decl = c.var_decls.get(t.name)
+    lo = c.const(decl.minimum, f"the minimum of '{t.name}'") \
+        if decl is not None and decl.minimum is not None else None
+    hi = c.const(decl.maximum, f"the maximum of '{t.name}'") \
+        if decl is not None and decl.maximum is not None else None
+    span = st.span
+    game = c
+    name = t.name
+
+    def check(v):
+        if lo is not None and v < lo:
+            raise RuleError("below minimum", f"'{name}' would become {v}, below its minimum {lo}", span)
+        if hi is not None and v > hi:
+            raise RuleError("above maximum", f"'{name}' would become {v}, above its maximum {hi}", span)
+
+    if t.player is None:
+        if t.name in env.locals:
+            i = env.locals[t.name]
+
+            def assign(s, ip=len(c.code)):
+                s.loc_slots[i] = combine(op, s.loc_slots[i], value(s))
+                return ip + 1
+            c.emit(assign, owner, span)
+            return
+        i = c.var_slots[t.name]
+        if op == "set" and lo is None and hi is None and name not in c.trigger_reads:
+            # the common case, kept lean: it runs several times per decision
+            def plain_set(s, nxt=len(c.code) + 1):
+                v = s.vars[i] = value(s)
+                if s.memo:
+                    s.memo.clear()
+                if s.log is not None:
+                    s.log.append({"event": "set", "name": name, "value": v})
+                return nxt
+            c.emit(plain_set, owner, span)
+            return
+
+        def assign(s, ip=len(c.code)):
+            v = combine(op, s.vars[i], value(s))
+            check(v)
+            s.vars[i] = v
+            s.memo.clear()
+            if s.log is not None:
+                s.log.append({"event": "set", "name": name, "value": v})
+            if name in game.trigger_reads:
+                game.after_effect(s)
+            return ip + 1
+        c.emit(assign, owner, span)
+        return
+    i = c.pvar_slots[t.name]
+    who = c.expr(t.player, env)
+
+    def assign_p(s, ip=len(c.code)):
+        p = who(s)
+        v = combine(op, s.pvars[i][p], value(s))
+        check(v)
+        s.pvars[i][p] = v
+        s.memo.clear()
+        if s.log is not None:
+            s.log.append({"event": "set", "name": name, ("team" if isinstance(p, Team) else "player"): int(p),
+                          "value": v})
+        if name in game.trigger_reads:
+            game.after_effect(s)
+        return ip + 1
+    c.emit(assign_p, owner, span)
+
+
+# ---------------------------------------------------------------- reading
+def _target(v, t) -> Runs:
+    if t.player is None:
+        return v.name(t.name)
+    return v.expr(t.player) + [("", say(v.lang, "の", "'s "))] + v.name(t.name)
+
+
+def read(v, st) -> Item:
+    t, x = _target(v, st.target), v.expr(st.value)
+    if st.op == "set":
+        return sentence(v, st, t + [("", "を")] + x + [("", "にする。")],
+                         [("", "Set ")] + t + [("", " to ")] + x + [("", ".")])
+    if st.op == "add":
+        return sentence(v, st, t + [("", "に")] + x + [("", "を加える。")],
+                         [("", "Add ")] + x + [("", " to ")] + t + [("", ".")])
+    return sentence(v, st, t + [("", "から")] + x + [("", "を引く。")],
+                     [("", "Subtract ")] + x + [("", " from ")] + t + [("", ".")])
+
+
+# ---------------------------------------------------------------- narration
+def _narrate(n, ev) -> str:
+    key = n.player(ev["player"]) if "player" in ev else (f"T{ev['team'] + 1}" if "team" in ev else "")
+    who = n.say(f"{key}の", f"{key}'s ") if key else ""
+    return f"   {who}{n.name(ev['name'])} = {n.value(ev['value'])}"
+
+
+# ---------------------------------------------------------------- analyses
+def order(st, use):
+    use.assigns(st.target.name, st.value)
+
+
+register(Assign, "statement", grammar=GRAMMAR, check=check, compile=compile, read=read, events={"set": _narrate}, order=order)

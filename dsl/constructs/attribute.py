@@ -1,0 +1,68 @@
+"""`x.face`, `x.kind`, `x.seat`, `x.owner`, `x.COLUMN`: what a piece, player or zone carries.
+
+May import: the syntax base classes and the leaf helpers of the language, engine and printing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine.values import Piece
+from ..language.building import span
+from ..language.kinds import ANY, NUM, PLAYER
+from ..language.syntax import Expr
+from ..printing.runs import Runs
+from .registry import nothing, register
+
+
+@dataclass(frozen=True)
+class Attr(Expr):
+    obj: Expr
+    name: str
+
+
+# ---------------------------------------------------------------- grammar
+def _attr(meta, c):
+    return Attr(span(meta), c[0], str(c[1]))
+
+
+GRAMMAR = {"attr": _attr}
+
+
+# ---------------------------------------------------------------- checks
+def check(ck, e, scope):
+    ck.expr(e.obj, scope)
+    if e.name in ("face", "seat"):
+        return NUM
+    if e.name == "owner":
+        return PLAYER
+    return ANY
+
+
+# ---------------------------------------------------------------- compilation
+def compile(c, e, env):
+    obj = c.expr(e.obj, env)
+    name = e.name
+    if name == "face":
+        return lambda s: s.face[obj(s)]
+    if name == "kind":
+        kinds = c.kind_of
+        return lambda s: kinds[obj(s)]
+    if name == "seat":
+        return lambda s: int(obj(s)) + 1
+    if name == "owner":
+        owners, piece_owner = c.zone_owner, c.piece_owner
+        return lambda s: piece_owner[v] if isinstance(v := obj(s), Piece) else owners[v]
+    attrs = c.piece_attrs
+
+    def get(s):
+        return attrs[obj(s)].get(name)
+    return get
+
+
+# ---------------------------------------------------------------- reading
+def read(v, e) -> Runs:
+    return v.expr(e.obj) + [("", "の")] + v.name(e.name) if v.lang == "ja" else \
+        [("", "the ")] + v.name(e.name) + [("", " of ")] + v.expr(e.obj)
+
+
+register(Attr, "expression", grammar=GRAMMAR, check=check, compile=compile, read=read, order=nothing, sources=nothing)

@@ -1,0 +1,202 @@
+"""`a and b`, `a or b`, comparisons and arithmetic.
+
+May import: the syntax base classes and the leaf helpers of the language, engine and printing.
+"""
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+
+from ..engine.errors import RuleError
+from ..language import syntax as S
+from ..language.kinds import BOOL, COLL, NUM, ZONE
+from ..language.syntax import Expr
+from ..printing.runs import Runs, fill, say
+from .registry import nothing, register
+
+
+@dataclass(frozen=True)
+class Binary(Expr):
+    op: str          # and or + - * // % = != < <= > >=
+    left: Expr
+    right: Expr
+
+
+_CMP = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+        ">": operator.gt, ">=": operator.ge}
+
+
+# ---------------------------------------------------------------- grammar
+def _chain(meta, c, op=None):
+    result = c[0]
+    i = 1
+    while i < len(c):
+        if op is None:
+            o, rhs = str(c[i]), c[i + 1]
+            i += 2
+        else:
+            o, rhs = op, c[i]
+            i += 1
+        result = Binary(S.Span(result.span.line, result.span.column, rhs.span.end_line, rhs.span.end_column, result.span.file), o, result, rhs)
+    return result
+
+
+def _or_expr(meta, c):
+    return _chain(meta, c, "or")
+
+
+def _and_expr(meta, c):
+    return _chain(meta, c, "and")
+
+
+GRAMMAR = {"or_expr": _or_expr, "and_expr": _and_expr, "comparison": _chain, "sum": _chain, "term": _chain}
+
+
+# ---------------------------------------------------------------- checks
+def check(ck, e, scope):
+    if e.op in ("and", "or"):
+        ck.expr(e.left, scope)
+        ck.expr(e.right, scope)
+        return BOOL
+    if e.op in ("+", "-", "*", "//", "%"):
+        ck.expr(e.left, scope, want=NUM)
+        ck.expr(e.right, scope, want=NUM)
+        return NUM
+    a = ck.expr(e.left, scope)
+    b = ck.expr(e.right, scope)
+    if e.op in ("<", "<=", ">", ">=") and (a in (ZONE, COLL, "family") or b in (ZONE, COLL, "family")):
+        ck.error(e.span, f"cannot compare {a(a)} with {a(b)} by size", "compare counts, e.g. count(hand(p))")
+    return BOOL
+
+
+# ---------------------------------------------------------------- compilation
+def compile(c, e, env):
+    a, b = c.expr(e.left, env), c.expr(e.right, env)
+    op = e.op
+    fast = fast_compare(c, e, env, op)
+    if fast is not None:
+        return fast
+    if op == "and":
+        return lambda s: a(s) and b(s)
+    if op == "or":
+        return lambda s: a(s) or b(s)
+    if op == "+":
+        return lambda s: a(s) + b(s)
+    if op == "-":
+        return lambda s: a(s) - b(s)
+    if op == "*":
+        return lambda s: a(s) * b(s)
+    if op == "//":
+        return lambda s: a(s) // b(s)
+    if op == "%":
+        return lambda s: a(s) % b(s)
+    if op == "=":
+        return lambda s: a(s) == b(s)
+    if op == "!=":
+        return lambda s: a(s) != b(s)
+    if op == "<":
+        return lambda s: a(s) < b(s)
+    if op == "<=":
+        return lambda s: a(s) <= b(s)
+    if op == ">":
+        return lambda s: a(s) > b(s)
+    if op == ">=":
+        return lambda s: a(s) >= b(s)
+    raise RuleError("operator", f"unknown operator {op}", e.span)
+
+
+def fast_compare(c, e, env, op):
+    """Comparisons of a slot or variable with a number or another slot or variable
+    are the inner loop of legal-move generation: read the fields directly."""
+    if op not in ("=", "!=", "<", "<=", ">", ">="):
+        return None
+
+    def leaf(x):
+        if isinstance(x, S.Num):
+            return ("k", x.value)
+        if isinstance(x, S.Attr) and x.name == "face" and isinstance(x.obj, S.Name) \
+                and x.obj.id in env.locals:
+            return ("f", env.locals[x.obj.id])
+        if isinstance(x, S.Name):
+            if x.id in env.locals:
+                return ("l", env.locals[x.id])
+            if x.id not in env.bound and x.id in c.var_slots:
+                return ("v", c.var_slots[x.id])
+        return None
+    l, r = leaf(e.left), leaf(e.right)
+    if l is None or r is None or (l[0] == "k" and r[0] == "k"):
+        return None
+    cmp = _CMP[op]
+    (lk, li), (rk, ri) = l, r
+    if lk == "f" and rk == "v":
+        return lambda s: cmp(s.face[s.loc_slots[li]], s.vars[ri])
+    if lk == "f" and rk == "k":
+        return lambda s: cmp(s.face[s.loc_slots[li]], ri)
+    if lk == "f" or rk == "f":
+        return None
+    if lk == "l" and rk == "k":
+        return lambda s: cmp(s.loc_slots[li], ri)
+    if lk == "l" and rk == "v":
+        return lambda s: cmp(s.loc_slots[li], s.vars[ri])
+    if lk == "l" and rk == "l":
+        return lambda s: cmp(s.loc_slots[li], s.loc_slots[ri])
+    if lk == "v" and rk == "k":
+        return lambda s: cmp(s.vars[li], ri)
+    if lk == "v" and rk == "v":
+        return lambda s: cmp(s.vars[li], s.vars[ri])
+    if lk == "v" and rk == "l":
+        return lambda s: cmp(s.vars[li], s.loc_slots[ri])
+    if lk == "k" and rk == "l":
+        return lambda s: cmp(li, s.loc_slots[ri])
+    if lk == "k" and rk == "v":
+        return lambda s: cmp(li, s.vars[ri])
+    return None
+
+
+# ---------------------------------------------------------------- reading
+# Comparisons read as sentences; arithmetic keeps its symbols, which read the same in both.
+_COMPARE = {
+    "=": ("{a}が{b}", "{a} is {b}"),
+    "!=": ("{a}が{b}ではない", "{a} is not {b}"),
+    "<": ("{a}が{b}未満", "{a} is less than {b}"),
+    "<=": ("{a}が{b}以下", "{a} is at most {b}"),
+    ">": ("{a}が{b}より大きい", "{a} is more than {b}"),
+    ">=": ("{a}が{b}以上", "{a} is at least {b}"),
+    "and": ("{a}、かつ{b}", "{a} and {b}"),
+    "or": ("{a}、または{b}", "{a} or {b}"),
+    "+": ("{a} + {b}", "{a} + {b}"),
+    "-": ("{a} − {b}", "{a} − {b}"),
+    "*": ("{a} × {b}", "{a} × {b}"),
+    "//": ("{a} ÷ {b}(端数切り捨て)", "{a} ÷ {b} (rounded down)"),
+    "%": ("{a}を{b}で割った余り", "the remainder of {a} ÷ {b}"),
+}
+
+
+def _grouped(x: S.Expr, runs: Runs, op: str) -> Runs:
+    """`a and (b or c)`: keep the grouping a reader needs."""
+    if isinstance(x, Binary) and x.op in ("and", "or") and x.op != op:
+        return [("", "(")] + runs + [("", ")")]
+    return runs
+
+
+def read(v, e) -> Runs:
+    ja, en = _COMPARE[e.op]
+    template = say(v.lang, ja, en)
+    a, b = v.expr(e.left), v.expr(e.right)
+    if e.op in ("=", "!=") and v.lang == "ja" and isinstance(e.right, S.Name) and e.right.id == "nobody":
+        template = "{a}がいない" if e.op == "=" else "{a}がいる"
+    if e.op in ("and", "or"):
+        a = _grouped(e.left, a, e.op)
+        b = _grouped(e.right, b, e.op)
+    return fill(template.replace("{a}", "{0}").replace("{b}", "{1}"), [a, b])
+
+
+# ---------------------------------------------------------------- analyses
+def order(e, use):
+    # comparing two collections with `=` compares them item by item, in order
+    if e.op in ("=", "!="):
+        use.reads_order(e.left)
+        use.reads_order(e.right)
+
+
+register(Binary, "expression", grammar=GRAMMAR, check=check, compile=compile, read=read, order=order, sources=nothing)

@@ -1,0 +1,219 @@
+"""`f(args)`: a builtin, a value with parameters, an order's rank, one zone of a family
+(`hand(p)`, `board(x, y)`), or one player's or team's counter.
+
+May import: the syntax base classes and the leaf helpers of the language, engine and printing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine.builtins import BUILTINS
+from ..engine.errors import RuleError
+from ..engine.program import Env
+from ..engine.values import plain
+from ..language import syntax as S
+from ..language.building import span
+from ..language.diagnostics import did_you_mean
+from ..language.kinds import ANY, NUM, PLAYER, TEAM, ZONE
+from ..language.syntax import Expr
+from ..printing.runs import Runs, fill, join, say
+from . import comprehension
+from .registry import register
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    fn: str
+    args: tuple[Expr, ...]
+
+
+# ---------------------------------------------------------------- grammar
+def _call(meta, c):
+    return Call(span(meta), str(c[0]), tuple(a for a in c[1:] if a is not None))
+
+
+GRAMMAR = {"call": _call}
+
+
+# ---------------------------------------------------------------- checks
+def check(ck, e, scope):
+    fn = e.fn
+    d = ck.declared.get(fn)
+    args = e.args
+    if d is not None:
+        ck.used.add(fn)
+        if isinstance(d, S.Zone):
+            ck.whose(e, d, scope, "one shared zone", {"player": PLAYER, "team": TEAM}.get(d.per))
+            return ZONE
+        if isinstance(d, S.Board):
+            if len(args) != 2:
+                ck.error(e.span, f"'{fn}' needs a column and a row: {fn}(x, y)")
+            for a in args:
+                ck.expr(a, scope, want=NUM)
+            return ZONE
+        if isinstance(d, S.Counter):
+            ck.whose(e, d, scope, "one value for the whole game", TEAM if d.per == "team" else PLAYER)
+            return NUM if d.kind == "counter" else ANY
+        if isinstance(d, S.Order):
+            if len(args) != 1:
+                ck.error(e.span, f"order '{fn}' ranks one card: {fn}(card)")
+            for a in args:
+                ck.expr(a, scope)
+            return NUM
+        if isinstance(d, S.Define):
+            if len(args) != len(d.params):
+                ck.error(e.span, f"'{fn}' takes {len(d.params)} argument(s), not {len(args)}")
+            for a in args:
+                ck.expr(a, scope)
+            return ANY
+        ck.error(e.span, f"'{fn}' is a {type(d).__name__.lower()} and cannot be called")
+        return ANY
+    b = BUILTINS.get(fn)
+    if b is None:
+        candidates = list(BUILTINS) + [x.name for x in ck.rules.decls if isinstance(x, (S.Zone, S.Define, S.Order, S.Counter))]
+        ck.error(e.span, f"unknown function '{fn}'", did_you_mean(fn, candidates))
+        for a in args:
+            ck.expr(a, scope)
+        return ANY
+    lo, hi = b.arity
+    if not lo <= len(args) <= hi:
+        want = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        ck.error(e.span, f"'{fn}' takes {want} argument(s), not {len(args)}")
+    for a in args:
+        ck.expr(a, scope)
+    return b.returns
+
+
+# ---------------------------------------------------------------- compilation
+def compile(c, e, env):
+    fn = e.fn
+    if fn in c.zones and isinstance(c.zones[fn], tuple) and len(e.args) == 1:
+        return family_member(c, e, env)
+    if fn in c.zones and isinstance(c.zones[fn], tuple) and len(e.args) == 2:
+        board = next(b for b in c.rules.of(S.Board) if b.name == fn)
+        cells, w, h = c.zones[fn], board.width, board.height
+        ax, ay = c.expr(e.args[0], env), c.expr(e.args[1], env)
+        span = e.span
+
+        def space(s):
+            x, y = ax(s), ay(s)
+            if not (1 <= x <= w and 1 <= y <= h):
+                raise RuleError("off the board", f"there is no space {fn}({x}, {y}) on a {w} by {h} board", span)
+            return cells[(y - 1) * w + x - 1]
+        return space
+    if fn in c.pvar_slots:
+        i = c.pvar_slots[fn]
+        a = c.expr(e.args[0], env)
+        return lambda s: s.pvars[i][a(s)]
+    if fn in c.orders:
+        attr, strength = c.orders[fn]
+        a = c.expr(e.args[0], env)
+        attrs = c.piece_attrs
+        return lambda s: strength.get(attrs[a(s)].get(attr), 0)
+    if fn in c.defines:
+        d = c.defines[fn]
+        args = [c.expr(x, env) for x in e.args]
+        return c.expr(d.expr, Env(c, {}, bound=dict(zip(d.params, args))))
+    b = BUILTINS.get(fn)
+    if b is None:
+        raise RuleError("name", f"unknown function '{fn}'", e.span)
+    if fn == "wild" and len(e.args) == 1 and isinstance(e.args[0], S.Name) and e.args[0].id in env.locals:
+        wild_of = [c.wild_face.get(k) for k in c.kind_of]
+        li = env.locals[e.args[0].id]
+
+        def wild(s):
+            p = s.loc_slots[li]
+            w = wild_of[p]
+            return w is not None and s.face[p] == w
+        return wild
+    if fn == "count" and len(e.args) == 1:
+        fast = fast_count(c, e.args[0], env)
+        if fast is not None:
+            return fast
+    impl = b.impl
+    args = []
+    for k, x in enumerate(e.args):
+        last = k == len(e.args) - 1
+        if isinstance(x, S.Comprehension):
+            args.append(comprehension.compile(c, x, env, pairs=b.pairs and last))
+        elif b.pairs and last:
+            coll = c.collection(x, env)
+            args.append(lambda s, coll=coll: tuple((i, i) for i in coll(s)))
+        else:
+            args.append(c.expr(x, env))
+    if len(args) == 0:
+        return lambda s: impl(s)
+    if len(args) == 1:
+        a0 = args[0]
+        return lambda s: impl(s, a0(s))
+    if len(args) == 2:
+        a0, a1 = args
+        return lambda s: impl(s, a0(s), a1(s))
+    return lambda s: impl(s, *[a(s) for a in args])
+
+
+def fast_count(c, arg, env):
+    """count() of a zone, of every zone of a family, or of the players still in."""
+    if isinstance(arg, Call) and arg.fn == "alive_players" and not arg.args:
+        return lambda s: sum(s.alive)
+    if isinstance(arg, Call) and arg.fn == "all" and len(arg.args) == 1 \
+            and isinstance(arg.args[0], S.Name) and isinstance(c.zones.get(arg.args[0].id), tuple):
+        fam = c.zones[arg.args[0].id]
+        return lambda s: sum([len(s.zones[z]) for z in fam])
+    if isinstance(arg, Call) and isinstance(c.zones.get(arg.fn), tuple) and len(arg.args) == 1 \
+            and arg.fn not in board_names(c):
+        zone = family_member(c, arg, env)
+        return lambda s: len(s.zones[zone(s)])
+    if isinstance(arg, S.Comprehension) and arg.item is None:
+        comp = comprehension.compile(c, arg, env)
+        return lambda s: len(comp(s))
+    return None
+
+
+def family_member(c, e, env):
+    """`NAME(key)` of a zone kept per player, per team or per piece: one zone."""
+    fam, fn = c.zones[e.fn], e.fn
+    a = c.expr(e.args[0], env)
+    index = c.family_index.get(fn)
+    if index is None:
+        return lambda s: fam[a(s)]
+    span = e.span
+
+    def member(s):
+        k = index.get(a(s))
+        if k is None:
+            raise RuleError("evaluation failed", f"'{fn}' is kept per piece, and {plain(a(s))!r} is not one", span)
+        return fam[k]
+    return member
+
+
+def board_names(c) -> set:
+    return {b.name for b in c.rules.of(S.Board)}
+
+
+# ---------------------------------------------------------------- reading
+def read(v, e) -> Runs:
+    args = [v.expr(a) for a in e.args]
+    if e.fn in BUILTINS and e.fn not in v.kinds:
+        b = BUILTINS[e.fn]
+        return fill(say(v.lang, b.ja, b.en), args)
+    decl = v.kinds.get(e.fn)
+    if isinstance(decl, S.Order):
+        return args[0] + [("", "の")] + v.name(e.fn) if v.lang == "ja" else v.name(e.fn) + [("", " of ")] + args[0]
+    if isinstance(decl, (S.Zone, S.Counter)) and len(args) == 1:
+        # a player's own zone or counter
+        return args[0] + [("", say(v.lang, "の", "'s "))] + v.name(e.fn)
+    joined = join(args, say(v.lang, "、", ", "))
+    return v.name(e.fn) + ([("", "(")] + joined + [("", ")")] if args else [])
+
+
+# ---------------------------------------------------------------- analyses
+def order(e, use):
+    use.calls(e.fn, e.args)
+
+
+def sources(e, use):
+    use.call_sources(e.fn, e.args)
+
+
+register(Call, "expression", grammar=GRAMMAR, check=check, compile=compile, read=read, order=order, sources=sources)

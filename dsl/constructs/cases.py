@@ -1,0 +1,85 @@
+"""`cases NAME: when C: ...`: exactly one case must apply; when none does, play ends in a
+'no case applies' dead end named after the cases.
+
+May import: the syntax base classes and the leaf helpers of the language, engine and printing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..engine.program import Label, source
+from ..language.building import body_of, span
+from ..language.syntax import Expr, Node, Span, Stmt, Text
+from ..printing.runs import Item, notes_of, say
+from .registry import Absent, nothing, register
+
+
+@dataclass(frozen=True)
+class Case(Node):
+    cond: Expr
+    texts: tuple[Text, ...]
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Cases(Stmt):
+    name: Optional[str]
+    cases: tuple[Case, ...]
+
+
+# ---------------------------------------------------------------- grammar
+def _cases(meta, c):
+    return Cases(span(meta), str(c[0]) if c[0] is not None else None, tuple(c[1:]))
+
+
+def _case(meta, c):
+    texts, body = body_of(c[1])
+    return Case(c[0], texts, body, span(meta))
+
+
+GRAMMAR = {"cases": _cases, "case": _case}
+
+
+# ---------------------------------------------------------------- checks
+def check(ck, st, scope, t):
+    for c in st.cases:
+        ck.expr(c.cond, scope)
+        ck.block(c.body, scope, t)
+
+
+# ---------------------------------------------------------------- compilation
+def compile(c, st, env, owner):
+    end = Label()
+    name = st.name or owner
+    for case in st.cases:
+        cond = c.expr(case.cond, env)
+        nxt = Label()
+        cov = len(c.block_names)
+        c.block_names.append(("case", f"{name}: when {source(c.rules.source_of(case.cond.span), case.cond.span)}", case.span))
+
+        def test(s, cond=cond, nxt=nxt, ip=len(c.code), cov=cov):
+            if cond(s):
+                if s.fired is not None:
+                    s.fired[cov] = s.fired.get(cov, 0) + 1
+                return ip + 1
+            return nxt.ip
+        c.emit(test, name, case.span)
+        c.block(case.body, env, name)
+        c.emit(lambda s, end=end: end.ip, name, case.span)
+        nxt.ip = len(c.code)
+    c.emit(c.dead("no case applies", "none of the cases applies to this situation", st.span, name),
+               name, st.span)
+    end.ip = len(c.code)
+
+
+# ---------------------------------------------------------------- reading
+def read(v, st) -> Item:
+    kids = [Item("branch", say(v.lang, [("", "「")] + v.expr(c.cond) + [("", "」のとき:")], [("", "When ")] + v.expr(c.cond) + [("", ":")]),
+                 v.body(c.body), notes_of(c.texts, v.lang), span=c.span) for c in st.cases]
+    return Item("sentence", [("", say(v.lang, "次のうち当てはまる場合に従う。", "Follow the case that applies:"))],
+                kids, span=st.span)
+
+
+register(Cases, "statement", grammar=GRAMMAR, check=check, compile=compile, read=read, events=Absent("a case taken shows in what its statements do"), order=nothing)

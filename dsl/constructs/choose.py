@@ -1,0 +1,287 @@
+"""`P chooses: option ...` and `each X in C chooses ...` (at the same time, face down): a
+player's decision among named options with parameters from ranges or collections.
+
+May import: the syntax base classes and the leaf helpers of the language, engine and printing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..engine.errors import RuleError
+from ..engine.program import Choice, Label, OptionInfo, mentions, split_bounds
+from ..language.building import body_of, span
+from ..language.kinds import ANY, COLL, NUM, WHO, element_kind
+from ..language.syntax import Expr, Node, Span, Stmt, Text
+from ..printing.runs import Item, Runs, join, notes_of, say
+from ..printing.runs import plain as plain_text
+from .registry import register
+
+
+@dataclass(frozen=True)
+class Param(Node):
+    name: str
+    low: Expr                   # a collection when high is None
+    high: Optional[Expr]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Option(Node):
+    name: str
+    params: tuple[Param, ...]
+    where: Optional[Expr]
+    available: Optional[Expr]
+    texts: tuple[Text, ...]
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Choose(Stmt):
+    actor: Optional[Expr]       # None for a simultaneous choice
+    options: tuple[Option, ...]
+    each_var: str = ""          # simultaneous: each <var> in <coll> ...
+    each_coll: Optional[Expr] = None
+
+
+# ---------------------------------------------------------------- grammar
+def _param(meta, c):
+    return Param(str(c[0]), c[1], c[2], span(meta))
+
+
+def _option(meta, c):
+    name = str(c[0])
+    params = tuple(x for x in c[1:] if isinstance(x, Param))
+    rest = [x for x in c[1:] if not isinstance(x, Param)]
+    where, available, block = rest[-3], rest[-2], rest[-1]
+    texts, body = body_of(block)
+    return Option(name, params, where, available, texts, body, span(meta))
+
+
+def _options(meta, c):
+    return tuple(c)
+
+
+def _single_option(meta, c):
+    params = tuple(x for x in c if isinstance(x, Param))
+    where, block = c[-2], c[-1]
+    texts, body = body_of(block)
+    return (Option("choose", params, where, None, texts, body, span(meta)),)
+
+
+def _choose(meta, c):
+    return Choose(span(meta), c[0], c[1])
+
+
+def _simultaneous(meta, c):
+    return Choose(span(meta), None, c[2], str(c[0]), c[1])
+
+
+GRAMMAR = {"param": _param, "option": _option, "options": _options, "single_option": _single_option, "choose": _choose, "simultaneous": _simultaneous}
+
+
+# ---------------------------------------------------------------- checks
+def check(ck, st, scope, t):
+    if t:
+        ck.error(st.span, "a trigger cannot ask a player to choose",
+                   "triggers act at once; put choices in the turn structure")
+    if st.actor is not None:
+        ck.expr(st.actor, scope, want=WHO)
+        inner = scope
+    else:
+        ck.expr(st.each_coll, scope, want=COLL)
+        inner = scope.child(**{st.each_var: element_kind(st.each_coll)})
+    seen = set()
+    for opt in st.options:
+        if opt.name in seen:
+            ck.error(opt.span, f"two options are named '{opt.name}'")
+        seen.add(opt.name)
+        o_scope = inner
+        for p in opt.params:
+            ck.expr(p.low, o_scope, want=NUM if p.high is not None else COLL)
+            if p.high is not None:
+                ck.expr(p.high, o_scope, want=NUM)
+            o_scope = o_scope.child(**{p.name: NUM if p.high is not None else ANY})
+        if opt.where is not None:
+            ck.expr(opt.where, o_scope)
+        if opt.available is not None:
+            ck.expr(opt.available, inner)
+        ck.block(opt.body, o_scope, t)
+
+
+# ---------------------------------------------------------------- compilation
+def compile(c, st, env, owner):
+    ip = len(c.code)
+    end = Label()
+    simultaneous = st.actor is None
+    choice = Choice(None, [], simultaneous, span=st.span, owner=owner)
+    c.pauses[ip] = choice
+    if simultaneous:
+        each_slot = env.new_slot(st.each_var)
+        env_opt = env.with_local(st.each_var, each_slot)
+        choice.actors_slot = env.new_slot(None)
+        choice.pending_slot = env.new_slot(None)
+        coll = c.collection(st.each_coll, env)
+        choice.actor = coll
+        choice.each_slot = each_slot
+    else:
+        env_opt = env
+        choice.actor = c.expr(st.actor, env)
+    c.emit(None, owner, st.span)        # placeholder, set below
+    next_ip = ip + 1
+    if simultaneous:
+        c.emit(None, owner, st.span)    # the reveal loop
+    bodies = []
+    for opt in st.options:
+        slots = [env_opt.new_slot(p.name) for p in opt.params]
+        inner = env_opt
+        for p, sl in zip(opt.params, slots):
+            inner = inner.with_local(p.name, sl)
+        params = []
+        scope = env_opt
+        for p, sl in zip(opt.params, slots):
+            lo = c.expr(p.low, scope)
+            hi = c.expr(p.high, scope) if p.high is not None else None
+            params.append((p.name, sl, lo, hi))
+            scope = scope.with_local(p.name, sl)
+        where = opt.where
+        bounds, rest = split_bounds(where, [p.name for p in opt.params if p.high is not None])
+        bound_fns = {}
+        for pname, op, bexpr in bounds:
+            bound_fns.setdefault(pname, []).append((op, c.expr(bexpr, env_opt)))
+        rest_fn = c.expr(rest, inner) if rest is not None else None
+        avail = c.expr(opt.available, env_opt) if opt.available is not None else None
+        label = Label()
+        cov = len(c.block_names)
+        c.block_names.append(("option", opt.name if opt.name != "choose" else owner, opt.span))
+        names = {p.name for p in opt.params}
+        independent = not any(mentions(p.low, names) or (p.high is not None and mentions(p.high, names))
+                              for p in opt.params)
+        choice.options.append((opt.name, avail, params, rest_fn, bound_fns, label,
+                               OptionInfo(opt, independent), cov))
+        bodies.append((opt, inner, label))
+    for (opt, inner, label), option in zip(bodies, choice.options):
+        label.ip = len(c.code)
+        c.block(opt.body, inner, owner)
+        c.emit(lambda s, end=end: end.ip, owner, opt.span)
+        for _, sl, _, _ in option[2]:
+            c.slot_scopes[sl] = (label.ip, len(c.code))
+    end.ip = len(c.code)
+    if simultaneous:
+        reveal_ip = next_ip
+        loop_back = len(c.code)
+        # each option body jumps to `end`; for a simultaneous choice `end` runs the next pending body
+        c.emit(lambda s: reveal_ip, owner, st.span)
+        after = len(c.code)
+        end.ip = loop_back
+        game = c
+
+        def pause_simul(s, ip=ip):
+            s.loc_slots[choice.actors_slot] = tuple(x for x in choice.actor(s)
+                                                    if game.acting_player(s, x) is not None)
+            s.loc_slots[choice.pending_slot] = ()
+            s.ip = ip
+            return -1 if s.loc_slots[choice.actors_slot] else reveal_ip
+
+        def reveal_next(s):
+            pending = s.loc_slots[choice.pending_slot]
+            if not pending:
+                return after
+            (player, move), rest = pending[0], pending[1:]
+            s.loc_slots[choice.pending_slot] = rest
+            s.loc_slots[choice.each_slot] = player
+            return game.bind_move(s, choice, move)
+        c.code[ip] = pause_simul
+        c.code[reveal_ip] = reveal_next
+        choice.after_ip = reveal_ip
+        c.slot_scopes[choice.actors_slot] = c.slot_scopes[choice.pending_slot] = (ip, after)
+        c.slot_scopes[each_slot] = (reveal_ip, after)
+    else:
+        def pause(s, ip=ip):
+            s.ip = ip
+            actor = c.acting_player(s, choice.actor(s))
+            if actor is None or not s.alive[actor]:
+                raise RuleError("no actor", "the player who should choose here is nobody, or is out",
+                                choice.span)
+            return -1
+        c.code[ip] = pause
+
+
+# ---------------------------------------------------------------- reading
+def _param(v, p) -> Runs:
+    if p.high is None:
+        return say(v.lang, v.expr(p.low) + [("", "から")] + v.name(p.name), v.name(p.name) + [("", " from ")] + v.expr(p.low))
+    lo, hi = v.expr(p.low), v.expr(p.high)
+    return say(v.lang, v.name(p.name) + [("", "(")] + lo + [("", "〜")] + hi + [("", ")")],
+               v.name(p.name) + [("", " (")] + lo + [("", " to ")] + hi + [("", ")")])
+
+
+def option_head(v, o: Option, single: bool) -> Runs:
+    """An option's first line: its title, what is chosen, and when it may be chosen."""
+    params = join([_param(v, p) for p in o.params], say(v.lang, "、", ", "))
+    head: Runs = [] if single else [("term", v.title(o.name))]
+    if params:
+        head += say(v.lang, ([("", ": ")] if head else []) + params + [("", "を選ぶ")],
+                    ([("", ": choose ")] if head else [("", "Choose ")]) + params)
+    if o.where is not None:
+        head += say(v.lang, [("", "(ただし")] + v.expr(o.where) + [("", ")")],
+                    [("", ", where ")] + v.expr(o.where))
+    if o.available is not None:
+        head += say(v.lang, [("", "(")] + v.expr(o.available) + [("", "ときのみ)")],
+                    [("", " (only if ")] + v.expr(o.available) + [("", ")")])
+    if single:
+        head.append(("", say(v.lang, "。", ".")))
+    return head
+
+
+def choice_summary(v, st) -> tuple[str, list[str]]:
+    """Who chooses and each option's first line, for the one-page sheet."""
+    if st.actor is not None:
+        who = plain_text(v.expr(st.actor))
+    else:
+        who = plain_text(v.expr(st.each_coll)) + say(v.lang, "(同時に、伏せて)", " (at the same time, face down)")
+    single = len(st.options) == 1 and st.options[0].name == "choose"
+    return who, [plain_text(option_head(v, o, single)) for o in st.options]
+
+
+def read(v, st) -> Item:
+    single = len(st.options) == 1 and st.options[0].name == "choose"
+    if st.actor is None:
+        who = [("code", st.each_var)] + say(v.lang, [("", "(")] + v.expr(st.each_coll) + [("", "の全員)が同時に、伏せて選ぶ:")],
+                                            [("", " (each of ")] + v.expr(st.each_coll) + [("", ") chooses at the same time, face down:")])
+    else:
+        who = v.expr(st.actor) + [("", say(v.lang, "が選ぶ:", " chooses:"))]
+    if single:
+        o = st.options[0]
+        return Item("choice", who, [Item("option", option_head(v, o, True), v.body(o.body), notes_of(o.texts, v.lang),
+                                         span=o.span)], span=st.span)
+    if st.actor is not None:
+        who = v.expr(st.actor) + [("", say(v.lang, "は次のどれか一つを選ぶ:", " chooses one of:"))]
+    return Item("choice", who, [Item("option", option_head(v, o, False), v.body(o.body), notes_of(o.texts, v.lang),
+                                     o.name, span=o.span) for o in st.options], span=st.span)
+
+
+# ---------------------------------------------------------------- narration
+def _narrate(n, ev) -> str:
+    move = ev["move"]
+    option = n.name(move[0]) if move[0] != "choose" else n.say("選択", "chooses")
+    names = ev.get("params") or [""] * (len(move) - 1)
+    args = ", ".join(f"{n.name(k)} {n.value(a)}" if k else n.value(a) for k, a in zip(names, move[1:]))
+    hidden = n.say(" (伏せて)", " (face down)") if ev.get("hidden") else ""
+    return f"{n.who(ev)}: {option}{' ' + args if args else ''}{hidden}"
+
+
+# ---------------------------------------------------------------- analyses
+def order(st, use):
+    if st.actor is None:
+        use.iterates(st.each_var, st.each_coll)
+    for opt in st.options:
+        for p in opt.params:
+            if p.high is None:
+                use.iterates(p.name, p.low)
+            else:
+                use.binds_local(p.name)
+
+
+register(Choose, "statement", grammar=GRAMMAR, check=check, compile=compile, read=read, events={"choose": _narrate}, order=order)

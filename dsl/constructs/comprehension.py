@@ -1,0 +1,107 @@
+"""`x in C where W` and `V for x in C where W`: the items of a collection that pass a test,
+or a value for each.
+
+May import: the syntax base classes and the leaf helpers of the language, engine and printing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..language.building import span
+from ..language.kinds import ANY, COLL
+from ..language.syntax import Expr
+from ..printing.runs import Runs, say
+from .registry import register
+
+
+@dataclass(frozen=True)
+class Comprehension(Expr):
+    """`x in coll where cond` (item is None) or `item for x in coll where cond`."""
+    var: str
+    coll: Expr
+    cond: Optional[Expr]
+    item: Optional[Expr]
+
+
+# ---------------------------------------------------------------- grammar
+def _filter_arg(meta, c):
+    return Comprehension(span(meta), str(c[0]), c[1], c[2], None)
+
+
+def _map_arg(meta, c):
+    return Comprehension(span(meta), str(c[1]), c[2], c[3], c[0])
+
+
+GRAMMAR = {"filter_arg": _filter_arg, "map_arg": _map_arg}
+
+
+# ---------------------------------------------------------------- checks
+def check(ck, e, scope):
+    ck.expr(e.coll, scope, want=COLL)
+    inner = scope.child(**{e.var: ANY})
+    if e.cond is not None:
+        ck.expr(e.cond, inner)
+    if e.item is not None:
+        ck.expr(e.item, inner)
+    return COLL
+
+
+# ---------------------------------------------------------------- compilation
+def compile(c, e, env, pairs=False):
+    slot = env.new_slot(e.var)
+    inner = env.with_local(e.var, slot)
+    coll = c.collection(e.coll, env)
+    cond = c.expr(e.cond, inner) if e.cond is not None else None
+    item = c.expr(e.item, inner) if e.item is not None else None
+
+    if pairs:
+        def run(s):
+            out = []
+            L = s.loc_slots
+            for x in coll(s):
+                L[slot] = x
+                if cond is None or cond(s):
+                    out.append((x, item(s) if item else x))
+            return tuple(out)
+        return run
+    if item is None and cond is None:
+        return lambda s: tuple(coll(s))
+
+    def run(s):
+        out = []
+        L = s.loc_slots
+        for x in coll(s):
+            L[slot] = x
+            if cond is None or cond(s):
+                out.append(item(s) if item else x)
+        return tuple(out)
+    return run
+
+
+# ---------------------------------------------------------------- reading
+def read(v, e) -> Runs:
+    coll = v.expr(e.coll)
+    var = [("code", e.var)]
+    cond = v.expr(e.cond) if e.cond is not None else None
+    if e.item is None:
+        if cond is None:
+            return coll
+        return say(v.lang, coll + [("", "のうち「")] + cond + [("", "」であるもの(")] + var + [("", ")")],
+                   coll + [("", " (each ")] + var + [("", ") such that ")] + cond)
+    item = v.expr(e.item)
+    where = [] if cond is None else say(v.lang, [("", "(「")] + cond + [("", "」であるもの)")], [("", " such that ")] + cond)
+    return say(v.lang, coll + [("", "の各")] + var + where + [("", "の")] + item,
+               item + [("", " for each ")] + var + [("", " in ")] + coll + where)
+
+
+# ---------------------------------------------------------------- analyses
+def order(e, use):
+    use.iterates(e.var, e.coll)
+
+
+def sources(e, use):
+    use.mark(e.coll)
+
+
+register(Comprehension, "expression", grammar=GRAMMAR, check=check, compile=compile, read=read, order=order, sources=sources)

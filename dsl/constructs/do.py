@@ -1,0 +1,105 @@
+"""`do RULE(args)`: carry out a named rule, its parameters bound to the arguments.
+
+May import: the syntax base classes and the leaf helpers of the language, engine and printing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine.errors import RuleError
+from ..language import syntax as S
+from ..language.building import span
+from ..language.diagnostics import did_you_mean
+from ..language.syntax import Expr, Stmt
+from ..printing.runs import Item, Runs, join, say, sentence
+from .registry import register
+
+
+@dataclass(frozen=True)
+class Do(Stmt):
+    rule: str
+    args: tuple[Expr, ...]
+
+
+# ---------------------------------------------------------------- grammar
+def _do_stmt(meta, c):
+    return Do(span(meta), str(c[0]), tuple(a for a in c[1:] if a is not None))
+
+
+GRAMMAR = {"do_stmt": _do_stmt}
+
+
+# ---------------------------------------------------------------- checks
+def check(ck, st, scope, t):
+    d = ck.declared.get(st.rule)
+    ck.used.add(st.rule)
+    if not isinstance(d, S.Rule):
+        ck.error(st.span, f"unknown rule '{st.rule}'",
+                   did_you_mean(st.rule, [r.name for r in ck.rules.of(S.Rule)]))
+    elif len(d.params) != len(st.args):
+        ck.error(st.span, f"rule '{st.rule}' takes {len(d.params)} argument(s), not {len(st.args)}")
+    for a in st.args:
+        ck.expr(a, scope)
+
+
+# ---------------------------------------------------------------- compilation
+def compile(c, st, env, owner):
+    rule = c.rule_decls.get(st.rule)
+    if rule is None:
+        raise RuleError("name", f"unknown rule '{st.rule}'", st.span)
+    if rule.name in c.inlining:
+        raise RuleError("recursion", f"rule '{rule.name}' runs itself through 'do'", st.span)
+    first = len(c.code)
+    slots = []
+    inner = env
+    for pname, arg in zip(rule.params, st.args):
+        slot = env.new_slot(pname)
+        value = c.expr(arg, env)
+
+        def bind(s, ip=len(c.code), slot=slot, value=value):
+            s.loc_slots[slot] = value(s)
+            return ip + 1
+        c.emit(bind, owner, st.span)
+        inner = inner.with_local(pname, slot)
+        slots.append(slot)
+    cov = len(c.block_names)
+    c.block_names.append(("rule", rule.name, rule.span))
+
+    def enter(s, ip=len(c.code), cov=cov, name=rule.name):
+        if s.fired is not None:
+            s.fired[cov] = s.fired.get(cov, 0) + 1
+        if s.log is not None:
+            s.log.append({"event": "rule", "name": name})
+        return ip + 1
+    c.emit(enter, rule.name, rule.span)
+    c.inlining.append(rule.name)
+    c.block(rule.body, inner, rule.name)
+    c.inlining.pop()
+    for sl in slots:
+        c.slot_scopes[sl] = (first, len(c.code))
+
+
+# ---------------------------------------------------------------- reading
+def read(v, st) -> Item:
+    rule = v.kinds.get(st.rule)
+    given: Runs = []
+    if isinstance(rule, S.Rule) and st.args:
+        pairs = [[("code", p), ("", " = ")] + v.expr(a) for p, a in zip(rule.params, st.args)]
+        given = say(v.lang, [("", "(")] + join(pairs, "、") + [("", ")")],
+                    [("", " with ")] + join(pairs, ", "))
+    name = v.name(st.rule)
+    return sentence(v, st, [("", "「")] + name + [("", "」")] + given + [("", "を行う。")],
+                     [("", "Carry out “")] + name + [("", "”")] + given + [("", ".")])
+
+
+# ---------------------------------------------------------------- narration
+def _narrate(n, ev) -> str:
+    return f"-- {n.name(ev['name'])}"
+
+
+# ---------------------------------------------------------------- analyses
+def order(st, use):
+    use.passes_to_rule(st.rule, st.args)
+
+
+register(Do, "statement", grammar=GRAMMAR, check=check, compile=compile, read=read, events={"rule": _narrate}, order=order)

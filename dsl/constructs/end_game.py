@@ -1,0 +1,146 @@
+"""`end game`: the game ends, with winners named or ranked by keys, and ties shared or not.
+
+May import: the syntax base classes and the leaf helpers of the language, engine and printing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..engine.errors import RuleError
+from ..language.building import span
+from ..language.kinds import COLL, NUM, PLAYER
+from ..language.syntax import Expr, Node, Stmt
+from ..printing.runs import Item, Runs, say, sentence
+from .registry import register
+
+
+@dataclass(frozen=True)
+class RankKey(Node):
+    direction: str              # 'highest' | 'lowest'
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class EndGame(Stmt):
+    winners: Optional[Expr]                 # a collection of players
+    keys: tuple[RankKey, ...] = ()          # or: rank the players by keys
+    var: str = ""
+    coll: Optional[Expr] = None
+    ties_share: bool = False
+
+
+# ---------------------------------------------------------------- grammar
+def _end_game(meta, c):
+    return EndGame(span(meta), c[0])
+
+
+def _rank_key(meta, c):
+    return RankKey(c[0], c[1])
+
+
+def _ranking(meta, c):
+    keys = tuple(k for k in c if isinstance(k, RankKey))
+    rest = [k for k in c if not isinstance(k, RankKey)]
+    return keys, str(rest[0]), rest[1], bool(rest[2])
+
+
+def _end_ranked(meta, c):
+    keys, var, coll, share = c[0]
+    return EndGame(span(meta), None, keys, var, coll, share)
+
+
+GRAMMAR = {"end_game": _end_game, "rank_key": _rank_key, "ranking": _ranking, "end_ranked": _end_ranked}
+
+
+# ---------------------------------------------------------------- checks
+def check(ck, st, scope, t):
+    if st.winners is not None:
+        ck.expr(st.winners, scope, want=COLL)
+    if st.keys:
+        ck.expr(st.coll, scope, want=COLL)
+        inner = scope.child(**{st.var: PLAYER})
+        for k in st.keys:
+            ck.expr(k.expr, inner, want=NUM)
+
+
+# ---------------------------------------------------------------- compilation
+def compile(c, st, env, owner):
+    game = c
+    span = st.span
+    if st.winners is not None:
+        winners = c.collection(st.winners, env)
+
+        def end(s):
+            w = tuple(sorted({p for x in winners(s) for p in game.players_in(x)}))
+            s.outcome = w
+            if s.log is not None:
+                s.log.append({"event": "end", "winners": [int(p) for p in w]})
+            return -1
+        c.emit(end, owner, span)
+        return
+    if st.keys:
+        slot = env.new_slot(st.var)
+        inner = env.with_local(st.var, slot)
+        coll = c.collection(st.coll, env)
+        keys = [(k.direction, c.expr(k.expr, inner)) for k in st.keys]
+        share = st.ties_share
+
+        def end_ranked(s):
+            cands = list(coll(s))
+            for direction, key in keys:
+                scored = []
+                for p in cands:
+                    s.loc_slots[slot] = p
+                    scored.append((key(s), p))
+                best = (max if direction == "highest" else min)(v for v, _ in scored) if scored else None
+                cands = [p for v, p in scored if v == best]
+                if len(cands) <= 1:
+                    break
+            if len(cands) > 1 and not share:
+                raise RuleError("tie not covered",
+                                f"{len(cands)} players tie for the win and the rules do not break the tie", span)
+            s.outcome = tuple(sorted(cands))
+            if s.log is not None:
+                s.log.append({"event": "end", "winners": [int(p) for p in s.outcome]})
+            return -1
+        c.emit(end_ranked, owner, span)
+        return
+    c.emit(lambda s: (setattr(s, "outcome", ()) or -1), owner, span)
+
+
+# ---------------------------------------------------------------- reading
+def read(v, st) -> Item:
+    if not st.keys:
+        if st.winners is None:
+            return sentence(v, st, [("", "ゲーム終了。勝者はいない。")], [("", "The game ends with no winner.")])
+        w = v.expr(st.winners)
+        return sentence(v, st, [("", "ゲーム終了。")] + w + [("", "の勝ち。")],
+                         [("", "The game ends: ")] + w + [("", " win.")])
+    keys_ja: Runs = []
+    keys_en: Runs = []
+    for i, k in enumerate(st.keys):
+        x = v.expr(k.expr)
+        most = {"highest": ("最も高い", "highest"), "lowest": ("最も低い", "lowest")}[k.direction]
+        keys_ja += ([("", "、同じなら")] if i else []) + x + [("", "が" + most[0])]
+        keys_en += ([("", ", then the " + most[1] + " ")] if i else [("", "the " + most[1] + " ")]) + x
+    ties = say(v.lang, "同点のプレイヤーは勝利を分け合う。" if st.ties_share else "同点のときの決め方はルールに書かれていない。",
+               " Players who tie share the win." if st.ties_share else " The rules do not say who wins a tie.")
+    return sentence(v, st, [("", "ゲーム終了。")] + keys_ja + [("", "プレイヤーの勝ち。" + ties)],
+                     [("", "The game ends. The player with ")] + keys_en + [("", " wins." + ties)])
+
+
+# ---------------------------------------------------------------- narration
+def _narrate(n, ev) -> str:
+    ws = ", ".join(n.player(p) for p in ev["winners"])
+    return n.say(f"ゲーム終了。勝者: {ws or 'なし'}",
+                 f"Game over. Winner{'s' if len(ev['winners']) != 1 else ''}: {ws or 'nobody'}")
+
+
+# ---------------------------------------------------------------- analyses
+def order(st, use):
+    if st.var:
+        use.binds_local(st.var)
+
+
+register(EndGame, "statement", grammar=GRAMMAR, check=check, compile=compile, read=read, events={"end": _narrate}, order=order)

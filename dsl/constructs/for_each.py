@@ -1,0 +1,97 @@
+"""`for each X in C where W`: the body once for every item of a collection, in its order.
+
+May import: the syntax base classes and the leaf helpers of the language, engine and printing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..engine.program import Label
+from ..language.building import not_texts, span
+from ..language.kinds import COLL, element_kind
+from ..language.syntax import Expr, Stmt
+from ..printing.runs import Item
+from .registry import Absent, register
+
+
+@dataclass(frozen=True)
+class ForEach(Stmt):
+    var: str
+    coll: Expr
+    cond: Optional[Expr]
+    body: tuple[Stmt, ...]
+
+
+# ---------------------------------------------------------------- grammar
+def _for_each(meta, c):
+    return ForEach(span(meta), str(c[0]), c[1], c[2], tuple(not_texts(c[3])))
+
+
+GRAMMAR = {"for_each": _for_each}
+
+
+# ---------------------------------------------------------------- checks
+def check(ck, st, scope, t):
+    ck.expr(st.coll, scope, want=COLL)
+    inner = scope.child(**{st.var: element_kind(st.coll)})
+    if st.cond is not None:
+        ck.expr(st.cond, inner)
+    ck.block(st.body, inner, t)
+
+
+# ---------------------------------------------------------------- compilation
+def compile(c, st, env, owner):
+    coll = c.collection(st.coll, env)
+    items_slot = env.new_slot(None)
+    idx_slot = env.new_slot(None)
+    var_slot = env.new_slot(st.var)
+    inner = env.with_local(st.var, var_slot)
+    cond = c.expr(st.cond, inner) if st.cond is not None else None
+    end = Label()
+
+    first = len(c.code)
+
+    def init(s, ip=first):
+        s.loc_slots[items_slot] = tuple(coll(s))
+        s.loc_slots[idx_slot] = 0
+        return ip + 1
+    c.emit(init, owner, st.span)
+    head = len(c.code)
+
+    def step(s, ip=head):
+        L = s.loc_slots
+        items = L[items_slot]
+        while L[idx_slot] < len(items):
+            L[var_slot] = items[L[idx_slot]]
+            L[idx_slot] += 1
+            if cond is None or cond(s):
+                return ip + 1
+        return end.ip
+    c.emit(step, owner, st.span)
+    c.block(st.body, inner, owner)
+    c.emit(lambda s: head, owner, st.span)
+    end.ip = len(c.code)
+    for sl in (items_slot, idx_slot, var_slot):
+        c.slot_scopes[sl] = (first, end.ip)
+
+
+# ---------------------------------------------------------------- reading
+def read(v, st) -> Item:
+    coll, var = v.expr(st.coll), [("code", st.var)]
+    cond = v.expr(st.cond) if st.cond is not None else None
+    if v.lang == "ja":
+        head = coll + ([("", "のうち「")] + cond + [("", "」であるもの")] if cond else []) + [("", "の一人ずつ(")] + var + [("", ")について:")]
+    else:
+        head = [("", "For each ")] + var + [("", " in ")] + coll + ([("", " such that ")] + cond if cond else []) + [("", ":")]
+    return Item("each", head, v.body(st.body), span=st.span)
+
+
+# ---------------------------------------------------------------- analyses
+def order(st, use):
+    # the body runs in the collection's order
+    use.iterates(st.var, st.coll)
+    use.reads_order(st.coll)
+
+
+register(ForEach, "statement", grammar=GRAMMAR, check=check, compile=compile, read=read, events=Absent("each pass shows in what its statements do"), order=order)

@@ -1,0 +1,65 @@
+"""`game NAME`: the game's name, player counts, seating, teams and step bound.
+
+May import: the syntax base classes and the leaf helpers of the language, engine and printing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..language import syntax as S
+from ..language.building import span
+from ..language.syntax import Decl, Expr
+from .registry import Absent, register
+
+
+@dataclass(frozen=True)
+class Game(Decl):
+    keyword = "game"
+    min_players: int
+    max_players: int
+    seating: str
+    team_size: int
+    max_steps: Optional[Expr]
+
+
+# ---------------------------------------------------------------- grammar
+def _game(meta, c):
+    name = str(c[0])
+    props = {"players": (2, 2), "seating": "clockwise", "teams": 1, "max_steps": None}
+    texts = []
+    for line in c[1:]:
+        if isinstance(line, tuple) and line and isinstance(line[0], S.Text):
+            texts.extend(line)
+        else:
+            props[line[0]] = line[1]
+    lo, hi = props["players"]
+    return Game(name, tuple(texts), span(meta), lo, hi, props["seating"], props["teams"], props["max_steps"])
+
+
+def _players_line(meta, c):
+    return ("players", (int(c[0]), int(c[1])))
+
+
+def _seating_line(meta, c):
+    return ("seating", c[0])
+
+
+def _teams_line(meta, c):
+    return ("teams", int(c[0]))
+
+
+def _max_steps_line(meta, c):
+    return ("max_steps", c[0])
+
+
+GRAMMAR = {"game": _game, "players_line": _players_line, "seating_line": _seating_line, "teams_line": _teams_line, "max_steps_line": _max_steps_line}
+
+
+# ---------------------------------------------------------------- checks
+def check(ck, d):
+    if d.max_steps is not None:
+        ck.const(d.max_steps, "max steps")
+
+
+register(Game, "declaration", grammar=GRAMMAR, check=check, read=Absent("the title page prints the game's own lines"))

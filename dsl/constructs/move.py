@@ -1,0 +1,174 @@
+"""`move N from A to B`, `move up to N ...`, `move all ...`, `move X to B`: pieces change zones.
+
+May import: the syntax base classes and the leaf helpers of the language, engine and printing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..engine.errors import RuleError
+from ..language.building import span
+from ..language.kinds import NUM, PIECE, ZONE
+from ..language.syntax import Expr, Stmt
+from ..printing.runs import Item, say, sentence
+from .registry import register
+
+
+@dataclass(frozen=True)
+class Move(Stmt):
+    amount: str                 # 'exactly' | 'up to' | 'all' | 'item'
+    count: Optional[Expr]       # how many, or the item itself for 'item'
+    source: Optional[Expr]
+    dest: Expr
+    place: str                  # 'top' | 'bottom'
+
+
+# ---------------------------------------------------------------- grammar
+def _move_amount(meta, c):
+    kind, count = c[0]
+    return Move(span(meta), kind, count, c[1], c[2], c[3] or "top")
+
+
+def _move_item(meta, c):
+    return Move(span(meta), "item", c[0], None, c[1], c[2] or "top")
+
+
+def _amount_all(meta, c):
+    return ("all", None)
+
+
+def _amount_up_to(meta, c):
+    return ("up to", c[0])
+
+
+def _amount_exactly(meta, c):
+    return ("exactly", c[0])
+
+
+GRAMMAR = {"move_amount": _move_amount, "move_item": _move_item, "amount_all": _amount_all, "amount_up_to": _amount_up_to, "amount_exactly": _amount_exactly}
+
+
+# ---------------------------------------------------------------- checks
+def check(ck, st, scope, t):
+    if st.amount == "item":
+        ck.expr(st.count, scope, want=PIECE)
+    else:
+        if st.count is not None:
+            ck.expr(st.count, scope, want=NUM)
+        ck.expr(st.source, scope, want=ZONE)
+    ck.expr(st.dest, scope, want=ZONE)
+
+
+# ---------------------------------------------------------------- compilation
+def compile(c, st, env, owner):
+    dest = c.expr(st.dest, env)
+    span = st.span
+    to_top = st.place == "top"
+    game = c
+
+    def put(s, piece, d):
+        src = s.zones[s.loc[piece]]
+        src.remove(piece)
+        if to_top:
+            s.zones[d].append(piece)
+        else:
+            s.zones[d].insert(0, piece)
+        s.loc[piece] = d
+        s.revealed[piece] = False
+
+    if st.amount == "item":
+        item = c.expr(st.count, env)
+
+        def move_item(s, ip=len(c.code)):
+            p = item(s)
+            if p is None:
+                raise RuleError("empty zone", "there is nothing to move", span)
+            d = dest(s)
+            s.memo.clear()
+            put(s, p, d)
+            if s.log is not None:
+                s.log.append({"event": "move", "pieces": [int(p)], "to": game.zone_names[d]})
+            game.after_effect(s)
+            return ip + 1
+        c.emit(move_item, owner, span)
+        return
+    source = c.expr(st.source, env)
+    count = c.expr(st.count, env) if st.count is not None else None
+    kind = st.amount
+
+    def move(s, ip=len(c.code)):
+        src_id = source(s)
+        d = dest(s)
+        src = s.zones[src_id]
+        if kind == "all":
+            k = len(src)
+        else:
+            k = count(s)
+            if k < 0:
+                raise RuleError("negative amount", f"asked to move {k} pieces", span)
+            if k > len(src):
+                if kind == "exactly":
+                    raise RuleError("empty zone",
+                                    f"asked to move {k} from {game.zone_names[src_id]}, which holds {len(src)}",
+                                    span)
+                k = len(src)
+        s.memo.clear()
+        if k:
+            moved = src[len(src) - k:]
+            del src[len(src) - k:]
+            dst = s.zones[d]
+            if to_top:
+                dst.extend(moved)
+            else:
+                dst[0:0] = moved
+            for p in moved:
+                s.loc[p] = d
+                s.revealed[p] = False
+            if s.log is not None:
+                s.log.append({"event": "move", "pieces": [int(p) for p in moved],
+                              "from": game.zone_names[src_id], "to": game.zone_names[d]})
+        game.after_effect(s)
+        return ip + 1
+    c.emit(move, owner, span)
+
+
+# ---------------------------------------------------------------- reading
+def read(v, st) -> Item:
+    dest = v.expr(st.dest)
+    # on top is how pieces are always placed; only the exception is worth saying
+    place = say(v.lang, "の一番下", " at the bottom") if st.place == "bottom" else ""
+    at_ja = [("", place)] if place and v.lang == "ja" else []
+    at_en = [("", place)] if place and v.lang == "en" else []
+    if st.amount == "item":
+        return sentence(v, st, v.expr(st.count) + [("", "を")] + dest + at_ja + [("", "に移す。")],
+                         [("", "Move ")] + v.expr(st.count) + [("", " to ")] + dest + at_en + [("", ".")])
+    src = v.expr(st.source)
+    if st.amount == "all":
+        return sentence(v, st, src + [("", "を全て")] + dest + at_ja + [("", "に移す。")],
+                         [("", "Move everything in ")] + src + [("", " to ")] + dest + at_en + [("", ".")])
+    n = v.expr(st.count)
+    up_ja, up_en = ([("", "最大")], [("", "up to ")]) if st.amount == "up to" else ([], [])
+    return sentence(v, st, src + [("", "から")] + up_ja + n + [("", "個を")] + dest + at_ja + [("", "に移す。")],
+                     [("", "Move ")] + up_en + n + [("", " from ")] + src + [("", " to ")] + dest + at_en + [("", ".")])
+
+
+# ---------------------------------------------------------------- narration
+def _narrate(n, ev) -> str:
+    k = len(ev["pieces"])
+    src = n.zone(ev.get("from")) if ev.get("from") else None
+    dst = n.zone(ev["to"])
+    return n.say(f"   {k}個を{src + 'から' if src else ''}{dst}へ",
+                 f"   move {k} {'piece' if k == 1 else 'pieces'}{' from ' + src if src else ''} to {dst}")
+
+
+# ---------------------------------------------------------------- analyses
+def order(st, use):
+    # `move N` and `move up to N` take the top pieces; `move all` keeps their order
+    if st.amount in ("exactly", "up to"):
+        use.reads_order(st.source)
+    elif st.amount == "all":
+        use.moves_all(st.source, st.dest)
+
+
+register(Move, "statement", grammar=GRAMMAR, check=check, compile=compile, read=read, events={"move": _narrate}, order=order)

@@ -1,0 +1,134 @@
+"""A name: a local, parameter, counter, value, zone, component, symbol or constant
+(`players`, `teams`, `player_count`, `nobody`, `true`, `false`).
+
+May import: the syntax base classes and the leaf helpers of the language, engine and printing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine.builtins import BUILTINS
+from ..engine.errors import RuleError
+from ..language import syntax as S
+from ..language.building import span
+from ..language.diagnostics import did_you_mean
+from ..language.kinds import ANY, BOOL, COLL, NUM, TEXT, ZONE
+from ..language.syntax import Expr
+from ..printing.runs import Runs
+from .registry import nothing, register
+
+
+@dataclass(frozen=True)
+class Name(Expr):
+    id: str
+
+
+# ---------------------------------------------------------------- grammar
+def _name(meta, c):
+    return Name(span(meta), str(c[0]))
+
+
+GRAMMAR = {"name": _name}
+
+
+# ---------------------------------------------------------------- checks
+def check(ck, e, scope):
+    n = e.id
+    if n in scope.names:
+        return scope.names[n]
+    if n == "players":
+        return "players"
+    if n == "teams":
+        return COLL
+    if n == "nobody":
+        return "nobody"
+    if n in ("true", "false"):
+        return BOOL
+    if n == "player_count":
+        return NUM
+    d = ck.declared.get(n)
+    if d is not None:
+        ck.used.add(n)
+        if isinstance(d, S.Parameter):
+            return NUM
+        if isinstance(d, S.Counter):
+            if d.per:
+                ck.error(e.span, f"'{n}' is kept per {d.per}: say whose, e.g. {n}(...)")
+            return NUM if d.kind == "counter" else ANY
+        if isinstance(d, S.Define):
+            if d.params:
+                ck.error(e.span, f"'{n}' takes {len(d.params)} argument(s)")
+            return ANY
+        if isinstance(d, S.Zone):
+            return "family" if d.per else ZONE
+        if isinstance(d, S.Board):
+            return "family"
+        if isinstance(d, S.Component):
+            return COLL
+        ck.error(e.span, f"'{n}' is a {type(d).__name__.lower()}, not a value")
+        return ANY
+    if n in ck.symbols:
+        return TEXT
+    if n in BUILTINS:
+        ck.error(e.span, f"'{n}' is a function: call it as {n}(...)")
+        return ANY
+    candidates = list(scope.names) + list(ck.declared) + ["players", "nobody", "true", "false"] + list(ck.symbols)
+    ck.error(e.span, f"unknown name '{n}'", did_you_mean(n, candidates))
+    return ANY
+
+
+# ---------------------------------------------------------------- compilation
+def compile(c, e, env):
+    n = e.id
+    if n in env.locals:
+        i = env.locals[n]
+        return lambda s: s.loc_slots[i]
+    if n in env.bound:
+        return env.bound[n]
+    if n == "players":
+        ps = c._players
+        return lambda s: ps
+    if n == "teams":
+        ts = c.teams
+        return lambda s: ts
+    if n == "player_count":
+        k = c.n
+        return lambda s: k
+    if n == "nobody":
+        return lambda s: None
+    if n in ("true", "false"):
+        v = n == "true"
+        return lambda s: v
+    if n in c.params:
+        v = c.params[n]
+        return lambda s: v
+    if n in c.var_slots:
+        i = c.var_slots[n]
+        return lambda s: s.vars[i]
+    if n in c.defines:
+        d = c.defines[n]
+        if d.params:
+            raise RuleError("name", f"'{n}' needs {len(d.params)} argument(s)", e.span)
+        return c.memo_value(n, d)
+    if n in c.zones:
+        z = c.zones[n]
+        return lambda s: z
+    if n in c.kind_pieces:
+        ps = c.kind_pieces[n]
+        return lambda s: ps
+    if n in c.symbols:
+        return lambda s: n
+    raise RuleError("name", f"unknown name '{n}'", e.span)
+
+
+# ---------------------------------------------------------------- reading
+def read(v, e) -> Runs:
+    return v.name(e.id)
+
+
+# ---------------------------------------------------------------- analyses
+def sources(e, use):
+    use.name_sources(e.id)
+
+
+register(Name, "expression", grammar=GRAMMAR, check=check, compile=compile, read=read, order=nothing, sources=sources)

@@ -1,0 +1,79 @@
+"""`parameter NAME = V` (or `by players`): a number fixed before play, perhaps provisional.
+
+May import: the syntax base classes and the leaf helpers of the language, engine and printing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..language.building import span
+from ..language.syntax import Decl, Expr
+from ..printing.runs import Runs, say
+from .registry import register
+
+
+@dataclass(frozen=True)
+class Parameter(Decl):
+    keyword = "parameter"
+    value: Optional[Expr]
+    by_players: tuple[tuple[int, Expr], ...]
+    otherwise: Optional[Expr]
+    provisional: bool
+
+
+# ---------------------------------------------------------------- grammar
+def _parameter(meta, c):
+    return Parameter(str(c[0]), c[3], span(meta), c[1], (), None, bool(c[2]))
+
+
+def _player_entry(meta, c):
+    return (int(c[0]), c[1])
+
+
+def _by_players(meta, c):
+    entries = tuple(e for e in c if isinstance(e, tuple))
+    otherwise = c[-1] if not isinstance(c[-1], tuple) else None
+    return entries, otherwise
+
+
+def _parameter_by_players(meta, c):
+    entries, otherwise = c[1]
+    return Parameter(str(c[0]), c[3], span(meta), None, entries, otherwise, bool(c[2]))
+
+
+GRAMMAR = {"parameter": _parameter, "player_entry": _player_entry, "by_players": _by_players, "parameter_by_players": _parameter_by_players}
+
+
+# ---------------------------------------------------------------- checks
+def check(ck, d):
+    params = [p.name for p in ck.rules.of(Parameter)]
+    above = set(params[:params.index(d.name)]) if d.name in params else set()
+    what = f"parameter '{d.name}'"
+    if d.value is not None:
+        ck.const(d.value, what, above)
+    for _, e in d.by_players:
+        ck.const(e, what, above)
+    if d.otherwise is not None:
+        ck.const(d.otherwise, what, above)
+    g = ck.rules.game
+    if g and d.by_players and d.otherwise is None:
+        missing = [n for n in range(g.min_players, g.max_players + 1) if n not in dict(d.by_players)]
+        if missing:
+            ck.error(d.span, f"parameter '{d.name}' has no value for {', '.join(map(str, missing))} players",
+                       "add those counts or an 'otherwise' value")
+
+
+# ---------------------------------------------------------------- reading
+def read(v, p, counts=()) -> Runs:
+    if p.value is not None:
+        return v.expr(p.value)
+    out: Runs = []
+    for i, (n, x) in enumerate(p.by_players):
+        out += ([("", " · ")] if i else []) + [("", say(v.lang, f"{n}人: ", f"{n} players: "))] + v.expr(x)
+    if p.otherwise is not None:
+        out += [("", " · " + say(v.lang, "それ以外: ", "otherwise: "))] + v.expr(p.otherwise)
+    return out
+
+
+register(Parameter, "declaration", grammar=GRAMMAR, check=check, read=read)

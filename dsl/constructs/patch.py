@@ -1,0 +1,74 @@
+"""`replace`, `add`, `remove` and `change cards`: one change an overlay makes.
+
+May import: the syntax base classes and the leaf helpers of the language, engine and printing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..language import syntax as S
+from ..language.building import body_of, span
+from ..language.syntax import Decl
+from .registry import Absent, register
+
+
+@dataclass(frozen=True)
+class Patch(Decl):
+    keyword = "patch"
+    """One change an overlay makes. `name` is what it patches; `kind` says what that is.
+
+    op: 'replace' | 'add' | 'remove' | 'change cards'
+    kind: the kind of declaration ('rule', 'parameter', ...), or 'step' / 'phase'
+    item: the new declaration (replace/add), or the new Block for a step or phase
+    anchor: for a step or phase added 'before'/'after' another: (position, name)
+    match/assign: for 'change cards': attribute values to match, then to set
+    """
+    op: str
+    kind: str
+    item: Optional[object] = None
+    anchor: Optional[tuple[str, str]] = None
+    match: tuple[tuple[str, object], ...] = ()
+    assign: tuple[tuple[str, object], ...] = ()
+
+
+# ---------------------------------------------------------------- grammar
+def _replace_item(meta, c):
+    return Patch(c[0].name, (), span(meta), "replace", S.kind_of(c[0]), c[0])
+
+
+def _replace_block(meta, c):
+    return Patch(c[0].name, (), span(meta), "replace", c[0].kind, c[0])
+
+
+def _add_item(meta, c):
+    return Patch(c[0].name, (), span(meta), "add", S.kind_of(c[0]), c[0])
+
+
+def _add_block(meta, c):
+    kind, name, anchor, other, block = c
+    texts, body = body_of(block)
+    new = S.Block(span(meta), kind, str(name), texts, body)
+    return Patch(str(name), (), span(meta), "add", kind, new, (anchor, str(other)))
+
+
+def _remove_item(meta, c):
+    return Patch(str(c[1]), (), span(meta), "remove", c[0])
+
+
+def _card_match(meta, c):
+    return (str(c[0]), c[1])
+
+
+def _card_where(meta, c):
+    return tuple(c)
+
+
+def _change_cards(meta, c):
+    return Patch(str(c[0]), (), span(meta), "change cards", "deck", None, None, c[1], c[2])
+
+
+GRAMMAR = {"replace_item": _replace_item, "replace_block": _replace_block, "add_item": _add_item, "add_block": _add_block, "remove_item": _remove_item, "card_match": _card_match, "card_where": _card_where, "change_cards": _change_cards, "card_set": _card_where}
+
+
+register(Patch, "declaration", grammar=GRAMMAR, check=Absent("patches are applied and checked by the overlay, before the game is"), read=Absent("a patch is printed as the part it changes"))

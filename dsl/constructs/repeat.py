@@ -1,0 +1,92 @@
+"""`repeat until C`, `repeat while C`, `repeat N times`: loops, bounded between decisions
+so a loop that never asks anyone ends in a 'step limit' dead end.
+
+May import: the syntax base classes and the leaf helpers of the language, engine and printing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine.program import Label
+from ..language.building import not_texts, span
+from ..language.kinds import NUM
+from ..language.syntax import Expr, Stmt
+from ..printing.runs import Item, say
+from .registry import Absent, nothing, register
+
+
+@dataclass(frozen=True)
+class Repeat(Stmt):
+    kind: str                   # 'until' | 'while' | 'times'
+    expr: Expr
+    body: tuple[Stmt, ...]
+
+
+# ---------------------------------------------------------------- grammar
+def _repeat_until(meta, c):
+    return Repeat(span(meta), "until", c[0], tuple(not_texts(c[1])))
+
+
+def _repeat_while(meta, c):
+    return Repeat(span(meta), "while", c[0], tuple(not_texts(c[1])))
+
+
+def _repeat_times(meta, c):
+    return Repeat(span(meta), "times", c[0], tuple(not_texts(c[1])))
+
+
+GRAMMAR = {"repeat_until": _repeat_until, "repeat_while": _repeat_while, "repeat_times": _repeat_times}
+
+
+# ---------------------------------------------------------------- checks
+def check(ck, st, scope, t):
+    ck.expr(st.expr, scope, want=NUM if st.kind == "times" else None)
+    ck.block(st.body, scope, t)
+
+
+# ---------------------------------------------------------------- compilation
+def compile(c, st, env, owner):
+    top = len(c.code)
+    end = Label()
+    if st.kind == "times":
+        slot = env.new_slot(None)
+        times = c.expr(st.expr, env)
+
+        def init(s, ip=top):
+            s.loc_slots[slot] = times(s)
+            return ip + 1
+        c.emit(init, owner, st.span)
+        head = len(c.code)
+
+        def test(s, ip=head):
+            if s.loc_slots[slot] <= 0:
+                return end.ip
+            s.loc_slots[slot] -= 1
+            return ip + 1
+        c.emit(test, owner, st.span)
+        c.block(st.body, env, owner)
+        c.emit(c.loop_back(st, head), owner, st.span)
+        end.ip = len(c.code)
+        c.slot_scopes[slot] = (top, end.ip)
+        return
+    cond = c.expr(st.expr, env)
+    until = st.kind == "until"
+
+    def test(s, ip=top):
+        return end.ip if bool(cond(s)) == until else ip + 1
+    c.emit(test, owner, st.expr.span)
+    c.block(st.body, env, owner)
+    c.emit(c.loop_back(st, top), owner, st.span)
+    end.ip = len(c.code)
+
+
+# ---------------------------------------------------------------- reading
+def read(v, st) -> Item:
+    x = v.expr(st.expr)
+    head = {"until": say(v.lang, [("", "「")] + x + [("", "」になるまで、次をくり返す:")], [("", "Repeat until ")] + x + [("", ":")]),
+            "while": say(v.lang, [("", "「")] + x + [("", "」の間、次をくり返す:")], [("", "Repeat while ")] + x + [("", ":")]),
+            "times": say(v.lang, [("", "次を")] + x + [("", "回行う:")], [("", "Do this ")] + x + [("", " times:")])}[st.kind]
+    return Item("loop", head, v.body(st.body), span=st.span)
+
+
+register(Repeat, "statement", grammar=GRAMMAR, check=check, compile=compile, read=read, events=Absent("each pass shows in what its statements do"), order=nothing)

@@ -1,0 +1,59 @@
+"""`not C` and `-N`.
+
+May import: the syntax base classes and the leaf helpers of the language, engine and printing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..language.building import span
+from ..language.kinds import BOOL, NUM
+from ..language.syntax import Expr
+from ..printing.runs import Runs, say
+from .registry import nothing, register
+
+
+@dataclass(frozen=True)
+class Unary(Expr):
+    op: str          # 'not' or '-'
+    operand: Expr
+
+
+# ---------------------------------------------------------------- grammar
+def _not_expr(meta, c):
+    return Unary(span(meta), "not", c[0])
+
+
+def _neg(meta, c):
+    return Unary(span(meta), "-", c[0])
+
+
+GRAMMAR = {"not_expr": _not_expr, "neg": _neg}
+
+
+# ---------------------------------------------------------------- checks
+def check(ck, e, scope):
+    if e.op == "not":
+        ck.expr(e.operand, scope)
+        return BOOL
+    ck.expr(e.operand, scope, want=NUM)
+    return NUM
+
+
+# ---------------------------------------------------------------- compilation
+def compile(c, e, env):
+    f = c.expr(e.operand, env)
+    if e.op == "not":
+        return lambda s: not f(s)
+    return lambda s: -f(s)
+
+
+# ---------------------------------------------------------------- reading
+def read(v, e) -> Runs:
+    if e.op == "not":
+        return say(v.lang, [("", "「")] + v.expr(e.operand) + [("", "」ではない")],
+                   [("", "not (")] + v.expr(e.operand) + [("", ")")])
+    return [("", "−")] + v.expr(e.operand)
+
+
+register(Unary, "expression", grammar=GRAMMAR, check=check, compile=compile, read=read, order=nothing, sources=nothing)

@@ -1,0 +1,78 @@
+"""`zone NAME is KIND`: where pieces lie: shared, per player, per team or per piece, and who sees it.
+
+May import: the syntax base classes and the leaf helpers of the language, engine and printing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..language import syntax as S
+from ..language.building import span
+from ..language.diagnostics import did_you_mean
+from ..language.syntax import Decl
+from ..printing.runs import Runs, say
+from .counter import kept_per
+from .registry import register
+
+
+@dataclass(frozen=True)
+class Zone(Decl):
+    keyword = "zone"
+    kind: str
+    per: Optional[str]          # one zone per 'player', per 'team' (its members are owners), or per
+                                # piece of the component named here (`per space`); None: shared
+    seen_by: str                # 'owner' | 'everyone' | 'nobody'
+
+
+# ---------------------------------------------------------------- grammar
+def _zone_per_player(meta, c):
+    return ("per", "player")
+
+
+def _zone_per_team(meta, c):
+    return ("per", "team")
+
+
+def _zone_per_piece(meta, c):
+    return ("per", str(c[0]))
+
+
+def _zone_shared(meta, c):
+    return ("per", None)
+
+
+def _zone_seen(meta, c):
+    return ("seen_by", c[0])
+
+
+def _zone(meta, c):
+    attrs = dict(a for a in c[2:-1] if isinstance(a, tuple))
+    return Zone(str(c[0]), c[-1], span(meta), str(c[1]), attrs.get("per"), attrs.get("seen_by", "everyone"))
+
+
+GRAMMAR = {"zone_per_player": _zone_per_player, "zone_per_team": _zone_per_team, "zone_per_piece": _zone_per_piece, "zone_shared": _zone_shared, "zone_seen": _zone_seen, "zone": _zone}
+
+
+# ---------------------------------------------------------------- checks
+def check(ck, d):
+    if d.per == "team":
+        ck.needs_teams(d.span)
+    elif d.per not in (None, "player"):
+        c = ck.declared.get(d.per)
+        if not isinstance(c, S.Component):
+            ck.error(d.span, f"zone '{d.name}' is kept per '{d.per}', which is not a component",
+                       did_you_mean(d.per, [x.name for x in ck.rules.of(S.Component)]) or
+                       "write 'per player', 'per team' or 'per' and the name of a deck, dice or token")
+        else:
+            ck.used.add(d.per)
+
+
+# ---------------------------------------------------------------- reading
+def read(v, z, counts=()) -> Runs:
+    seen = {"owner": ("持ち主だけが見る", "only its owner looks"), "everyone": ("全員が見る", "open to everyone"),
+            "nobody": ("誰も見ない", "nobody looks")}[z.seen_by]
+    return [("", f"{kept_per(v, z)} · {say(v.lang, *seen)}")]
+
+
+register(Zone, "declaration", grammar=GRAMMAR, check=check, read=read)
