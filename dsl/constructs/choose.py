@@ -209,7 +209,7 @@ def compile(c, st, env, owner):
 
 
 # ---------------------------------------------------------------- reading
-def _param(v, p) -> Runs:
+def _read_param(v, p) -> Runs:
     if p.high is None:
         return say(v.lang, v.expr(p.low) + [("", "から")] + v.name(p.name), v.name(p.name) + [("", " from ")] + v.expr(p.low))
     lo, hi = v.expr(p.low), v.expr(p.high)
@@ -219,7 +219,7 @@ def _param(v, p) -> Runs:
 
 def option_head(v, o: Option, single: bool) -> Runs:
     """An option's first line: its title, what is chosen, and when it may be chosen."""
-    params = join([_param(v, p) for p in o.params], say(v.lang, "、", ", "))
+    params = join([_read_param(v, p) for p in o.params], say(v.lang, "、", ", "))
     head: Runs = [] if single else [("term", v.title(o.name))]
     if params:
         head += say(v.lang, ([("", ": ")] if head else []) + params + [("", "を選ぶ")],

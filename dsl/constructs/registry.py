@@ -14,6 +14,7 @@ May import: nothing from dsl but the syntax base classes (this module is a leaf)
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 
 # The hooks every construct of a kind must register.
@@ -68,9 +69,17 @@ def register(node: type, kind: str, **hooks) -> Construct:
     return c
 
 
+def loaded() -> dict[type, Construct]:
+    """The registry with every construct in it. The passes import this leaf module rather than
+    the package, so the package (which imports the engine's leaves) is loaded on first use."""
+    if not REGISTRY:
+        importlib.import_module(__package__)      # each construct module registers itself
+    return REGISTRY
+
+
 def construct_of(node_or_type) -> Construct:
     t = node_or_type if isinstance(node_or_type, type) else type(node_or_type)
-    c = REGISTRY.get(t)
+    c = loaded().get(t)
     if c is None:
         raise MissingHook(f"{t.__name__} is not a registered construct")
     return c
@@ -84,17 +93,22 @@ def hook(node, name: str):
 def missing_hooks() -> list[str]:
     """Every hook a registered construct should have and does not ('Absent' counts as had)."""
     out = []
-    for c in REGISTRY.values():
+    for c in loaded().values():
         for name in HOOKS[c.kind]:
             if name not in c.hooks:
                 out.append(f"{c.node.__name__} ({c.module}): no '{name}' hook")
     return out
 
 
+def events() -> dict[str, tuple[type, object]]:
+    loaded()
+    return EVENTS
+
+
 def grammar_rules() -> dict:
     """Grammar rule name -> builder `(meta, children) -> node`, over every construct."""
     rules = {}
-    for c in REGISTRY.values():
+    for c in loaded().values():
         for rule, build in (c.hooks.get("grammar") or {}).items():
             if rule in rules:
                 raise ValueError(f"grammar rule {rule!r} is built by two constructs")

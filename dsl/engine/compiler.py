@@ -8,7 +8,7 @@ from __future__ import annotations
 import operator
 from typing import Callable
 
-from ..constructs import hook
+from ..constructs.registry import hook
 from ..language import syntax as S
 from .errors import RuleError
 from .program import Chance, Env, first_line
@@ -107,28 +107,16 @@ class Compiler:
         """Every variable, zone and function a trigger's condition can read (through values too)."""
         seen = set() if seen is None else seen
         out = set()
-        if isinstance(e, S.Name):
-            out.add(e.id)
-            d = self.defines.get(e.id)
-            if d is not None and e.id not in seen:
-                seen.add(e.id)
+        for x in S.walk(e):
+            name = x.id if isinstance(x, S.Name) else x.fn if isinstance(x, S.Call) else \
+                x.name if isinstance(x, S.Attr) else None
+            if name is None:
+                continue
+            out.add(name)
+            d = self.defines.get(name) if not isinstance(x, S.Attr) else None
+            if d is not None and name not in seen:
+                seen.add(name)
                 out |= self.names_read(d.expr, seen)
-        elif isinstance(e, S.Attr):
-            out.add(e.name)
-        elif isinstance(e, S.Call):
-            out.add(e.fn)
-            d = self.defines.get(e.fn)
-            if d is not None and e.fn not in seen:
-                seen.add(e.fn)
-                out |= self.names_read(d.expr, seen)
-        if isinstance(e, S.Expr):
-            for v in vars(e).values():
-                if isinstance(v, S.Expr):
-                    out |= self.names_read(v, seen)
-                elif isinstance(v, tuple):
-                    for x in v:
-                        if isinstance(x, S.Expr):
-                            out |= self.names_read(x, seen)
         return out
 
     def block(self, stmts, env, owner):

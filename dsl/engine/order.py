@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from ..constructs import REGISTRY
+from ..constructs.registry import loaded
 from ..engine.builtins import BUILTINS
 from ..language import syntax as S
 
@@ -51,8 +51,9 @@ class OrderUse:
         for t in rules.of(S.Trigger):
             if t.var:
                 self.known_locals.add(t.var)
+        registry = loaded()
         for node in S.walk_rules(rules):
-            c = REGISTRY.get(type(node))
+            c = registry.get(type(node))
             if c is not None and c.kind in ("statement", "expression"):
                 c.hook("order")(node, self)
         for e in self._read:
@@ -101,7 +102,7 @@ class OrderUse:
         if key in self._marking:
             return
         self._marking.add(key)
-        REGISTRY[type(e)].hook("sources")(e, self)
+        loaded()[type(e)].hook("sources")(e, self)
 
     def name_sources(self, n: str) -> None:
         if n in self.zone_names:

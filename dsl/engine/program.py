@@ -142,13 +142,4 @@ def split_bounds(where, range_params):
 
 
 def mentions(e, names) -> bool:
-    if isinstance(e, S.Name):
-        return e.id in names
-    for v in vars(e).values():
-        if isinstance(v, S.Expr) and mentions(v, names):
-            return True
-        if isinstance(v, tuple):
-            for x in v:
-                if isinstance(x, S.Expr) and mentions(x, names):
-                    return True
-    return False
+    return any(isinstance(x, S.Name) and x.id in names for x in S.walk(e))

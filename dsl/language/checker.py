@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import syntax as S
 from ..engine.builtins import BUILTINS
-from ..constructs import hook
+from ..constructs.registry import hook
 from .diagnostics import Diagnostic
 from .kinds import ANY, COLL, NUM, PLAYER, TEAM, ZONE, Scope
 from .kinds import a as a_kind
@@ -225,26 +225,15 @@ class Checker:
     # ------------------------------------------------------------ whole-file checks
     def _step_names(self):
         seen: dict[str, S.Span] = {}
-
-        def walk(stmts):
-            for st in stmts:
-                if isinstance(st, S.Block) and st.kind in ("step", "phase"):
-                    if st.name in seen:
-                        self.error(st.span, f"another step or phase is already named '{st.name}' (line {seen[st.name].line})",
-                                   "names are how variants find a step: make them unique")
-                    seen[st.name] = st.span
-                for v in vars(st).values():
-                    if isinstance(v, tuple):
-                        for x in v:
-                            if isinstance(x, S.Stmt):
-                                walk([x])
-                            elif isinstance(x, (S.Option, S.Case)):
-                                walk(x.body)
-                            elif isinstance(x, tuple) and len(x) == 2 and isinstance(x[1], tuple):
-                                walk([y for y in x[1] if isinstance(y, S.Stmt)])
         for d in self.rules.decls:
             if isinstance(d, (S.Flow, S.Rule, S.Trigger)):
-                walk(d.body)
+                for st in S.statements(d.body):
+                    if isinstance(st, S.Block) and st.kind in ("step", "phase"):
+                        if st.name in seen:
+                            self.error(st.span, f"another step or phase is already named '{st.name}' "
+                                                f"(line {seen[st.name].line})",
+                                       "names are how variants find a step: make them unique")
+                        seen[st.name] = st.span
 
     def _unused(self):
         for d in self.rules.decls:

@@ -113,8 +113,8 @@ def _builder(build):
 @lru_cache(maxsize=1)
 def _transformer() -> Transformer:
     """The tree builder: the rules above plus every construct's own grammar rules."""
-    from .. import constructs
-    methods = {rule: _builder(build) for rule, build in constructs.grammar_rules().items()}
+    from ..constructs.registry import grammar_rules
+    methods = {rule: _builder(build) for rule, build in grammar_rules().items()}
     return v_args(meta=True)(type("_Build", (_Tokens,), methods))()
 
 

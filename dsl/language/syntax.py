@@ -116,24 +116,37 @@ def statements(stmts):
                 yield n
 
 
-def rewrite(node: Node, fn):
-    """The tree rebuilt bottom-up, each node passed through fn (which returns it or a new one)."""
+def splice(stmts: tuple, fn) -> tuple:
+    """A statement list rebuilt: fn(statement) gives a list of statements to put in its place,
+    or None to keep it (with the statement lists inside it spliced the same way)."""
+    out = []
+    for st in stmts:
+        got = fn(st)
+        if got is not None:
+            out.extend(got)
+        else:
+            out.append(_splice_inside(st, fn))
+    return tuple(out)
+
+
+def _splice_inside(node: Node, fn):
     changes = {}
     for f in fields(node):
-        if f.name == "span":
-            continue
-        old = getattr(node, f.name)
-        new = _rewrite_value(old, fn)
-        if new is not old:
-            changes[f.name] = new
-    return fn(replace(node, **changes) if changes else node)
+        if f.name != "span":
+            old = getattr(node, f.name)
+            new = _splice_value(old, fn)
+            if new is not old:
+                changes[f.name] = new
+    return replace(node, **changes) if changes else node
 
 
-def _rewrite_value(value, fn):
+def _splice_value(value, fn):
     if isinstance(value, Node):
-        return rewrite(value, fn)
+        return _splice_inside(value, fn)
     if isinstance(value, tuple):
-        items = tuple(_rewrite_value(x, fn) for x in value)
+        if value and all(isinstance(x, Stmt) for x in value):
+            return splice(value, fn)
+        items = tuple(_splice_value(x, fn) for x in value)
         return value if all(a is b for a, b in zip(items, value)) else items
     return value
 

@@ -284,24 +284,21 @@ def _endings(rules: S.RuleFile, v: Voice, lang: str) -> list[Item]:
             continue
         where = [v.title(d.name)] if not isinstance(d, S.Flow) else []
 
-        def walk(stmts, where):
-            for st in stmts:
-                if isinstance(st, S.EndGame):
-                    it = v.stmt(st)
-                    if isinstance(d, S.Trigger):
-                        it.runs = [("", whenever(v, d) + " ")] + it.runs
-                    if where:
-                        it.texts.append(("where", label(lang, "in_place", w=" / ".join(where))))
-                    out.append(it)
-                    continue
-                here = where + [v.title(st.name)] if isinstance(st, S.Block) and st.kind != "assume" else where
-                kids = [c.body for c in st.cases] if isinstance(st, S.Cases) else \
-                    [o.body for o in st.options] if isinstance(st, S.Choose) else \
-                    [b for _, b in st.branches] + [st.otherwise or ()] if isinstance(st, S.If) else \
-                    [st.body] if hasattr(st, "body") else []
-                for k in kids:
-                    walk(k, here)
-        walk(d.body, where)
+        def walk(node, where):
+            if isinstance(node, S.EndGame):
+                it = v.stmt(node)
+                if isinstance(d, S.Trigger):
+                    it.runs = [("", whenever(v, d) + " ")] + it.runs
+                if where:
+                    it.texts.append(("where", label(lang, "in_place", w=" / ".join(where))))
+                out.append(it)
+                return
+            if isinstance(node, S.Block) and node.kind != "assume":
+                where = where + [v.title(node.name)]
+            for child in S.children(node):
+                walk(child, where)
+        for st in d.body:
+            walk(st, where)
     return out
 
 

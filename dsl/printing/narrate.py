@@ -8,7 +8,7 @@ May import: the language, the constructs and the engine.
 """
 from __future__ import annotations
 
-from ..constructs import EVENTS
+from ..constructs.registry import events
 from ..engine import Game
 from ..language import syntax as S
 
@@ -49,9 +49,10 @@ class Narrator:
             if self.lang == "ja":
                 return f"行き止まり({ev['kind']}): ルール「{self.name(ev['rule'])}」{ev['where']} — {ev['message']}"
             return f"DEAD END ({ev['kind']}) in rule '{ev['rule']}' at {ev['where']}: {ev['message']}"
-        if k not in EVENTS:
+        told = events()
+        if k not in told:
             raise KeyError(f"no construct narrates the event {k!r}: give its construct an 'events' hook")
-        return EVENTS[k][1](self, ev)
+        return told[k][1](self, ev)
 
     def value(self, v) -> str:
         if v is None:

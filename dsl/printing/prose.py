@@ -9,7 +9,7 @@ May import: the language, the constructs and printing/runs.py.
 """
 from __future__ import annotations
 
-from ..constructs import REGISTRY, Absent, hook
+from ..constructs.registry import Absent, hook, loaded
 from ..constructs.choose import choice_summary, option_head
 from ..constructs.question import open_question
 from ..constructs.rule import rule_item
@@ -86,4 +86,4 @@ def describe(v: Voice, d: S.Decl, counts=()) -> Runs:
 
 def readable() -> set[type]:
     """Every syntax class that has a reading (a test checks none is missing)."""
-    return {node for node, c in REGISTRY.items() if not isinstance(c.hooks.get("read", Absent("")), Absent)}
+    return {node for node, c in loaded().items() if not isinstance(c.hooks.get("read", Absent("")), Absent)}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import glob
 import os
 from dataclasses import dataclass, replace
-from typing import Callable, Optional
+from typing import Optional
 
 from ..language import syntax as S
 from ..language.diagnostics import Diagnostic, RuleFileError, did_you_mean
@@ -119,31 +119,6 @@ def find_base(variant: S.RuleFile, search: tuple[str, ...] = ()) -> str:
 
 def _bodies(decl) -> bool:
     return isinstance(decl, (S.Rule, S.Trigger, S.Flow))
-
-
-def _rewrite(stmts: tuple, fn: Callable) -> tuple:
-    """Rebuild a statement list; fn(stmt) returns a list to splice in, or None to recurse."""
-    out = []
-    for st in stmts:
-        got = fn(st)
-        if got is not None:
-            out.extend(got)
-            continue
-        out.append(_rewrite_inside(st, fn))
-    return tuple(out)
-
-
-def _rewrite_inside(st, fn):
-    if isinstance(st, (S.Block, S.Repeat, S.ForEach)):
-        return replace(st, body=_rewrite(st.body, fn))
-    if isinstance(st, S.If):
-        return replace(st, branches=tuple((c, _rewrite(b, fn)) for c, b in st.branches),
-                       otherwise=_rewrite(st.otherwise, fn) if st.otherwise is not None else None)
-    if isinstance(st, S.Cases):
-        return replace(st, cases=tuple(replace(c, body=_rewrite(c.body, fn)) for c in st.cases))
-    if isinstance(st, S.Choose):
-        return replace(st, options=tuple(replace(o, body=_rewrite(o.body, fn)) for o in st.options))
-    return st
 
 
 def named_blocks(stmts) -> list[S.Block]:
@@ -285,7 +260,7 @@ def _apply_block(work: _Work, p: S.Patch, path: str, fail) -> None:
 
     for i, d in enumerate(decls):
         if _bodies(d):
-            decls[i] = replace(d, body=_rewrite(d.body, fn))
+            decls[i] = replace(d, body=S.splice(d.body, fn))
 
 
 def _builds_on_closure(v: S.RuleFile, by_name: dict) -> set:
