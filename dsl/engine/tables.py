@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import operator
 
+from ..language import constants
 from ..language import syntax as S
 from .errors import RuleError
 from .program import describe
@@ -174,38 +175,17 @@ class Tables:
         return v
 
     def const_eval(self, e, what):
-        if isinstance(e, S.Num):
-            return e.value
-        if isinstance(e, S.Name):
-            if e.id == "player_count":
+        def value_of(name):
+            if name == "player_count":
                 return self.n
-            if e.id in self.params:
-                return self.params[e.id]
-            if e.id in ("true", "false"):
-                return e.id == "true"
-        elif isinstance(e, S.Unary):
-            v = self.const_eval(e.operand, what)
-            return (not v) if e.op == "not" else -v
-        elif isinstance(e, S.Binary):
-            a = self.const_eval(e.left, what)
-            if e.op == "and":
-                return a and self.const_eval(e.right, what)
-            if e.op == "or":
-                return a or self.const_eval(e.right, what)
-            b = self.const_eval(e.right, what)
-            if e.op in _CMP:
-                return _CMP[e.op](a, b)
-            if e.op in _ARITH and not isinstance(a, bool) and not isinstance(b, bool) \
-                    and isinstance(a, int) and isinstance(b, int):
-                return _ARITH[e.op](a, b)
-        elif isinstance(e, S.IfExpr):
-            return self.const_eval(e.then if self.const_eval(e.cond, what) else e.other, what)
-        elif isinstance(e, S.Call) and e.fn in ("max", "min", "abs") and e.args \
-                and not any(isinstance(a, S.Comprehension) for a in e.args):
-            args = [self.const_eval(a, what) for a in e.args]
-            return {"max": max, "min": min, "abs": lambda *a: abs(a[0])}[e.fn](*args)
-        raise RuleError("constant", f"{what} must be worked out from numbers, earlier parameters and "
-                                    f"player_count; '{describe(e)}' cannot be used here", e.span)
+            if name in ("true", "false"):
+                return name == "true"
+            return self.params[name]
+        try:
+            return constants.evaluate(e, value_of)
+        except constants.NotConstant as bad:
+            raise RuleError("constant", f"{what} must be worked out from numbers, earlier parameters and "
+                                        f"player_count; '{describe(bad.node)}' cannot be used here", bad.node.span)
 
     def players_in(self, x) -> tuple:
         """A player, or every member of a team; nobody is no one."""

@@ -3,6 +3,7 @@ simple types, and reports every problem it finds (errors and warnings) in one ru
 from __future__ import annotations
 
 
+from . import constants
 from . import syntax as S
 from ..engine.builtins import BUILTINS
 from ..constructs.registry import hook
@@ -126,45 +127,25 @@ class Checker:
 
     def _not_const(self, e, params):
         """The first part of e that is not known before play, and why; None if all is."""
-        if isinstance(e, S.Num):
-            return None
-        if isinstance(e, S.Str):
-            return e, f'"{e.value}" is a text'
-        if isinstance(e, S.Name):
-            n = e.id
+        def why_not(name: S.Name):
+            n = name.id
             if n == "player_count":
                 return None
             if n in ("nobody", "players", "true", "false"):
-                return e, f"'{n}' is not a number"
+                return f"'{n}' is not a number"
             d = self.declared.get(n)
             if isinstance(d, S.Parameter):
                 if params is None or n in params:
                     return None
-                return e, f"'{n}' is not declared above it (line {d.span.line}); a parameter can use only those above"
+                return f"'{n}' is not declared above it (line {d.span.line}); a parameter can use only those above"
             if isinstance(d, (S.Counter, S.Define)):
-                return e, f"'{n}' is {_decl_kind(d)}, which changes during play"
+                return f"'{n}' is {_decl_kind(d)}, which changes during play"
             if d is not None:
-                return e, f"'{n}' is {_decl_kind(d)}"
+                return f"'{n}' is {_decl_kind(d)}"
             if n in self.symbols:
-                return e, f"'{n}' is a card or die value, not a number"
+                return f"'{n}' is a card or die value, not a number"
             return None             # an unknown name: already reported
-        if isinstance(e, S.Unary):
-            return self._not_const(e.operand, params)
-        if isinstance(e, S.Binary):
-            return self._not_const(e.left, params) or self._not_const(e.right, params)
-        if isinstance(e, S.IfExpr):
-            return self._not_const(e.cond, params) or self._not_const(e.then, params) \
-                or self._not_const(e.other, params)
-        if isinstance(e, S.Call) and e.fn in ("max", "min", "abs") \
-                and not any(isinstance(a, S.Comprehension) for a in e.args):
-            for a in e.args:
-                bad = self._not_const(a, params)
-                if bad:
-                    return bad
-            return None
-        if isinstance(e, S.Call):
-            return e, f"{e.fn}(...) depends on the state of play"
-        return e, "this depends on the state of play"
+        return constants.first_not_constant(e, why_not)
 
     def _recursion(self):
         """A rule that runs itself through `do` (directly or through other rules) cannot be played."""
