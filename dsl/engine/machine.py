@@ -79,7 +79,7 @@ class Machine:
             s.log.append({"event": "dead_end", **s.dead_end.to_json()})
 
     def fire_triggers(self, s):
-        if s.outcome is not None or s.dead_end is not None or not self.has_triggers:
+        if s.outcome is not None or s.dead_end is not None or not self.has_triggers or s.settling:
             return
         for _ in range(_TRIGGER_ROUNDS):
             fired = False
@@ -124,8 +124,8 @@ class Machine:
         if s.fired is not None:
             key = ("trigger", t.name)
             s.fired[key] = s.fired.get(key, 0) + 1
-        saved = self.has_triggers
-        self.has_triggers = False      # a trigger's own effects are settled by the outer loop
+        saved = s.settling
+        s.settling = True              # a trigger's own effects are settled by the outer loop
         ip = start
         try:
             code = self.code
@@ -136,7 +136,7 @@ class Machine:
                 err.ip = ip
             raise
         finally:
-            self.has_triggers = saved
+            s.settling = saved
 
     def current_actors(self, s) -> list:
         if s.is_terminal():
@@ -326,7 +326,7 @@ class Machine:
                 s.zones[zid][:] = order
             if s.log is not None:
                 s.log.append({"event": "shuffle", "zone": self.zone_names[zid] if isinstance(zid, ZoneId) else None})
-        if self.has_triggers and s.playing and self.triggers_read_faces:
+        if self.has_triggers and s.playing and self.triggers_read_faces and not s.settling:
             try:
                 self.fire_triggers(s)
             except RuleError as err:
@@ -356,5 +356,5 @@ class Machine:
                 "alive": list(s.alive)}
 
     def after_effect(self, s):
-        if self.has_triggers and s.playing:
+        if self.has_triggers and s.playing and not s.settling:
             self.fire_triggers(s)

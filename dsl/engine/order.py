@@ -166,20 +166,8 @@ def order_free_zones(game) -> frozenset:
 
 
 def state_keyer(game) -> Callable:
-    """The key two states of `game` are the same by: what decides the rest of the game, with
-    order-free zones as sets and only the live local slots (the move and loop counters,
-    which only bound the game, do not count)."""
-    from .state import freeze
+    """The key explore tells states apart by: State.key with the zones whose order no rule
+    reads compared as sets, and only the local slots live where the game is paused."""
     free = order_free_zones(game)
     live_at = game.live_at
-
-    def key(s):
-        zones = tuple(tuple(sorted(z)) if i in free else tuple(z) for i, z in enumerate(s.zones))
-        body = (zones, tuple(s.face), tuple(s.revealed), tuple(s.vars), tuple(tuple(v) for v in s.pvars),
-                tuple(s.alive))
-        if s.outcome is not None or s.dead_end is not None:
-            d = s.dead_end
-            return body + ("end", s.outcome, (d.kind, d.rule, d.line, d.column) if d else None)
-        L = s.loc_slots
-        return body + (s.ip, tuple(freeze(L[i]) for i in live_at.get(s.ip, ())), tuple(s.latches), s.playing)
-    return key
+    return lambda s: s.key(free, live_at)

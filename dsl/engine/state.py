@@ -32,7 +32,8 @@ class DeadEnd:
 
 class State:
     __slots__ = ("game", "n", "zones", "loc", "face", "revealed", "vars", "pvars", "alive",
-                 "ip", "loc_slots", "latches", "playing", "outcome", "dead_end", "moves", "ticks", "log", "fired", "memo")
+                 "ip", "loc_slots", "latches", "playing", "outcome", "dead_end", "moves", "ticks", "log", "fired", "memo",
+                 "settling")
 
     def __init__(self, game, n: int):
         self.game = game
@@ -55,6 +56,7 @@ class State:
         self.log: Optional[list] = None     # narration events, when someone listens
         self.fired: Optional[dict] = None   # coverage counts, when someone listens
         self.memo: dict = {}                # values computed since the last change (not part of the value)
+        self.settling = False               # a trigger is running: its effects fire no trigger (not part of the value)
 
     # ------------------------------------------------------------ a plain value
     def clone(self) -> "State":
@@ -79,15 +81,24 @@ class State:
         c.log = None
         c.fired = None
         c.memo = {}
+        c.settling = False
         return c
 
-    def key(self) -> tuple:
-        """Everything that decides the future of the game (the move counter and the loop
-        counter, which only bound the game, do not)."""
-        return (self.n, tuple(tuple(z) for z in self.zones), tuple(self.face), tuple(self.revealed),
-                tuple(self.vars), tuple(tuple(v) for v in self.pvars), tuple(self.alive), self.ip,
-                freeze(self.loc_slots), tuple(self.latches), self.playing, self.outcome,
-                self.dead_end.kind if self.dead_end else None)
+    def key(self, order_free: frozenset = frozenset(), live_at: Optional[dict] = None) -> tuple:
+        """What decides the rest of the game: two states with the same key are the same state.
+        The move and loop counters, which only bound the game, do not count, nor does how an
+        ended game got there. By default every zone's order and every local slot count;
+        explore passes the zones whose order no rule reads (`order_free`, compared as sets)
+        and the slots live at each paused instruction (`live_at`), engine/order.py."""
+        zones = tuple(tuple(sorted(z)) if i in order_free else tuple(z) for i, z in enumerate(self.zones))
+        body = (zones, tuple(self.face), tuple(self.revealed), tuple(self.vars), tuple(tuple(v) for v in self.pvars),
+                tuple(self.alive))
+        if self.outcome is not None or self.dead_end is not None:
+            d = self.dead_end
+            return body + ("end", self.outcome, (d.kind, d.rule, d.line, d.column) if d else None)
+        L = self.loc_slots
+        slots = L if live_at is None else [L[i] for i in live_at.get(self.ip, ())]
+        return body + (self.ip, tuple(freeze(x) for x in slots), tuple(self.latches), self.playing)
 
     def __hash__(self) -> int:
         return hash(self.key())

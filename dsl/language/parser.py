@@ -33,7 +33,7 @@ class _Indenter(Indenter):
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
     return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", postlex=_Indenter(),
-                propagate_positions=True, maybe_placeholders=True)
+                propagate_positions=True, maybe_placeholders=True, cache=True)
 
 
 
