@@ -1,7 +1,7 @@
 """The language's constructs, one module each, and the registry the passes dispatch through.
 
 Statements: pass_, unhandled, block (step, phase, assume), move, shuffle, roll, assign, eliminate,
-reveal, do, end_game, if_, cases, repeat, for_each, choose.
+reveal, do, end_game, if_, cases, repeat, for_each, choose, pass_zones.
 Expressions: number, text, list_literal, name, attribute, unary, binary, conditional,
 comprehension, call.
 Declarations: game, parameter, counter, component, board, zone, order, question, define, rule,
@@ -13,17 +13,23 @@ May import: the syntax base classes and the leaf helpers of the language, engine
 (errors, program parts, values, builtins, runs); never a pass (checker, compiler, machine, prose,
 book, narration, analyses), which all import this.
 """
-from . import (assign, attribute, binary, block, board, call, cases, choose, component, comprehension,  # noqa: F401
-               conditional, counter, define, do, eliminate, end_game, flow, for_each, game, if_, list_literal, move,
-               name, number, order, parameter, pass_, patch, question, repeat, reveal, roll, rule, shuffle, text,
-               trigger, unary, unhandled, variant, zone)
+import importlib
+import pkgutil
+
+# Every module here but the registry is a construct that registers itself on import, so adding
+# a construct is adding its file (and its grammar rules): no list to keep in step.
+for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+    if _module != "registry":
+        importlib.import_module(f"{__name__}.{_module}")
+
 from .registry import EVENTS, REGISTRY, Absent, MissingHook, construct_of, grammar_rules, hook, missing_hooks
 
 NODES: dict[str, type] = {}
 for _node in REGISTRY:
     NODES[_node.__name__] = _node
-for _helper in (choose.Param, choose.Option, cases.Case, assign.Target, end_game.RankKey, component.CardSpec):
-    NODES[_helper.__name__] = _helper
+for _helper in ("choose.Param", "choose.Option", "cases.Case", "assign.Target", "end_game.RankKey", "component.CardSpec"):
+    _mod, _cls = _helper.split(".")
+    NODES[_cls] = getattr(importlib.import_module(f"{__name__}.{_mod}"), _cls)
 
 __all__ = ["EVENTS", "NODES", "REGISTRY", "Absent", "MissingHook", "construct_of", "grammar_rules", "hook",
            "missing_hooks"]
