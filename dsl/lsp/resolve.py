@@ -137,6 +137,29 @@ class Workspace:
         visit(head, (head.name,))
         return out + [a.tree]
 
+    def family(self, a: Analysis) -> Index:
+        """An index over the game and every variant of it beside it (for references and rename)."""
+        game = a.files[0]
+        name = game.game.name if game.game else None
+        here = os.path.normpath(os.path.abspath(a.path))
+        folders = {os.path.dirname(here), os.path.normpath(os.path.join(os.path.dirname(game.path), "..", "variants"))}
+        files = list(a.files) if a.is_variant else [a.tree]
+        known = {os.path.normpath(os.path.abspath(f.path)) for f in files}
+        for folder in sorted(folders):
+            for f in overlay.variant_files(folder):
+                path = os.path.normpath(os.path.abspath(f))
+                if path in known:
+                    continue
+                try:
+                    tree, _, parsed = self.parse(path)
+                except RuleFileError:
+                    continue
+                h = overlay.head(tree)
+                if h is not None and h.game == name:
+                    known.add(path)
+                    files.append(tree)
+        return Index(files)
+
     def _mine(self, a: Analysis, diags: list[Diagnostic]) -> list[Diagnostic]:
         """This document's diagnostics; an error in another file shows on the variant line."""
         head = overlay.head(a.tree)

@@ -182,30 +182,3 @@ def _expr(e, local) -> Iterator[Mention]:
         inner = local | {e.var}
         yield from _expr(e.cond, inner)
         yield from _expr(e.item, inner)
-
-
-def locals_at(decls, line0: int, char: int) -> set[str]:
-    """The local names (parameters, loop variables) in scope at a 0-based position, roughly:
-    those bound by the innermost declaration holding it and the loops around it."""
-    from .tokens import span_contains
-    out: set[str] = set()
-    for d in decls:
-        if not span_contains(d.span, line0, char):
-            continue
-        item = d.item if isinstance(d, S.Patch) and d.item is not None else d
-        out |= set(getattr(item, "params", ()) or ())
-        if isinstance(item, S.Trigger) and item.var:
-            out.add(item.var)
-        body = getattr(item, "body", ())
-        for st in S.statements(body):
-            if not span_contains(st.span, line0, char):
-                continue
-            if isinstance(st, S.ForEach):
-                out.add(st.var)
-            elif isinstance(st, S.Choose):
-                if st.each_var:
-                    out.add(st.each_var)
-                out |= {p.name for o in st.options for p in o.params}
-            elif isinstance(st, S.EndGame) and st.var:
-                out.add(st.var)
-    return out
