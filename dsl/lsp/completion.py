@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
 
 from ..engine.builtins import BUILTINS
 from ..language import parser as language_parser
@@ -90,7 +90,7 @@ def _accepts(prefix: str) -> set[str] | None:
             line = e.line
         except UnexpectedInput as e:
             line = e.line
-        except AssertionError:      # the indenter asserts on a stray ')'
+        except (LarkError, AssertionError):     # a bad dedent; the indenter asserts on a stray ')'
             return None
         if not 0 < line < len(lines):
             return None
