@@ -26,6 +26,9 @@ _KINDS = {  # how each kind of declaration is called, (ja, en)
     "cases": ("場合分け", "cases"), "variant": ("バリアント", "variant"),
 }
 
+# The declarations the rulebook describes beside their titles (prose.describe).
+_DESCRIBED = {S.Component, S.Zone, S.Board, S.Parameter, S.Counter, S.Define, S.Order, S.Question}
+
 
 def hover(a: Analysis, line0: int, char: int, lang: str) -> str | None:
     """Markdown for the position, or None when there is nothing to say."""
@@ -42,9 +45,6 @@ def hover(a: Analysis, line0: int, char: int, lang: str) -> str | None:
         if span_contains(d.span, line0, char) and type(d) in _DESCRIBED:
             return _about_decl(a, voice, d)
     return None
-
-
-_DESCRIBED = {S.Component, S.Zone, S.Board, S.Parameter, S.Counter, S.Define, S.Order, S.Question}
 
 
 def _about_name(a: Analysis, v: P.Voice, name: str) -> str | None:

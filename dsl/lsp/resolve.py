@@ -105,16 +105,9 @@ class Workspace:
         """The variants this one builds on (each before what builds on it), then this one."""
         folder = os.path.dirname(a.path)
         by_name: dict[str, str] = {}
-        for f in overlay.variant_files(folder):
-            if os.path.abspath(f) == os.path.abspath(a.path):
-                continue
-            try:
-                tree, _, parsed = self.parse(f)
-            except RuleFileError:
-                continue
-            h = overlay.head(tree)
-            if parsed and h is not None:
-                by_name.setdefault(h.name, f)
+        for path, _, h in self._variants(folder):
+            if path != a.path:
+                by_name.setdefault(h.name, path)
         out: list[S.RuleFile] = []
         done: set[str] = {head.name}
 
@@ -146,19 +139,23 @@ class Workspace:
         files = list(a.files) if a.is_variant else [a.tree]
         known = {os.path.normpath(os.path.abspath(f.path)) for f in files}
         for folder in sorted(folders):
-            for f in overlay.variant_files(folder):
-                path = os.path.normpath(os.path.abspath(f))
-                if path in known:
-                    continue
-                try:
-                    tree, _, parsed = self.parse(path)
-                except RuleFileError:
-                    continue
-                h = overlay.head(tree)
-                if h is not None and h.game == name:
+            for path, tree, h in self._variants(folder):
+                if path not in known and h.game == name:
                     known.add(path)
                     files.append(tree)
         return Index(files)
+
+    def _variants(self, folder: str):
+        """(path, tree, head) of every variant file in a folder that parses."""
+        for f in overlay.variant_files(folder):
+            path = os.path.normpath(os.path.abspath(f))
+            try:
+                tree, _, parsed = self.parse(path)
+            except RuleFileError:
+                continue
+            h = overlay.head(tree)
+            if parsed and h is not None:
+                yield path, tree, h
 
     def _mine(self, a: Analysis, diags: list[Diagnostic]) -> list[Diagnostic]:
         """This document's diagnostics; an error in another file shows on the variant line."""

@@ -163,17 +163,22 @@ def _locations(locs) -> list[T.Location]:
     return [T.Location(uri=_uri(l.path), range=_range(l.line, l.start, l.end)) for l in locs]
 
 
-@server.feature(T.TEXT_DOCUMENT_DEFINITION)
-def _definition(ls: RulesServer, params: T.DefinitionParams):
+def _name_under(ls: RulesServer, params) -> tuple[Analysis, str | None]:
+    """The document's analysis and the declared name under the request's position (None if none)."""
     a = ls.analysis(params.text_document.uri)
     name = a.index.name_at(a.path, params.position.line, params.position.character)
+    return a, name if name and a.index.declarations(name) else None
+
+
+@server.feature(T.TEXT_DOCUMENT_DEFINITION)
+def _definition(ls: RulesServer, params: T.DefinitionParams):
+    a, name = _name_under(ls, params)
     return _locations(a.index.declarations(name)) if name else None
 
 
 @server.feature(T.TEXT_DOCUMENT_REFERENCES)
 def _references(ls: RulesServer, params: T.ReferenceParams):
-    a = ls.analysis(params.text_document.uri)
-    name = a.index.name_at(a.path, params.position.line, params.position.character)
+    a, name = _name_under(ls, params)
     if not name:
         return None
     index = ls.rules.family(a)
@@ -186,9 +191,8 @@ def _references(ls: RulesServer, params: T.ReferenceParams):
 
 @server.feature(T.TEXT_DOCUMENT_PREPARE_RENAME)
 def _prepare_rename(ls: RulesServer, params: T.PrepareRenameParams):
-    a = ls.analysis(params.text_document.uri)
-    name = a.index.name_at(a.path, params.position.line, params.position.character)
-    if not name or not a.index.declarations(name):
+    a, name = _name_under(ls, params)
+    if not name:
         return None
     w = word_at(a.text, params.position.line, params.position.character)
     return _range(params.position.line, w[0], w[1])
@@ -196,9 +200,8 @@ def _prepare_rename(ls: RulesServer, params: T.PrepareRenameParams):
 
 @server.feature(T.TEXT_DOCUMENT_RENAME)
 def _rename(ls: RulesServer, params: T.RenameParams):
-    a = ls.analysis(params.text_document.uri)
-    name = a.index.name_at(a.path, params.position.line, params.position.character)
-    if not name or not a.index.declarations(name):
+    a, name = _name_under(ls, params)
+    if not name:
         return None
     new = params.new_name
     if not NAME.match(new) or _is_keyword(new):
