@@ -174,6 +174,11 @@ async def test_definition_and_references_across_a_variant_and_its_base(client: L
     patched = position(life, "replace rule lose", offset=13)
     got = await client.text_document_definition_async(T.DefinitionParams(T.TextDocumentIdentifier(uri(LIFE)), patched))
     assert sorted((g.uri, g.range.start.line) for g in got) == sorted([(uri(BLUFF), rule.line), (uri(LIFE), patched.line)])
+    half_typed = await change_doc(client, LIFE, life + "\nadd rule broken(\n", 2)
+    assert [d.severity for d in half_typed] == [T.DiagnosticSeverity.Error]
+    got = await client.text_document_definition_async(T.DefinitionParams(T.TextDocumentIdentifier(uri(LIFE)), patched))
+    assert sorted((g.uri, g.range.start.line) for g in got) == sorted([(uri(BLUFF), rule.line), (uri(LIFE), patched.line)])
+    await change_doc(client, LIFE, life, 3)
     counter = position(life, "life(loser)", offset=1)
     got = await client.text_document_definition_async(T.DefinitionParams(T.TextDocumentIdentifier(uri(LIFE)), counter))
     assert [(g.uri, g.range.start) for g in got] == [(uri(LIFE), position(life, "add counter life", offset=12))]

@@ -67,6 +67,7 @@ class Workspace:
         tree, syntax, parsed = self.parser.parse(text, path)
         a = Analysis(path, text, tree, parsed, list(syntax), files=[tree])
         if not parsed:
+            a.files = self._with_base(a)
             return a
         try:
             a.merged, diags = self._check(a)
@@ -87,6 +88,16 @@ class Workspace:
         a.files = [base] + stack
         merged = overlay.apply(base, stack)
         return merged, check(merged)
+
+    def _with_base(self, a: Analysis) -> list[S.RuleFile]:
+        """A half-typed variant still navigates into its game: the game, then what parses here."""
+        head = overlay.head(a.tree)
+        if head is None:
+            return [a.tree]
+        try:
+            return [self._parsed(self._base(a.tree, head), "", a.path, head.span), a.tree]
+        except RuleFileError:
+            return [a.tree]
 
     def _base(self, tree: S.RuleFile, head: S.Variant) -> str:
         key = (head.game, os.path.dirname(tree.path))
