@@ -1,8 +1,6 @@
 """lsp: the language server for editors (diagnostics, hover, completion, navigation), over stdio."""
 from __future__ import annotations
 
-import click
-
 from .common import main
 
 
