@@ -29,9 +29,15 @@ def uri(path) -> str:
     return Path(path).resolve().as_uri()
 
 
-async def _fresh(client, u: str, send, timeout: float = 30.0):
+async def fresh(client, u: str, send):
+    """Send something that makes the server publish a document's diagnostics; return them."""
     client.diagnostics.pop(u, None)
     send()
+    return await arrival(client, u)
+
+
+async def arrival(client, u: str, timeout: float = 30.0):
+    """The diagnostics of a document, once they have arrived (after the caller popped the old ones)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while u not in client.diagnostics:
@@ -45,21 +51,21 @@ async def open_doc(client, path, text: str | None = None, version: int = 1):
     """Open a document (its text on disk unless given) and return its diagnostics."""
     u = uri(path)
     text = Path(path).read_text(encoding="utf-8") if text is None else text
-    return await _fresh(client, u, lambda: client.text_document_did_open(T.DidOpenTextDocumentParams(
+    return await fresh(client, u, lambda: client.text_document_did_open(T.DidOpenTextDocumentParams(
         T.TextDocumentItem(uri=u, language_id="playtest-rules", version=version, text=text))))
 
 
 async def change_doc(client, path, text: str, version: int):
     """Replace a document's whole text and return its new diagnostics."""
     u = uri(path)
-    return await _fresh(client, u, lambda: client.text_document_did_change(T.DidChangeTextDocumentParams(
+    return await fresh(client, u, lambda: client.text_document_did_change(T.DidChangeTextDocumentParams(
         T.VersionedTextDocumentIdentifier(uri=u, version=version),
         [T.TextDocumentContentChangeWholeDocument(text=text)])))
 
 
 async def close_doc(client, path) -> None:
     """Close a document and wait for its diagnostics to be cleared (so none arrive late)."""
-    assert len(await _fresh(client, uri(path), lambda: client.text_document_did_close(
+    assert len(await fresh(client, uri(path), lambda: client.text_document_did_close(
         T.DidCloseTextDocumentParams(T.TextDocumentIdentifier(uri(path)))))) == 0
 
 

@@ -13,7 +13,7 @@ from pytest_lsp import LanguageClient
 
 from dsl.language.diagnostics import RuleFileError
 from dsl.loader import load
-from lsp_client import CAPABILITIES, ROOT, SERVER, change_doc, close_doc, errors_shown, open_doc, position, uri
+from lsp_client import CAPABILITIES, ROOT, SERVER, arrival, change_doc, close_doc, errors_shown, open_doc, position, uri
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -233,3 +233,17 @@ async def test_outline(client: LanguageClient):
     assert (rule.kind, rule.detail, rule.selection_range.start) == \
         (T.SymbolKind.Function, "Settle the challenge", position(TEXT, "rule resolve_challenge", offset=5))
     await close_doc(client, BLUFF)
+
+
+async def test_an_open_variant_is_rechecked_when_its_game_changes(client: LanguageClient):
+    await open_doc(client, LIFE)
+    await open_doc(client, BLUFF)
+    client.diagnostics.pop(uri(LIFE), None)
+    # the game loses the rule bluff-life replaces: the variant's patch now has nothing to replace
+    broken = TEXT.replace("rule lose(loser, n)", "rule lose_dice(loser, n)").replace("do lose(", "do lose_dice(")
+    await change_doc(client, BLUFF, broken, 2)
+    rechecked = await arrival(client, uri(LIFE))
+    assert [d.message.split("\n")[0] for d in rechecked if d.severity == T.DiagnosticSeverity.Error] \
+        == ["no rule 'lose' to replace"]
+    for p in (BLUFF, LIFE):
+        await close_doc(client, p)

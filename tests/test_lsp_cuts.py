@@ -12,7 +12,7 @@ import pytest_lsp
 from lsprotocol import types as T
 from pytest_lsp import LanguageClient
 
-from lsp_client import CAPABILITIES, ROOT, SERVER, change_doc, close_doc, errors_shown, open_doc, uri
+from lsp_client import CAPABILITIES, ROOT, SERVER, fresh, change_doc, close_doc, errors_shown, open_doc, uri
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -91,6 +91,5 @@ async def test_typing_character_by_character(client: LanguageClient):
 
 
 async def _send(client, path, change, version):
-    from lsp_client import _fresh
-    return await _fresh(client, uri(path), lambda: client.text_document_did_change(T.DidChangeTextDocumentParams(
+    return await fresh(client, uri(path), lambda: client.text_document_did_change(T.DidChangeTextDocumentParams(
         T.VersionedTextDocumentIdentifier(uri=uri(path), version=version), [change])))

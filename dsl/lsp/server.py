@@ -128,9 +128,9 @@ def _did_open(ls: RulesServer, params: T.DidOpenTextDocumentParams):
 def _did_change(ls: RulesServer, params: T.DidChangeTextDocumentParams):
     uri = params.text_document.uri
     ls.publish(uri)
-    # a game's variants are checked against it: they may have changed too
-    for other in list(ls.analyses):
-        if other != uri and other in ls.workspace.text_documents:
+    # open variants are checked against the game and the variants they build on: re-check them
+    for other, a in list(ls.analyses.items()):
+        if other != uri and a.is_variant and other in ls.workspace.text_documents:
             ls.analyses.pop(other)
             ls.publish(other)
 
