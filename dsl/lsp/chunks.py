@@ -9,6 +9,7 @@ Imports: dsl.language only.
 """
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from dataclasses import fields, is_dataclass
 
@@ -18,15 +19,37 @@ from ..language.parser import parse_text
 
 
 def split(text: str) -> list[tuple[int, str]]:
-    """(first line, text) of every top-level item; comments and blank lines stay with the item above."""
+    """(first line, text) of every top-level item; comments and blank lines stay with the item above.
+
+    Inside brackets line breaks do not count (as in the grammar's indenter), so a line
+    there never starts an item, whatever its indentation.
+    """
     lines = text.replace("\r\n", "\n").split("\n")
-    starts = [i for i, ln in enumerate(lines) if ln[:1] and ln[:1] not in " \t#"]
+    starts, depth = [], 0
+    for i, ln in enumerate(lines):
+        if depth == 0 and ln[:1] and ln[:1] not in " \t#":
+            starts.append(i)
+        depth = _brackets(ln, depth)
     if not starts or starts[0] != 0:
         starts.insert(0, 0)
     bounds = starts + [len(lines)]
     # an item keeps the newline before the next one, so its span ends where the whole file's would
     return [(a + 1, "\n".join(lines[a:b]) + ("\n" if b < len(lines) else ""))
             for a, b in zip(bounds, bounds[1:])]
+
+
+_BRACKETS = re.compile(r'"(?:\\.|[^"\\])*"?|#.*|[\[\]()]')
+
+
+def _brackets(line: str, depth: int) -> int:
+    """The bracket depth after a line (strings and comments skipped; never below 0)."""
+    for m in _BRACKETS.finditer(line):
+        tok = m.group()
+        if tok in "([":
+            depth += 1
+        elif tok in ")]":
+            depth = max(depth - 1, 0)
+    return depth
 
 
 def shift(x, k: int):
