@@ -117,6 +117,7 @@ def _initialize(ls: RulesServer, params: T.InitializeParams):
     options = params.initialization_options if isinstance(params.initialization_options, dict) else {}
     lang = options.get("lang") or (params.locale or "en")
     ls.lang = "ja" if str(lang).lower().startswith("ja") else "en"
+    lark_parser()       # built once here (0.2-0.5 s), not on the first keystroke
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
