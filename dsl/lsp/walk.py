@@ -38,7 +38,7 @@ def _decl(d) -> Iterator[Mention]:
     if isinstance(d, S.Patch):
         yield from _patch(d)
         return
-    if isinstance(d, (S.Variant, S.Game)) or not isinstance(d, S.Flow):
+    if not isinstance(d, S.Flow):           # setup and play declare no name
         yield Mention("def", d.name, S.kind_of(d), d.span, d)
     if isinstance(d, S.Game) and d.max_steps is not None:
         yield from _expr(d.max_steps, frozenset())
