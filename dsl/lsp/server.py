@@ -1,0 +1,251 @@
+"""The language server: pygls wiring from LSP requests to this package's answers.
+
+Each open document is analysed on open and on every change (the chunk cache makes that
+cheap) and its diagnostics published; requests read the latest analysis. Hover speaks the
+client's language: `initializationOptions: {"lang": "ja"}`, else the client's locale,
+else English. The only module here that imports pygls and lsprotocol.
+"""
+from __future__ import annotations
+
+import os
+from importlib.metadata import PackageNotFoundError, version
+
+from lsprotocol import types as T
+from pygls.exceptions import JsonRpcInvalidParams
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from ..language.diagnostics import Diagnostic
+from ..language import syntax as S
+from .actions import actions
+from .completion import complete, keyword_of, lark_parser
+from .hover import hover
+from .outline import outline
+from .resolve import Analysis, Workspace
+from .tokens import NAME, word_at
+
+
+def _version() -> str:
+    try:
+        return version("playtest")
+    except PackageNotFoundError:
+        return "0"
+
+
+class RulesServer(LanguageServer):
+    def __init__(self):
+        super().__init__("playtest", _version())
+        self.lang = "en"
+        self.analyses: dict[str, Analysis] = {}
+        self.rules = Workspace(self._open_text)
+
+    def _open_text(self, path: str):
+        for uri, doc in self.workspace.text_documents.items():
+            if _path(uri) == os.path.normpath(os.path.abspath(path)):
+                return doc.source
+        return None
+
+    def analysis(self, uri: str) -> Analysis:
+        doc = self.workspace.get_text_document(uri)
+        a = self.analyses.get(uri)
+        if a is None or a.text != doc.source:
+            a = self.analyses[uri] = self.rules.analyse(_path(uri), doc.source)
+        return a
+
+    def publish(self, uri: str) -> None:
+        a = self.analysis(uri)
+        doc = self.workspace.get_text_document(uri)
+        lines = a.text.split("\n")
+        self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
+            uri=uri, version=doc.version, diagnostics=[_diagnostic(d, lines) for d in a.diagnostics]))
+
+
+_KINDS = {
+    "game": T.SymbolKind.Module, "setup": T.SymbolKind.Module, "play": T.SymbolKind.Module,
+    "variant": T.SymbolKind.Package, "patch": T.SymbolKind.Field, "rule": T.SymbolKind.Function,
+    "trigger": T.SymbolKind.Event, "step": T.SymbolKind.Namespace, "phase": T.SymbolKind.Namespace,
+    "question": T.SymbolKind.Key, "parameter": T.SymbolKind.Constant, "counter": T.SymbolKind.Variable,
+    "variable": T.SymbolKind.Variable, "zone": T.SymbolKind.Array, "dice": T.SymbolKind.Object,
+    "deck": T.SymbolKind.Object, "token": T.SymbolKind.Object, "board": T.SymbolKind.Struct,
+    "value": T.SymbolKind.Property, "order": T.SymbolKind.Enum,
+}
+_COMPLETION = {
+    "keyword": T.CompletionItemKind.Keyword, "rule": T.CompletionItemKind.Function,
+    "builtin": T.CompletionItemKind.Function, "question": T.CompletionItemKind.Reference,
+    "step": T.CompletionItemKind.Module, "parameter": T.CompletionItemKind.Constant,
+    "zone": T.CompletionItemKind.Folder, "value": T.CompletionItemKind.Property,
+    "local": T.CompletionItemKind.Variable, "constant": T.CompletionItemKind.Constant,
+    "counter": T.CompletionItemKind.Variable, "variable": T.CompletionItemKind.Variable,
+}
+_SEVERITY = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning}
+
+
+def _path(uri: str) -> str:
+    path = to_fs_path(uri)
+    return os.path.normpath(os.path.abspath(path)) if path else uri
+
+
+def _uri(path: str) -> str:
+    return from_fs_path(path) or path
+
+
+def _range(line: int, start: int, end: int) -> T.Range:
+    return T.Range(T.Position(line, start), T.Position(line, end))
+
+
+def _span_range(span: S.Span, lines: list[str]) -> T.Range:
+    """A span as a range; one that runs over several lines (a whole declaration) shows on its first."""
+    line = max(span.line - 1, 0)
+    start = max(span.column - 1, 0)
+    if span.end_line != span.line:
+        end = len(lines[line]) if line < len(lines) else start + 1
+    else:
+        end = max(span.end_column - 1, start + 1)
+    return _range(line, start, max(end, start + 1))
+
+
+def _diagnostic(d: Diagnostic, lines: list[str]) -> T.Diagnostic:
+    return T.Diagnostic(range=_span_range(d.span, lines), message=d.message + (f"\nhint: {d.hint}" if d.hint else ""),
+                        severity=_SEVERITY.get(d.severity, T.DiagnosticSeverity.Information), source="playtest")
+
+
+server = RulesServer()
+
+
+@server.feature(T.INITIALIZE)
+def _initialize(ls: RulesServer, params: T.InitializeParams):
+    options = params.initialization_options if isinstance(params.initialization_options, dict) else {}
+    lang = options.get("lang") or (params.locale or "en")
+    ls.lang = "ja" if str(lang).lower().startswith("ja") else "en"
+    lark_parser()       # built once here (0.2-0.5 s), not on the first keystroke
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_OPEN)
+def _did_open(ls: RulesServer, params: T.DidOpenTextDocumentParams):
+    ls.publish(params.text_document.uri)
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
+def _did_change(ls: RulesServer, params: T.DidChangeTextDocumentParams):
+    uri = params.text_document.uri
+    ls.publish(uri)
+    # open variants are checked against the game and the variants they build on: re-check them
+    for other, a in list(ls.analyses.items()):
+        if other != uri and a.is_variant and other in ls.workspace.text_documents:
+            ls.analyses.pop(other)
+            ls.publish(other)
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
+def _did_close(ls: RulesServer, params: T.DidCloseTextDocumentParams):
+    ls.analyses.pop(params.text_document.uri, None)
+    ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+
+
+@server.feature(T.TEXT_DOCUMENT_HOVER)
+def _hover(ls: RulesServer, params: T.HoverParams):
+    a = ls.analysis(params.text_document.uri)
+    text = hover(a, params.position.line, params.position.character, ls.lang)
+    if not text:
+        return None
+    return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=text))
+
+
+@server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[" ", "("]))
+def _completion(ls: RulesServer, params: T.CompletionParams):
+    a = ls.analysis(params.text_document.uri)
+    items = complete(a, params.position.line, params.position.character)
+    return T.CompletionList(is_incomplete=False, items=[
+        T.CompletionItem(label=i.label, kind=_COMPLETION.get(i.kind, T.CompletionItemKind.Variable),
+                         detail=i.detail or i.kind, insert_text=i.insert or None) for i in items])
+
+
+def _locations(locs) -> list[T.Location]:
+    return [T.Location(uri=_uri(l.path), range=_range(l.line, l.start, l.end)) for l in locs]
+
+
+def _name_under(ls: RulesServer, params) -> tuple[Analysis, str | None]:
+    """The document's analysis and the declared name under the request's position (None if none)."""
+    a = ls.analysis(params.text_document.uri)
+    name = a.index.name_at(a.path, params.position.line, params.position.character)
+    return a, name if name and a.index.declarations(name) else None
+
+
+@server.feature(T.TEXT_DOCUMENT_DEFINITION)
+def _definition(ls: RulesServer, params: T.DefinitionParams):
+    a, name = _name_under(ls, params)
+    return _locations(a.index.declarations(name)) if name else None
+
+
+@server.feature(T.TEXT_DOCUMENT_REFERENCES)
+def _references(ls: RulesServer, params: T.ReferenceParams):
+    a, name = _name_under(ls, params)
+    if not name:
+        return None
+    index = ls.rules.family(a)
+    locs = index.occurrences(name)
+    if not params.context.include_declaration:
+        declared = {(l.path, l.line, l.start) for l in index.declarations(name)}
+        locs = [l for l in locs if (l.path, l.line, l.start) not in declared]
+    return _locations(locs)
+
+
+@server.feature(T.TEXT_DOCUMENT_PREPARE_RENAME)
+def _prepare_rename(ls: RulesServer, params: T.PrepareRenameParams):
+    a, name = _name_under(ls, params)
+    if not name:
+        return None
+    w = word_at(a.text, params.position.line, params.position.character)
+    return _range(params.position.line, w[0], w[1])
+
+
+@server.feature(T.TEXT_DOCUMENT_RENAME)
+def _rename(ls: RulesServer, params: T.RenameParams):
+    a, name = _name_under(ls, params)
+    if not name:
+        return None
+    new = params.new_name
+    if not NAME.match(new) or _is_keyword(new):
+        raise JsonRpcInvalidParams(f"'{new}' cannot be a name: use letters, digits and '_', not a keyword")
+    changes: dict[str, list[T.TextEdit]] = {}
+    for l in ls.rules.family(a).occurrences(name):
+        changes.setdefault(_uri(l.path), []).append(T.TextEdit(range=_range(l.line, l.start, l.end), new_text=new))
+    return T.WorkspaceEdit(changes=changes)
+
+
+def _is_keyword(word: str) -> bool:
+    return any(keyword_of(t.name) == word for t in lark_parser().terminals)
+
+
+@server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def _symbols(ls: RulesServer, params: T.DocumentSymbolParams):
+    a = ls.analysis(params.text_document.uri)
+    lines = a.text.split("\n")
+
+    def convert(s) -> T.DocumentSymbol:
+        whole = _span_range(s.span, lines) if s.span.end_line == s.span.line else T.Range(
+            T.Position(max(s.span.line - 1, 0), 0), T.Position(max(s.span.end_line - 1, 0), max(s.span.end_column - 1, 0)))
+        pick = _range(*s.selection)
+        if not (whole.start.line <= pick.start.line <= whole.end.line):
+            pick = T.Range(whole.start, whole.start)
+        return T.DocumentSymbol(name=s.name or s.kind, kind=_KINDS.get(s.kind, T.SymbolKind.Object), range=whole,
+                                selection_range=pick, detail=s.detail or None, children=[convert(c) for c in s.children])
+    return [convert(s) for s in outline(a.tree)]
+
+
+@server.feature(T.TEXT_DOCUMENT_CODE_ACTION, T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]))
+def _code_action(ls: RulesServer, params: T.CodeActionParams):
+    uri = params.text_document.uri
+    a = ls.analysis(uri)
+    lines = a.text.split("\n")
+    out = []
+    for act in actions(a, params.range.start.line, params.range.end.line):
+        edits = [T.TextEdit(range=_range(e.line, e.start, e.end), new_text=e.text) for e in act.edits]
+        out.append(T.CodeAction(title=act.title, kind=T.CodeActionKind.QuickFix,
+                                edit=T.WorkspaceEdit(changes={uri: edits}), is_preferred=act.diagnostic is not None,
+                                diagnostics=[_diagnostic(act.diagnostic, lines)] if act.diagnostic else None))
+    return out
+
+
+def main() -> None:
+    server.start_io()
