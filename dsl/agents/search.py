@@ -53,6 +53,14 @@ class _Budget:
             yield i
 
 
+def utility(game, s) -> list:
+    """What a finished game is worth to each player: winners share 1; a game that ends with
+    nobody winning is a draw, 1/n each; a dead end (a gap in the rules) is worth 0 to all."""
+    if s.outcome is not None and not s.outcome:
+        return [1.0 / game.n] * game.n
+    return game.returns(s)
+
+
 def _rollout(game, s, rng) -> None:
     """Random moves and uniform chance to the end (the same loop as random play)."""
     while s.outcome is None and s.dead_end is None:
@@ -74,6 +82,7 @@ class FlatAgent:
     """Determinized flat Monte Carlo: each iteration deals the hidden information again,
     tries the next root move in turn, and plays randomly to the end; the move with the best
     mean return wins (ties to the earlier listed move)."""
+    determinizer = Determinizer         # what the agent may know: the tests swap in the true state
 
     def __init__(self, iterations: int, seconds=None):
         self.budget = _Budget(iterations, seconds)
@@ -84,7 +93,7 @@ class FlatAgent:
         moves = _root_moves(state, player, moves)
         if len(moves) == 1:
             return moves[0]
-        det = Determinizer(game, state, player)
+        det = self.determinizer(game, state, player)
         total = [0.0] * len(moves)
         tries = [0] * len(moves)
         for i in self.budget.runs():
@@ -92,7 +101,7 @@ class FlatAgent:
             s = det.sample(rng)
             game.apply(s, moves[k], player, validate=False)
             _rollout(game, s, rng)
-            total[k] += game.returns(s)[player]
+            total[k] += utility(game, s)[player]
             tries[k] += 1
         best = max(range(len(moves)), key=lambda k: (total[k] / tries[k] if tries[k] else -1.0, -k))
         return moves[best]
@@ -121,6 +130,7 @@ class _Node:
 
 class ISMCTSAgent:
     """Single-observer information-set MCTS with `iterations` iterations and exploration `c`."""
+    determinizer = Determinizer
 
     def __init__(self, iterations: int, c: float = 0.7, seconds=None):
         self.budget = _Budget(iterations, seconds)
@@ -143,7 +153,7 @@ class ISMCTSAgent:
 
     def search(self, state, player, rng: random.Random) -> _Node:
         game = state.game
-        det = Determinizer(game, state, player)
+        det = self.determinizer(game, state, player)
         visible = visible_zones(game, player)
         root = _Node()
         c = self.c
@@ -186,7 +196,7 @@ class ISMCTSAgent:
                     edge.node = _Node()
                 node = edge.node
             _rollout(game, s, rng)
-            returns = game.returns(s)
+            returns = utility(game, s)
             for edge, a in path:
                 edge.visits += 1
                 edge.reward += returns[a]

@@ -1,0 +1,94 @@
+"""Agents measured against each other: seat-rotated matches and the skill curve.
+
+A match puts agent A in one seat and agent B in every other, moving A one seat on each
+game, so no seat's advantage counts for either. A's score is its mean utility (1 for a win,
+1/k for a win shared by k, 1/n for a draw: a game that ends with nobody winning, 0 for a
+loss or a dead end); two equal agents would score 1/n
+with n players. The interval is Wilson's 95% score interval.
+
+The skill curve plays stronger and stronger agents (random, flat, ismcts with rising
+budgets) against random seats. Its number, the skill room, is how far the best agent gets
+from the fair share toward always winning: (best score - 1/n) / (1 - 1/n), so 0 means no
+agent beats random play (luck decides) and 1 means the best agent always wins.
+
+May import .play and .spec, and the analyses' `game_rng`.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable, Optional
+
+from ..analyses.simulate import game_rng
+from .play import play
+from .search import utility
+
+Z95 = 1.959964
+
+
+def wilson(score: float, n: int, z: float = Z95) -> tuple:
+    """Wilson's score interval for a mean score in [0, 1] over n games."""
+    if n == 0:
+        return 0.0, 1.0
+    p = score / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], None]] = None) -> dict:
+    """Agent a in one seat (seat i mod n in game i) against agent b in the others."""
+    n = game.n
+    fair = 1 / n
+    score = 0.0
+    wins = shared = draws = losses = dead = 0
+    by_seat = [[0.0, 0] for _ in range(n)]
+    turns = 0
+    for i in range(games):
+        seat = i % n
+        agents = [b] * n
+        agents[seat] = a
+        s = play(game, agents, game_rng(seed, i), record=False, index=i).state
+        r = utility(game, s)[seat]
+        score += r
+        by_seat[seat][0] += r
+        by_seat[seat][1] += 1
+        wins += r == 1.0
+        shared += 0 < r < 1 and bool(s.outcome)
+        draws += not s.outcome and s.outcome is not None
+        losses += r == 0 and bool(s.outcome)
+        dead += s.dead_end is not None
+        turns += s.moves
+        if progress is not None:
+            progress(1)
+    lo, hi = wilson(score, games)
+    verdict = (f"{a.name} is stronger" if lo > fair else f"{b.name} is stronger" if hi < fair
+               else "no clear difference")
+    return {
+        "a": a.name, "b": b.name, "players": n, "games": games, "seed": seed,
+        "score": round(score / games, 4), "ci95": [round(lo, 4), round(hi, 4)], "fair_share": round(fair, 4),
+        "wins": wins, "shared_wins": shared, "draws": draws, "losses": losses, "dead_end_games": dead,
+        "score_by_seat": {str(k + 1): round(t / c, 4) if c else None for k, (t, c) in enumerate(by_seat)},
+        "mean_turns": round(turns / games, 2) if games else 0.0,
+        "verdict": verdict,
+    }
+
+
+def skill(game, levels: list, opponent, games: int, seed: int,
+          progress: Optional[Callable[[int], None]] = None) -> dict:
+    """Each level (an agent) in seat-rotated matches against `opponent` in the other seats."""
+    fair = 1 / game.n
+    curve = [match(game, agent, opponent, games, seed, progress) for agent in levels]
+    best = max(curve, key=lambda m: m["score"])
+    room = (best["score"] - fair) / (1 - fair)
+    room_lo = (best["ci95"][0] - fair) / (1 - fair)
+    return {
+        "game": game.name, "players": game.n, "games_per_level": games, "seed": seed,
+        "opponent": opponent.name, "fair_share": round(fair, 4),
+        "curve": [{"agent": m["a"], "score": m["score"], "ci95": m["ci95"], "wins": m["wins"],
+                   "shared_wins": m["shared_wins"], "draws": m["draws"], "losses": m["losses"], "dead_end_games": m["dead_end_games"],
+                   "mean_turns": m["mean_turns"], "verdict": m["verdict"]} for m in curve],
+        "best": best["a"],
+        "skill_room": round(room, 4),
+        "skill_room_ci_low": round(room_lo, 4),
+    }
