@@ -17,8 +17,9 @@ permuting the true arrangement, so two states the player cannot tell apart give 
 same samples for the same RNG.
 
 Limits, on purpose: counters and variables (`vars`, per-player `pvars`) are public in the
-language, so they are kept; a local or variable naming a hidden piece keeps naming the
-piece that now lies in the same place. The sampler is memoryless: a card seen earlier and
+language, so they are kept, and a piece one of them names is known (it stays where it is);
+a local of the turn structure naming a hidden piece keeps naming the piece that now lies
+in the same place. The sampler is memoryless: a card seen earlier and
 now face down is as unknown as any other (the engine has no per-player memory).
 
 May import the engine only.
@@ -36,12 +37,31 @@ def visible_zones(game, player) -> list:
     return [s == "everyone" or (s == "owner" and game.owned_by(i, player)) for i, s in enumerate(seen)]
 
 
+def named_pieces(state) -> set:
+    """Pieces a variable or counter names: everyone sees those values, so knows the pieces."""
+    out = set()
+
+    def walk(v):
+        if type(v) is Piece:
+            out.add(v)
+        elif isinstance(v, tuple):
+            for x in v:
+                walk(x)
+    for v in state.vars:
+        walk(v)
+    for row in state.pvars:
+        for v in row:
+            walk(v)
+    return out
+
+
 def hidden_places(game, state, player, visible=None) -> list:
     """[(zone, position, piece)] of every piece `player` cannot see, in zone order."""
     visible = visible_zones(game, player) if visible is None else visible
     revealed = state.revealed
+    named = named_pieces(state)
     return [(z, k, p) for z, pieces in enumerate(state.zones) if not visible[z]
-            for k, p in enumerate(pieces) if not revealed[p]]
+            for k, p in enumerate(pieces) if not revealed[p] and p not in named]
 
 
 def _simultaneous(game, state):
@@ -113,8 +133,7 @@ def _names_any(state, pieces) -> bool:
         if isinstance(v, tuple):
             return any(has(x) for x in v)
         return False
-    return any(has(v) for v in state.vars) or any(has(v) for row in state.pvars for v in row) \
-        or any(has(v) for v in state.loc_slots)
+    return any(has(v) for v in state.loc_slots)
 
 
 def _rename(s, rename) -> None:
@@ -124,6 +143,4 @@ def _rename(s, rename) -> None:
         if isinstance(v, tuple):
             return tuple(re(x) for x in v)
         return v
-    s.vars = [re(v) for v in s.vars]
-    s.pvars = [[re(v) for v in row] for row in s.pvars]
     s.loc_slots = [re(v) for v in s.loc_slots]
