@@ -74,25 +74,26 @@ def _rollout(game, s, rng) -> None:
         game.apply(s, rng.choice(moves), player, validate=False)
 
 
-def _root_moves(state, player, moves):
-    return list(moves) if moves is not None else state.game.legal_moves(state.clone(), player)
+class _Searcher:
+    """What the searching agents share: the root moves, and no search for a forced move."""
+    determinizer = Determinizer         # what the agent may know: the tests swap in the true state
+
+    def act(self, state, player, rng: random.Random, moves=None):
+        moves = list(moves) if moves is not None else state.game.legal_moves(state.clone(), player)
+        return moves[0] if len(moves) == 1 else self.choose(state, player, moves, rng)
 
 
-class FlatAgent:
+class FlatAgent(_Searcher):
     """Determinized flat Monte Carlo: each iteration deals the hidden information again,
     tries the next root move in turn, and plays randomly to the end; the move with the best
     mean return wins (ties to the earlier listed move)."""
-    determinizer = Determinizer         # what the agent may know: the tests swap in the true state
 
     def __init__(self, iterations: int, seconds=None):
         self.budget = _Budget(iterations, seconds)
         self.name = f"flat:{iterations}" + (f":time={seconds}" if seconds is not None else "")
 
-    def act(self, state, player, rng: random.Random, moves=None):
+    def choose(self, state, player, moves, rng):
         game = state.game
-        moves = _root_moves(state, player, moves)
-        if len(moves) == 1:
-            return moves[0]
         det = self.determinizer(game, state, player)
         total = [0.0] * len(moves)
         tries = [0] * len(moves)
@@ -128,9 +129,8 @@ class _Node:
         self.chance = {}         # what the searcher sees of a chance outcome -> _Node
 
 
-class ISMCTSAgent:
+class ISMCTSAgent(_Searcher):
     """Single-observer information-set MCTS with `iterations` iterations and exploration `c`."""
-    determinizer = Determinizer
 
     def __init__(self, iterations: int, c: float = 0.7, seconds=None):
         self.budget = _Budget(iterations, seconds)
@@ -138,11 +138,7 @@ class ISMCTSAgent:
         self.name = f"ismcts:{iterations}" + (f":c={c}" if c != 0.7 else "") \
             + (f":time={seconds}" if seconds is not None else "")
 
-    def act(self, state, player, rng: random.Random, moves=None):
-        game = state.game
-        moves = _root_moves(state, player, moves)
-        if len(moves) == 1:
-            return moves[0]
+    def choose(self, state, player, moves, rng):
         root = self.search(state, player, rng)
         best, most = moves[0], -1
         for m in moves:

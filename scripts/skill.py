@@ -1,0 +1,88 @@
+"""generated/skill/: the skill-versus-luck report of every seed game (`make skill`).
+
+For each game at one player count, stronger and stronger agents play seat-rotated matches
+against random seats (dsl.agents.match.skill). Budgets are set per game by what a playout
+costs: Democracy and Populus playouts take 10-70 ms, so their budgets and game counts are
+small and their intervals wide. Writes GAME-pN.json and GAME-pN.txt per game, and
+README.md, a table of all of them; each file is written to a temporary name and renamed.
+
+Usage: python scripts/skill.py [GAME ...]   (names as in games/, default: all below)
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from dsl.agents import RandomAgent, parse_agent  # noqa: E402
+from dsl.agents.match import skill  # noqa: E402
+from dsl.cli.agents import format_skill  # noqa: E402
+from dsl.engine import Game  # noqa: E402
+from dsl.loader import load  # noqa: E402
+
+ROOT = os.path.join(os.path.dirname(__file__), "..")
+OUT = os.path.join(ROOT, "generated", "skill")
+SEED = 1
+# game, players, levels (weakest first), games per level
+PLAN = [
+    ("tictactoe", 2, "random,flat:50,ismcts:50,ismcts:200", 100),
+    ("bluff", 2, "random,flat:50,ismcts:50,ismcts:200", 200),
+    ("bluff", 4, "random,flat:50,ismcts:50,ismcts:200", 100),
+    ("byzantine", 4, "random,flat:30,ismcts:30,ismcts:100", 100),
+    ("dream-duels", 4, "random,flat:20,ismcts:20,ismcts:60", 60),
+    ("democracy", 4, "random,flat:8,ismcts:8,ismcts:24", 24),
+    ("populus", 3, "random,flat:2,ismcts:4", 9),
+]
+
+
+def _write(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def run(name, players, levels, games):
+    rules, _ = load(os.path.join(ROOT, "games", f"{name}.rules"))
+    game = Game(rules, players)
+    result = skill(game, [parse_agent(s) for s in levels.split(",")], RandomAgent(), games, SEED)
+    base = os.path.join(OUT, f"{name}-p{players}")
+    _write(base + ".json", json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+    text = format_skill(rules.game.name, result)
+    _write(base + ".txt", text + "\n")
+    print(text, flush=True)
+    print(flush=True)
+
+
+def table():
+    rows = ["# Skill versus luck, every seed game", "",
+            "Written by `make skill` (scripts/skill.py, seed 1). Each agent sits in one seat, rotated,",
+            "against random players; score = mean utility (win 1, shared win 1/k, draw 1/n, loss or",
+            "dead end 0), 95% Wilson interval. Skill room = (best score - 1/n) / (1 - 1/n).", "",
+            "| game | players | games a level | " + "agent: score [95% interval] | " * 1 + "skill room | dead-end games (best agent) |",
+            "| --- | --- | --- | --- | --- | --- |"]
+    for name, players, _levels, _games in PLAN:
+        path = os.path.join(OUT, f"{name}-p{players}.json")
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            r = json.load(f)
+        curve = "<br>".join(f"{c['agent']}: {c['score']:.0%} [{c['ci95'][0]:.0%}, {c['ci95'][1]:.0%}]"
+                            for c in r["curve"])
+        best = next(c for c in r["curve"] if c["agent"] == r["best"])
+        rows.append(f"| {name} | {players} | {r['games_per_level']} | {curve} | {r['skill_room']:.2f} "
+                    f"(low end {r['skill_room_ci_low']:.2f}) | {best['dead_end_games']} |")
+    _write(os.path.join(OUT, "README.md"), "\n".join(rows) + "\n")
+
+
+def main():
+    wanted = set(sys.argv[1:])
+    os.makedirs(OUT, exist_ok=True)
+    for name, players, levels, games in PLAN:
+        if not wanted or name in wanted:
+            run(name, players, levels, games)
+    table()
+
+
+if __name__ == "__main__":
+    main()
