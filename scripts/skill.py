@@ -15,8 +15,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from dsl.agents import RandomAgent, parse_agent  # noqa: E402
-from dsl.agents.match import skill  # noqa: E402
-from dsl.cli.agents import format_skill  # noqa: E402
+from dsl.agents.match import match, skill  # noqa: E402
+from dsl.cli.agents import format_match, format_skill  # noqa: E402
 from dsl.engine import Game  # noqa: E402
 from dsl.loader import load  # noqa: E402
 
@@ -32,6 +32,10 @@ PLAN = [
     ("dream-duels", 4, "random,flat:20,ismcts:20,ismcts:60", 60),
     ("democracy", 4, "random,flat:8,ismcts:8,ismcts:24", 24),
     ("populus", 3, "random,flat:2,ismcts:4", 9),
+]
+# game, players, agent A, agent B, games: single matches worth keeping
+MATCHES = [
+    ("tictactoe", 2, "ismcts:1000", "random", 200),
 ]
 
 
@@ -49,6 +53,17 @@ def run(name, players, levels, games):
     base = os.path.join(OUT, f"{name}-p{players}")
     _write(base + ".json", json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
     text = format_skill(rules.game.name, result)
+    _write(base + ".txt", text + "\n")
+    print(text, flush=True)
+    print(flush=True)
+
+
+def run_match(name, players, a, b, games):
+    rules, _ = load(os.path.join(ROOT, "games", f"{name}.rules"))
+    result = match(Game(rules, players), parse_agent(a), parse_agent(b), games, SEED)
+    base = os.path.join(OUT, f"{name}-p{players}-{a}-vs-{b}".replace(":", ""))
+    _write(base + ".json", json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+    text = format_match(rules.game.name, result)
     _write(base + ".txt", text + "\n")
     print(text, flush=True)
     print(flush=True)
@@ -81,6 +96,9 @@ def main():
     for name, players, levels, games in PLAN:
         if not wanted or name in wanted:
             run(name, players, levels, games)
+    for name, players, a, b, games in MATCHES:
+        if not wanted or name in wanted:
+            run_match(name, players, a, b, games)
     table()
 
 

@@ -62,17 +62,19 @@ def match(file, agent_a, agent_b, variants, players, games, seed, as_json):
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True))
         return
-    lo, hi = result["ci95"]
-    click.echo(f"{rules.game.name}: {a.name} in one seat against {b.name}, {players} players, "
-               f"{games} games, seed {seed}")
-    click.echo(f"  score of {a.name}: {result['score']:.1%}  (95% interval {lo:.1%} to {hi:.1%}; "
-               f"equal agents {result['fair_share']:.1%})")
-    click.echo(f"  wins {result['wins']}, shared wins {result['shared_wins']}, draws {result['draws']}, "
-               f"losses {result['losses']}, "
-               f"dead-end games {result['dead_end_games']}, turns per game {result['mean_turns']}")
-    click.echo("  by seat: " + ", ".join(f"seat {k} {v:.1%}" for k, v in result["score_by_seat"].items()
-                                         if v is not None))
-    click.echo(f"  {result['verdict']}")
+    click.echo(format_match(rules.game.name, result))
+
+
+def format_match(name, r) -> str:
+    lo, hi = r["ci95"]
+    return "\n".join([
+        f"{name}: {r['a']} in one seat against {r['b']}, {r['players']} players, {r['games']} games, seed {r['seed']}",
+        f"  score of {r['a']}: {r['score']:.1%}  (95% interval {lo:.1%} to {hi:.1%}; "
+        f"equal agents {r['fair_share']:.1%})",
+        f"  wins {r['wins']}, shared wins {r['shared_wins']}, draws {r['draws']}, losses {r['losses']}, "
+        f"dead-end games {r['dead_end_games']}, turns per game {r['mean_turns']}",
+        "  by seat: " + ", ".join(f"seat {k} {v:.1%}" for k, v in r["score_by_seat"].items() if v is not None),
+        f"  {r['verdict']}"])
 
 
 @main.command(help=f"""Skill versus luck: stronger and stronger agents against random seats.
