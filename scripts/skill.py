@@ -3,7 +3,8 @@
 For each game at one player count, stronger and stronger agents play seat-rotated matches
 against random seats (dsl.agents.match.skill). Budgets are set per game by what a playout
 costs: Democracy and Populus playouts take 10-70 ms, so their budgets and game counts are
-small and their intervals wide. Writes GAME-pN.json and GAME-pN.txt per game, and
+small and their intervals wide. Dream Duels runs at 4 players only: with 2 players both
+are one team and every game is a shared win after one decision. Writes GAME-pN.json and GAME-pN.txt per game, and
 README.md, a table of all of them; each file is written to a temporary name and renamed.
 
 Usage: python scripts/skill.py [GAME ...]   (names as in games/, default: all below)
@@ -28,14 +29,17 @@ PLAN = [
     ("tictactoe", 2, "random,flat:50,ismcts:50,ismcts:200", 100),
     ("bluff", 2, "random,flat:50,ismcts:50,ismcts:200", 200),
     ("bluff", 4, "random,flat:50,ismcts:50,ismcts:200", 100),
+    ("byzantine", 2, "random,flat:30,ismcts:30,ismcts:100", 100),
     ("byzantine", 4, "random,flat:30,ismcts:30,ismcts:100", 100),
     ("dream-duels", 4, "random,flat:20,ismcts:20,ismcts:60", 60),
-    ("democracy", 4, "random,flat:8,ismcts:8,ismcts:24", 24),
+    ("democracy", 2, "random,flat:8,ismcts:8,ismcts:16", 30),
+    ("democracy", 4, "random,ismcts:8", 16),
     ("populus", 3, "random,flat:2,ismcts:4", 9),
 ]
 # game, players, agent A, agent B, games: single matches worth keeping
 MATCHES = [
     ("tictactoe", 2, "ismcts:1000", "random", 200),
+    ("bluff", 2, "ismcts:200", "flat:50", 200),
 ]
 
 
@@ -73,8 +77,10 @@ def table():
     rows = ["# Skill versus luck, every seed game", "",
             "Written by `make skill` (scripts/skill.py, seed 1). Each agent sits in one seat, rotated,",
             "against random players; score = mean utility (win 1, shared win 1/k, draw 1/n, loss or",
-            "dead end 0), 95% Wilson interval. Skill room = (best score - 1/n) / (1 - 1/n).", "",
-            "| game | players | games a level | " + "agent: score [95% interval] | " * 1 + "skill room | dead-end games (best agent) |",
+            "dead end 0), 95% Wilson interval; advantage = the agent's utility minus a random seat's,",
+            "per game (above 0 with 95% confidence: the agent is stronger).",
+            "Skill room = (best score - 1/n) / (1 - 1/n).", "",
+            "| game | players | games a level | agent: score [95% interval], advantage | skill room | dead-end games (best agent) |",
             "| --- | --- | --- | --- | --- | --- |"]
     for name, players, _levels, _games in PLAN:
         path = os.path.join(OUT, f"{name}-p{players}.json")
@@ -82,7 +88,8 @@ def table():
             continue
         with open(path, encoding="utf-8") as f:
             r = json.load(f)
-        curve = "<br>".join(f"{c['agent']}: {c['score']:.0%} [{c['ci95'][0]:.0%}, {c['ci95'][1]:.0%}]"
+        curve = "<br>".join(f"{c['agent']}: {c['score']:.0%} [{c['ci95'][0]:.0%}, {c['ci95'][1]:.0%}], "
+                            f"{c['advantage']:+.2f} [{c['advantage_ci95'][0]:+.2f}, {c['advantage_ci95'][1]:+.2f}]"
                             for c in r["curve"])
         best = next(c for c in r["curve"] if c["agent"] == r["best"])
         rows.append(f"| {name} | {players} | {r['games_per_level']} | {curve} | {r['skill_room']:.2f} "

@@ -4,7 +4,10 @@ A match puts agent A in one seat and agent B in every other, moving A one seat o
 game, so no seat's advantage counts for either. A's score is its mean utility (1 for a win,
 1/k for a win shared by k, 1/n for a draw: a game that ends with nobody winning, 0 for a
 loss or a dead end); two equal agents would score 1/n
-with n players. The interval is Wilson's 95% score interval.
+with n players. The interval is Wilson's 95% score interval. Who is stronger is decided
+on the advantage: per game, A's utility minus the mean utility of B's seats, with a 95%
+normal interval; unlike the score against 1/n, it stays fair when dead ends (worth 0 to
+everyone) eat many games.
 
 The skill curve plays stronger and stronger agents (random, flat, ismcts with rising
 budgets) against random seats. Its number, the skill room, is how far the best agent gets
@@ -44,12 +47,17 @@ def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], 
     wins = shared = draws = losses = dead = 0
     by_seat = [[0.0, 0] for _ in range(n)]
     turns = 0
+    gap = gap2 = 0.0
     for i in range(games):
         seat = i % n
         agents = [b] * n
         agents[seat] = a
         s = play(game, agents, game_rng(seed, i), record=False, index=i).state
-        r = utility(game, s)[seat]
+        u = utility(game, s)
+        r = u[seat]
+        d = r - (sum(u) - r) / (n - 1) if n > 1 else 0.0
+        gap += d
+        gap2 += d * d
         score += r
         by_seat[seat][0] += r
         by_seat[seat][1] += 1
@@ -62,11 +70,15 @@ def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], 
         if progress is not None:
             progress(1)
     lo, hi = wilson(score, games)
-    verdict = (f"{a.name} is stronger" if lo > fair else f"{b.name} is stronger" if hi < fair
+    mean = gap / games
+    sd = math.sqrt(max(gap2 / games - mean * mean, 0.0) * games / (games - 1)) if games > 1 else 0.0
+    a_lo, a_hi = mean - Z95 * sd / math.sqrt(games), mean + Z95 * sd / math.sqrt(games)
+    verdict = (f"{a.name} is stronger" if a_lo > 0 else f"{b.name} is stronger" if a_hi < 0
                else "no clear difference")
     return {
         "a": a.name, "b": b.name, "players": n, "games": games, "seed": seed,
         "score": round(score / games, 4), "ci95": [round(lo, 4), round(hi, 4)], "fair_share": round(fair, 4),
+        "advantage": round(mean, 4), "advantage_ci95": [round(a_lo, 4), round(a_hi, 4)],
         "wins": wins, "shared_wins": shared, "draws": draws, "losses": losses, "dead_end_games": dead,
         "score_by_seat": {str(k + 1): round(t / c, 4) if c else None for k, (t, c) in enumerate(by_seat)},
         "mean_turns": round(turns / games, 2) if games else 0.0,
@@ -85,7 +97,8 @@ def skill(game, levels: list, opponent, games: int, seed: int,
     return {
         "game": game.name, "players": game.n, "games_per_level": games, "seed": seed,
         "opponent": opponent.name, "fair_share": round(fair, 4),
-        "curve": [{"agent": m["a"], "score": m["score"], "ci95": m["ci95"], "wins": m["wins"],
+        "curve": [{"agent": m["a"], "score": m["score"], "ci95": m["ci95"], "advantage": m["advantage"],
+                   "advantage_ci95": m["advantage_ci95"], "wins": m["wins"],
                    "shared_wins": m["shared_wins"], "draws": m["draws"], "losses": m["losses"], "dead_end_games": m["dead_end_games"],
                    "mean_turns": m["mean_turns"], "verdict": m["verdict"]} for m in curve],
         "best": best["a"],

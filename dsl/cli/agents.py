@@ -36,7 +36,9 @@ def _bar(total, label):
 A sits in one seat (seat 1 in game 1, seat 2 in game 2, ...) and B in every other. A's
 score is its mean utility (a win 1, a win shared by k players 1/k, a draw 1/players,
 a loss or dead end 0)
-with a 95% interval; equal agents score 1/players.
+with a 95% interval; equal agents score 1/players. A is called stronger when its
+advantage (its utility minus the mean of B's seats, per game) is above 0 with 95%
+confidence, so games that end in dead ends (0 to everyone) do not count against it.
 
 Agents: {_AGENT_HELP}.
 
@@ -73,6 +75,8 @@ def format_match(name, r) -> str:
         f"equal agents {r['fair_share']:.1%})",
         f"  wins {r['wins']}, shared wins {r['shared_wins']}, draws {r['draws']}, losses {r['losses']}, "
         f"dead-end games {r['dead_end_games']}, turns per game {r['mean_turns']}",
+        f"  advantage of {r['a']} over a {r['b']} seat: {r['advantage']:+.3f} a game "
+        f"(95% interval {r['advantage_ci95'][0]:+.3f} to {r['advantage_ci95'][1]:+.3f})",
         "  by seat: " + ", ".join(f"seat {k} {v:.1%}" for k, v in r["score_by_seat"].items() if v is not None),
         f"  {r['verdict']}"])
 
@@ -113,11 +117,11 @@ def skill(file, variants, players, levels, games, seed, as_json):
 def format_skill(name, r) -> str:
     lines = [f"{name}: skill against random seats, {r['players']} players, {r['games_per_level']} games a level, "
              f"seed {r['seed']} (equal agents score {r['fair_share']:.1%})", "",
-             "  agent                 score   95% interval     dead ends"]
+             "  agent                 score   95% interval     advantage    dead ends"]
     for c in r["curve"]:
         lo, hi = c["ci95"]
-        lines.append(f"  {c['agent']:<20}  {c['score']:6.1%}   {lo:6.1%} to {hi:6.1%}   {c['dead_end_games']:>5}  "
-                     + "#" * round(c["score"] * 40))
+        lines.append(f"  {c['agent']:<20}  {c['score']:6.1%}   {lo:6.1%} to {hi:6.1%}   {c['advantage']:+.3f}  "
+                     f"{c['dead_end_games']:>8}  " + "#" * round(c["score"] * 40))
     lines += ["", f"  skill room {r['skill_room']:.2f} (from its interval's low end: {r['skill_room_ci_low']:.2f}); "
                   f"best agent {r['best']}",
               "  (0: trying to win does not pay against random play; 1: the best agent always wins)"]
