@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from dsl.agents import FlatAgent, ISMCTSAgent, RandomAgent, parse_agent, parse_agents, play
-from dsl.agents.match import match, skill, wilson
+from dsl.agents.match import match, mean_interval, skill, wilson
 from dsl.analyses.simulate import game_rng, play_random
 from dsl.cli import main
 
@@ -73,6 +73,21 @@ def test_wilson_interval_matches_the_hand_computed_one():
     lo, hi = wilson(8, 10)
     assert round(lo, 4) == 0.4902 and round(hi, 4) == 0.9433
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_advantage_interval_matches_the_hand_computed_one():
+    # mean 0.5, sample deviation 1, so 0.5 +- 1.96 / 2
+    mean, lo, hi = mean_interval([1, -1, 1, 1])
+    assert mean == 0.5 and round(lo, 4) == -0.48 and round(hi, 4) == 1.48
+    assert mean_interval([0.0, 0.0]) == (0.0, 0.0, 0.0)
+
+
+def test_dead_ends_do_not_make_the_stronger_agent_look_weaker():
+    """Byzantine's random games mostly end in dead ends (0 to everyone): the score sits below
+    1/2 for both sides, so the verdict rests on the advantage, not on the score."""
+    r = match(game("byzantine", 2), RandomAgent(), RandomAgent(), 30, 1)
+    assert r["dead_end_games"] > 15 and r["score"] < 0.5
+    assert r["verdict"] == "no clear difference"
 
 
 @pytest.mark.parametrize("name,n", [("bluff", 2), ("democracy", 3), ("tictactoe", 2)])

@@ -39,6 +39,17 @@ def wilson(score: float, n: int, z: float = Z95) -> tuple:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def mean_interval(values: list, z: float = Z95) -> tuple:
+    """(mean, low, high): the mean with its normal-approximation interval (sample deviation)."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    half = z * sd / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
 def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], None]] = None) -> dict:
     """Agent a in one seat (seat i mod n in game i) against agent b in the others."""
     n = game.n
@@ -47,7 +58,7 @@ def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], 
     wins = shared = draws = losses = dead = 0
     by_seat = [[0.0, 0] for _ in range(n)]
     turns = 0
-    gap = gap2 = 0.0
+    gaps = []
     for i in range(games):
         seat = i % n
         agents = [b] * n
@@ -55,9 +66,7 @@ def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], 
         s = play(game, agents, game_rng(seed, i), record=False, index=i).state
         u = utility(game, s)
         r = u[seat]
-        d = r - (sum(u) - r) / (n - 1) if n > 1 else 0.0
-        gap += d
-        gap2 += d * d
+        gaps.append(r - (sum(u) - r) / (n - 1) if n > 1 else 0.0)
         score += r
         by_seat[seat][0] += r
         by_seat[seat][1] += 1
@@ -70,9 +79,7 @@ def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], 
         if progress is not None:
             progress(1)
     lo, hi = wilson(score, games)
-    mean = gap / games
-    sd = math.sqrt(max(gap2 / games - mean * mean, 0.0) * games / (games - 1)) if games > 1 else 0.0
-    a_lo, a_hi = mean - Z95 * sd / math.sqrt(games), mean + Z95 * sd / math.sqrt(games)
+    mean, a_lo, a_hi = mean_interval(gaps)
     verdict = (f"{a.name} is stronger" if a_lo > 0 else f"{b.name} is stronger" if a_hi < 0
                else "no clear difference")
     return {
