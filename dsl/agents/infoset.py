@@ -64,7 +64,8 @@ def hidden_places(game, state, player, visible=None) -> list:
             for k, p in enumerate(pieces) if not revealed[p] and p not in named]
 
 
-def _simultaneous(game, state):
+def simultaneous_pause(game, state):
+    """The simultaneous choice the game waits at, or None."""
     pause = game.pauses.get(state.ip)
     return pause if getattr(pause, "simultaneous", False) and not state.is_terminal() else None
 
@@ -90,7 +91,7 @@ class Determinizer:
         self.hidden = {p for _, _, p in places}
         self.true_at = {(z, k): p for z, k, p in places}
         self.pending = None
-        pause = _simultaneous(game, state)
+        pause = simultaneous_pause(game, state)
         if pause is not None:
             mine = tuple((x, m) for x, m in state.loc_slots[pause.pending_slot]
                          if player in game.players_in(x))

@@ -22,7 +22,7 @@ import math
 import random
 import time
 
-from .infoset import Determinizer, _simultaneous, visible_zones
+from .infoset import Determinizer, simultaneous_pause, visible_zones
 
 
 class RandomAgent:
@@ -163,7 +163,7 @@ class ISMCTSAgent(_Searcher):
                     game.apply(s, rng.randrange(game.chance_outcomes(s)), validate=False)
                     node = _child(node.chance, _seen(s, visible))
                     continue
-                if _simultaneous(game, s) is not None:
+                if simultaneous_pause(game, s) is not None:
                     actors = game.current_actors(s)
                     chosen = []
                     for a in actors:
