@@ -40,6 +40,7 @@ PLAN = [
 MATCHES = [
     ("tictactoe", 2, "ismcts:1000", "random", 200),
     ("bluff", 2, "ismcts:200", "flat:50", 200),
+    ("democracy", 2, "ismcts:16", "random", 100),
 ]
 
 
@@ -79,7 +80,8 @@ def table():
             "against random players; score = mean utility (win 1, shared win 1/k, draw 1/n, loss or",
             "dead end 0), 95% Wilson interval; advantage = the agent's utility minus a random seat's,",
             "per game (above 0 with 95% confidence: the agent is stronger).",
-            "Skill room = (best score - 1/n) / (1 - 1/n).", "",
+            "Skill room = the best agent's advantage (= (best score - 1/n) / (1 - 1/n) when every game has",
+            "a winner; unlike that, not pulled down by dead ends).", "",
             "| game | players | games a level | agent: score [95% interval], advantage | skill room | dead-end games (best agent) |",
             "| --- | --- | --- | --- | --- | --- |"]
     for name, players, _levels, _games in PLAN:

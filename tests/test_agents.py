@@ -142,9 +142,11 @@ def test_skill_curve_and_room():
     g = game("tictactoe", 2)
     r = skill(g, [RandomAgent(), FlatAgent(40)], RandomAgent(), 10, 2)
     assert [c["agent"] for c in r["curve"]] == ["random", "flat:40"]
-    best = max(c["score"] for c in r["curve"])
-    assert r["skill_room"] == round((best - 0.5) / 0.5, 4)
-    assert r["best"] == "flat:40"
+    best = max(r["curve"], key=lambda c: c["advantage"])
+    assert r["best"] == best["agent"] == "flat:40"
+    assert r["skill_room"] == best["advantage"] and r["skill_room_ci_low"] == best["advantage_ci95"][0]
+    if best["dead_end_games"] == 0:     # utilities sum to 1 (a draw is 1/n each): the normalised score
+        assert r["skill_room"] == round((best["score"] - 0.5) / 0.5, 4)
 
 
 def test_cli_match_and_skill():

@@ -10,9 +10,11 @@ normal interval; unlike the score against 1/n, it stays fair when dead ends (wor
 everyone) eat many games.
 
 The skill curve plays stronger and stronger agents (random, flat, ismcts with rising
-budgets) against random seats. Its number, the skill room, is how far the best agent gets
-from the fair share toward always winning: (best score - 1/n) / (1 - 1/n), so 0 means no
-agent beats random play (luck decides) and 1 means the best agent always wins.
+budgets) against random seats. Its number, the skill room, is the best level's advantage:
+0 means no agent beats random play (luck decides) and 1 means the best agent always wins
+and the random seats never do. When every game has a winner it equals
+(best score - 1/n) / (1 - 1/n), how far the best agent gets from the fair share toward
+always winning; unlike that, it is not pulled down by dead ends, which are worth 0 to all.
 
 May import .play and .spec, and the analyses' `game_rng`.
 """
@@ -96,19 +98,19 @@ def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], 
 def skill(game, levels: list, opponent, games: int, seed: int,
           progress: Optional[Callable[[int], None]] = None) -> dict:
     """Each level (an agent) in seat-rotated matches against `opponent` in the other seats."""
-    fair = 1 / game.n
     curve = [match(game, agent, opponent, games, seed, progress) for agent in levels]
-    best = max(curve, key=lambda m: m["score"])
-    room = (best["score"] - fair) / (1 - fair)
-    room_lo = (best["ci95"][0] - fair) / (1 - fair)
-    return {
+    report = {
         "game": game.name, "players": game.n, "games_per_level": games, "seed": seed,
-        "opponent": opponent.name, "fair_share": round(fair, 4),
+        "opponent": opponent.name, "fair_share": round(1 / game.n, 4),
         "curve": [{"agent": m["a"], "score": m["score"], "ci95": m["ci95"], "advantage": m["advantage"],
-                   "advantage_ci95": m["advantage_ci95"], "wins": m["wins"],
-                   "shared_wins": m["shared_wins"], "draws": m["draws"], "losses": m["losses"], "dead_end_games": m["dead_end_games"],
+                   "advantage_ci95": m["advantage_ci95"], "wins": m["wins"], "shared_wins": m["shared_wins"],
+                   "draws": m["draws"], "losses": m["losses"], "dead_end_games": m["dead_end_games"],
                    "mean_turns": m["mean_turns"], "verdict": m["verdict"]} for m in curve],
-        "best": best["a"],
-        "skill_room": round(room, 4),
-        "skill_room_ci_low": round(room_lo, 4),
     }
+    return {**report, **skill_room(report["curve"])}
+
+
+def skill_room(curve: list) -> dict:
+    """The best level's advantage over the random seats, and its interval's low end."""
+    best = max(curve, key=lambda c: c["advantage"])
+    return {"best": best["agent"], "skill_room": best["advantage"], "skill_room_ci_low": best["advantage_ci95"][0]}

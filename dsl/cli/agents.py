@@ -84,8 +84,9 @@ def format_match(name, r) -> str:
 @main.command(help=f"""Skill versus luck: stronger and stronger agents against random seats.
 
 Each level plays a seat-rotated match against random players. The curve shows how much
-trying to win pays; the skill room is (best score - 1/players) / (1 - 1/players):
-0 when no agent beats random play, 1 when the best one always wins.
+trying to win pays; the skill room is the best level's advantage (its result minus a
+random seat's, per game): 0 when no agent beats random play, 1 when the best one always
+wins. With a winner in every game it is (best score - 1/players) / (1 - 1/players).
 
 Levels: a comma list of agents ({_AGENT_HELP}).
 
@@ -122,7 +123,7 @@ def format_skill(name, r) -> str:
         lo, hi = c["ci95"]
         lines.append(f"  {c['agent']:<20}  {c['score']:6.1%}   {lo:6.1%} to {hi:6.1%}   {c['advantage']:+.3f}  "
                      f"{c['dead_end_games']:>8}  " + "#" * round(c["score"] * 40))
-    lines += ["", f"  skill room {r['skill_room']:.2f} (from its interval's low end: {r['skill_room_ci_low']:.2f}); "
+    lines += ["", f"  skill room {r['skill_room']:.2f} (its interval's low end: {r['skill_room_ci_low']:.2f}); "
                   f"best agent {r['best']}",
               "  (0: trying to win does not pay against random play; 1: the best agent always wins)"]
     return "\n".join(lines)
