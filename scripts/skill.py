@@ -41,6 +41,7 @@ MATCHES = [
     ("tictactoe", 2, "ismcts:1000", "random", 200),
     ("bluff", 2, "ismcts:200", "flat:50", 200),
     ("democracy", 2, "ismcts:16", "random", 100),
+    ("populus", 3, "ismcts:4", "random", 30),
 ]
 
 
@@ -96,6 +97,19 @@ def table():
         best = next(c for c in r["curve"] if c["agent"] == r["best"])
         rows.append(f"| {name} | {players} | {r['games_per_level']} | {curve} | {r['skill_room']:.2f} "
                     f"(low end {r['skill_room_ci_low']:.2f}) | {best['dead_end_games']} |")
+    rows += ["", "Single matches (agent A in one seat, rotated, against agent B in the others):", "",
+             "| game | players | games | A | B | A's score [95%] | advantage [95%] | wins / draws / losses / dead ends |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for name, players, a, b, _games in MATCHES:
+        path = os.path.join(OUT, f"{name}-p{players}-{a}-vs-{b}".replace(":", "") + ".json")
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            r = json.load(f)
+        rows.append(f"| {name} | {players} | {r['games']} | {a} | {b} | {r['score']:.0%} [{r['ci95'][0]:.0%}, "
+                    f"{r['ci95'][1]:.0%}] | {r['advantage']:+.2f} [{r['advantage_ci95'][0]:+.2f}, "
+                    f"{r['advantage_ci95'][1]:+.2f}] | {r['wins']} / {r['draws']} / {r['losses']} / "
+                    f"{r['dead_end_games']} |")
     _write(os.path.join(OUT, "README.md"), "\n".join(rows) + "\n")
 
 
