@@ -57,6 +57,6 @@ bench: install
 clean:
 	rm -rf $(VENV) out .pytest_cache .hypothesis
 
-# generated/skill/: skill versus luck of every seed game (agents against random seats; slow: minutes).
+# generated/skill/: skill versus luck of every seed game (agents against random seats; slow: about an hour on 2 cores).
 skill: install
 	$(BIN)/python scripts/skill.py
