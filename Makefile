@@ -6,7 +6,7 @@ PLAYTEST := $(BIN)/playtest
 GAMES := $(wildcard games/*.rules)
 N ?= 500
 
-.PHONY: demo test install bench clean variants-table findings generated
+.PHONY: demo test install bench clean variants-table findings generated skill
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -56,3 +56,7 @@ bench: install
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .hypothesis
+
+# generated/skill/: skill versus luck of every seed game (agents against random seats; slow: about an hour on 2 cores).
+skill: install
+	$(BIN)/python scripts/skill.py

@@ -1,0 +1,30 @@
+"""Agents that play to win without peeking, and the loop that lets them play.
+
+The public face (what `simulate --agents`, `diff --simulate --agents`, report and sweep use):
+`Agent` (the protocol), `parse_agents(spec, n_players)`, `play(game, agents, rng, record)`;
+also the agents themselves and the information-set sampler.
+
+May import the engine and the analyses' `Played`; nothing from the CLI or printing.
+"""
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from .infoset import Determinizer, sample_state
+from .play import play
+from .search import FlatAgent, ISMCTSAgent, RandomAgent
+from .spec import FORMS, parse_agent, parse_agents
+
+
+class Agent(Protocol):
+    """Chooses a move for `player`: one of `game.legal_moves(state, player)`, never changing
+    `state`; all randomness from `rng`. `moves`, when given, is that list already worked out."""
+    name: str
+
+    def act(self, state, player, rng: random.Random, moves=None):
+        ...
+
+
+__all__ = ["Agent", "Determinizer", "FORMS", "FlatAgent", "ISMCTSAgent", "RandomAgent",
+           "parse_agent", "parse_agents", "play", "sample_state"]

@@ -1,0 +1,116 @@
+"""Agents measured against each other: seat-rotated matches and the skill curve.
+
+A match puts agent A in one seat and agent B in every other, moving A one seat on each
+game, so no seat's advantage counts for either. A's score is its mean utility (1 for a win,
+1/k for a win shared by k, 1/n for a draw: a game that ends with nobody winning, 0 for a
+loss or a dead end); two equal agents would score 1/n
+with n players. The interval is Wilson's 95% score interval. Who is stronger is decided
+on the advantage: per game, A's utility minus the mean utility of B's seats, with a 95%
+normal interval; unlike the score against 1/n, it stays fair when dead ends (worth 0 to
+everyone) eat many games.
+
+The skill curve plays stronger and stronger agents (random, flat, ismcts with rising
+budgets) against random seats. Its number, the skill room, is the best level's advantage:
+0 means no agent beats random play (luck decides) and 1 means the best agent always wins
+and the random seats never do. When every game has a winner it equals
+(best score - 1/n) / (1 - 1/n), how far the best agent gets from the fair share toward
+always winning; unlike that, it is not pulled down by dead ends, which are worth 0 to all.
+
+May import .play and .spec, and the analyses' `game_rng`.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable, Optional
+
+from ..analyses.simulate import game_rng
+from .play import play
+from .search import utility
+
+Z95 = 1.959964
+
+
+def wilson(score: float, n: int, z: float = Z95) -> tuple:
+    """Wilson's score interval for a mean score in [0, 1] over n games."""
+    if n == 0:
+        return 0.0, 1.0
+    p = score / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_interval(values: list, z: float = Z95) -> tuple:
+    """(mean, low, high): the mean with its normal-approximation interval (sample deviation)."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    half = z * sd / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], None]] = None) -> dict:
+    """Agent a in one seat (seat i mod n in game i) against agent b in the others."""
+    n = game.n
+    fair = 1 / n
+    score = 0.0
+    wins = shared = draws = losses = dead = 0
+    by_seat = [[0.0, 0] for _ in range(n)]
+    turns = 0
+    gaps = []
+    for i in range(games):
+        seat = i % n
+        agents = [b] * n
+        agents[seat] = a
+        s = play(game, agents, game_rng(seed, i), record=False, index=i).state
+        u = utility(game, s)
+        r = u[seat]
+        gaps.append(r - (sum(u) - r) / (n - 1) if n > 1 else 0.0)
+        score += r
+        by_seat[seat][0] += r
+        by_seat[seat][1] += 1
+        wins += r == 1.0
+        shared += 0 < r < 1 and bool(s.outcome)
+        draws += not s.outcome and s.outcome is not None
+        losses += r == 0 and bool(s.outcome)
+        dead += s.dead_end is not None
+        turns += s.moves
+        if progress is not None:
+            progress(1)
+    lo, hi = wilson(score, games)
+    mean, a_lo, a_hi = mean_interval(gaps)
+    verdict = (f"{a.name} is stronger" if a_lo > 0 else f"{b.name} is stronger" if a_hi < 0
+               else "no clear difference")
+    return {
+        "a": a.name, "b": b.name, "players": n, "games": games, "seed": seed,
+        "score": round(score / games, 4), "ci95": [round(lo, 4), round(hi, 4)], "fair_share": round(fair, 4),
+        "advantage": round(mean, 4), "advantage_ci95": [round(a_lo, 4), round(a_hi, 4)],
+        "wins": wins, "shared_wins": shared, "draws": draws, "losses": losses, "dead_end_games": dead,
+        "score_by_seat": {str(k + 1): round(t / c, 4) if c else None for k, (t, c) in enumerate(by_seat)},
+        "mean_turns": round(turns / games, 2) if games else 0.0,
+        "verdict": verdict,
+    }
+
+
+def skill(game, levels: list, opponent, games: int, seed: int,
+          progress: Optional[Callable[[int], None]] = None) -> dict:
+    """Each level (an agent) in seat-rotated matches against `opponent` in the other seats."""
+    curve = [match(game, agent, opponent, games, seed, progress) for agent in levels]
+    report = {
+        "game": game.name, "players": game.n, "games_per_level": games, "seed": seed,
+        "opponent": opponent.name, "fair_share": round(1 / game.n, 4),
+        "curve": [{"agent": m["a"], "score": m["score"], "ci95": m["ci95"], "advantage": m["advantage"],
+                   "advantage_ci95": m["advantage_ci95"], "wins": m["wins"], "shared_wins": m["shared_wins"],
+                   "draws": m["draws"], "losses": m["losses"], "dead_end_games": m["dead_end_games"],
+                   "mean_turns": m["mean_turns"], "verdict": m["verdict"]} for m in curve],
+    }
+    return {**report, **skill_room(report["curve"])}
+
+
+def skill_room(curve: list) -> dict:
+    """The best level's advantage over the random seats, and its interval's low end."""
+    best = max(curve, key=lambda c: c["advantage"])
+    return {"best": best["agent"], "skill_room": best["advantage"], "skill_room_ci_low": best["advantage_ci95"][0]}

@@ -1,0 +1,63 @@
+"""Agent specs as written on the command line: `random`, `flat:N`, `ismcts:N[:c=X][:time=S]`,
+one for every seat or a comma list with one per seat.
+
+May import .search only.
+"""
+from __future__ import annotations
+
+from .search import FlatAgent, ISMCTSAgent, RandomAgent
+
+FORMS = ("random", "flat:N", "ismcts:N", "ismcts:N:c=X", "flat:N:time=S", "ismcts:N:time=S")
+_HINT = "valid forms: " + ", ".join(FORMS) + " (N iterations, a whole number >= 1; c > 0; S seconds > 0)"
+
+
+def parse_agent(spec: str):
+    """One agent from one spec; ValueError naming the bad part otherwise."""
+    text = spec.strip()
+    parts = text.split(":")
+    kind = parts[0].strip().lower()
+    if kind == "random":
+        if len(parts) > 1:
+            raise ValueError(f"agent '{text}': random takes no budget; {_HINT}")
+        return RandomAgent()
+    if kind not in ("flat", "ismcts"):
+        raise ValueError(f"unknown agent '{text}'; {_HINT}")
+    if len(parts) < 2 or not parts[1].strip():
+        raise ValueError(f"agent '{text}' needs an iteration budget ({kind}:N); {_HINT}")
+    try:
+        n = int(parts[1])
+    except ValueError:
+        raise ValueError(f"agent '{text}': '{parts[1]}' is not a whole number of iterations; {_HINT}") from None
+    if n < 1:
+        raise ValueError(f"agent '{text}': the budget must be at least 1 iteration, not {n}; {_HINT}")
+    options = {}
+    for part in parts[2:]:
+        key, eq, value = part.partition("=")
+        key = key.strip().lower()
+        allowed = ("c", "time") if kind == "ismcts" else ("time",)
+        if not eq or key not in allowed or key in options:
+            raise ValueError(f"agent '{text}': bad option '{part}' (options of {kind}: "
+                             + ", ".join(f"{k}=..." for k in allowed) + f"); {_HINT}")
+        try:
+            options[key] = float(value)
+        except ValueError:
+            raise ValueError(f"agent '{text}': '{value}' is not a number in '{part}'; {_HINT}") from None
+        if not options[key] > 0 or options[key] == float("inf"):
+            raise ValueError(f"agent '{text}': '{part}' must be a positive number; {_HINT}")
+    seconds = options.get("time")
+    if kind == "flat":
+        return FlatAgent(n, seconds)
+    return ISMCTSAgent(n, options.get("c", 0.7), seconds)
+
+
+def parse_agents(spec: str, n_players: int) -> list:
+    """One agent per seat: one spec for every seat, or a comma list with one per seat."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"no agent given; {_HINT}")
+    specs = [p for p in spec.split(",")]
+    if len(specs) == 1:
+        return [parse_agent(specs[0])] * n_players
+    if len(specs) != n_players:
+        raise ValueError(f"'{spec}' names {len(specs)} agents for {n_players} players: give one spec "
+                         f"for every seat, or exactly {n_players} separated by commas; {_HINT}")
+    return [parse_agent(s) for s in specs]
