@@ -640,6 +640,7 @@ class Game:
         env = _Env(self, {})
         setup = [f for f in self.rules.of(S.Flow) if f.name == "setup"]
         play = [f for f in self.rules.of(S.Flow) if f.name == "play"]
+        self.round_loop = next((x for f in play for x in _outermost_loops(f.body)), None)
         for flow in setup:
             self._block(flow.body, env, flow.name)
 
@@ -1080,6 +1081,19 @@ class Game:
             return head
         return back
 
+    def _counting_rounds(self, st, test, body):
+        """The loop test of the outermost play loop also counts its passes (rounds) on the
+        state; every other loop's test is left as it is."""
+        if st is not self.round_loop:
+            return test
+
+        def counted(s):
+            nxt = test(s)
+            if nxt == body:
+                s.rounds += 1
+            return nxt
+        return counted
+
     def _s_Repeat(self, st, env, owner):
         top = len(self.code)
         end = _Label()
@@ -1098,7 +1112,7 @@ class Game:
                     return end.ip
                 s.loc_slots[slot] -= 1
                 return ip + 1
-            self._emit(test, owner, st.span)
+            self._emit(self._counting_rounds(st, test, head + 1), owner, st.span)
             self._block(st.body, env, owner)
             self._emit(self._loop_back(st, head), owner, st.span)
             end.ip = len(self.code)
@@ -1109,7 +1123,7 @@ class Game:
 
         def test(s, ip=top):
             return end.ip if bool(cond(s)) == until else ip + 1
-        self._emit(test, owner, st.expr.span)
+        self._emit(self._counting_rounds(st, test, top + 1), owner, st.expr.span)
         self._block(st.body, env, owner)
         self._emit(self._loop_back(st, top), owner, st.span)
         end.ip = len(self.code)
@@ -1141,7 +1155,7 @@ class Game:
                 if cond is None or cond(s):
                     return ip + 1
             return end.ip
-        self._emit(step, owner, st.span)
+        self._emit(self._counting_rounds(st, step, head + 1), owner, st.span)
         self._block(st.body, inner, owner)
         self._emit(lambda s: head, owner, st.span)
         end.ip = len(self.code)
@@ -1735,6 +1749,15 @@ class Game:
         return {"player": int(player), "zones": zones,
                 "variables": {n: plain(s.vars[i]) for n, i in self.var_slots.items()},
                 "alive": list(s.alive)}
+
+
+def _outermost_loops(stmts):
+    """The loops of a flow not inside another loop, looking into steps, phases and assumptions."""
+    for st in stmts:
+        if isinstance(st, (S.Repeat, S.ForEach)):
+            yield st
+        elif isinstance(st, S.Block):
+            yield from _outermost_loops(st.body)
 
 
 def _param_names(choice, option):
