@@ -87,7 +87,7 @@ def design(logs: list, n_players: int, teams: tuple = ()) -> dict:
     """The metrics of docs/metrics.md that need no score."""
     n = len(logs)
     out = outcomes(logs, n_players, teams)
-    rates = [w["value"] for w in out["wins"]]
+    rates = [w["count"] / n for w in out["wins"]] if n else []
     finished = [g for g in logs if g.end in ("won", "shared", "nobody")]
     decisions = [c for g in logs for c in g.choices]
     real = sum(1 for c in decisions if c[1] > 1)
