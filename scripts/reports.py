@@ -25,7 +25,7 @@ OUT = "generated/reports"
 # (output name, what it is, command line)
 JOBS = [
     ("tictactoe", "every state is known: draws 8/63 = 12.7% under random play",
-     ["report", "games/tictactoe.rules", "-n", "2000"]),
+     ["report", "games/tictactoe.rules", "-n", "20000"]),
     ("bluff", "2-6 players", ["report", "games/bluff.rules", "-n", "300"]),
     ("democracy", "2-6 players, score: tribe points", ["report", "games/democracy.rules", "-n", "200", "--score", "tribe"]),
     ("byzantine", "2-4 players (its score is a value, final(p), not a counter: no score chart yet)",

@@ -78,7 +78,8 @@ def test_length_distribution_quartiles():
 
 # ---------------------------------------------------------------- choice
 
-CHOICES = [(0, 1, "a: x", ("a: x",)), (1, 3, "b: y", ("b: y", "b: z")), (0, 2, "b: z", ("b: y", "b: z"))]
+CHOICES = [(0, 1, "a: x", ("a: x",), (), ()), (1, 3, "b: y", ("b: y", "b: z"), ("red",), ("blue", "red")),
+           (0, 2, "b: z", ("b: y", "b: z"), ("blue",), ("blue", "red"))]
 
 
 def test_real_choice_and_branching_factor():
@@ -95,6 +96,10 @@ def test_option_use_relates_use_to_winning():
     assert (rows["b: y"]["win_rate_if_used"]["count"], rows["b: y"]["win_rate_if_used"]["n"]) == (0, 1)
     assert (rows["b: y"]["win_rate_if_not_used"]["count"], rows["b: y"]["win_rate_if_not_used"]["n"]) == (1, 1)
     assert (rows["b: z"]["win_rate_if_used"]["count"], rows["b: z"]["win_rate_if_used"]["n"]) == (1, 1)
+    cards = {r["card"]: r for r in M.option_use([GameLog(0, "won", (0,), choices=CHOICES)], cards=True)}
+    assert (cards["red"]["offered"], cards["red"]["taken"]) == (2, 1)
+    assert (cards["red"]["win_rate_if_used"]["count"], cards["red"]["win_rate_if_used"]["n"]) == (0, 1)
+    assert (cards["blue"]["win_rate_if_used"]["count"], cards["blue"]["win_rate_if_used"]["n"]) == (1, 1)
 
 
 # ---------------------------------------------------------------- score
@@ -158,11 +163,11 @@ def test_a_banned_option_is_taken_only_when_nothing_else_is_legal():
     r = Restriction(("stake",))
     for i in range(15):
         _, log = play(game, game_rng(1, i), i, restriction=r)
-        for seat, k, key, keys in log.choices:
+        for seat, k, key, keys, *_ in log.choices:
             if key == "voting: stake":
                 assert keys == ("voting: stake",)
     only_seat_2 = Restriction(("voting: stake",), (1,))
-    staked = {seat for i in range(15) for seat, _, key, keys in play(game, game_rng(1, i), i,
+    staked = {seat for i in range(15) for seat, _, key, keys, *_ in play(game, game_rng(1, i), i,
               restriction=only_seat_2)[1].choices if key == "voting: stake" and len(keys) > 1}
     assert 1 not in staked and staked
 

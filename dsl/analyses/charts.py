@@ -33,9 +33,10 @@ def length_histogram(series: dict, what: str = "decisions per game") -> str:
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 2.8))
     top = max((max(v) for v in series.values() if v), default=1)
-    bins = min(40, top + 1)
+    # one bin a length while they fit, so a bar sits on its own number
+    bins = [x - 0.5 for x in range(top + 2)] if top < 60 else [i * (top + 1) / 40 for i in range(41)]
     for k, (label, values) in enumerate(series.items()):
-        ax.hist(values, bins=bins, range=(0, top + 1), histtype="step", linewidth=1.5,
+        ax.hist(values, bins=bins, histtype="step", linewidth=1.5,
                 color=COLOURS[k % len(COLOURS)], label=label)
     ax.set_xlabel(what)
     ax.set_ylabel("games")
@@ -64,38 +65,41 @@ def win_rates(series: dict, fair: dict) -> str:
     return _svg(fig)
 
 
-def score_over_time(progress, lines: dict) -> str:
-    """lines: label -> values at each progress point."""
+def score_over_time(progress, lines: dict, highlight_last: bool = True) -> str:
+    """lines: label -> values at each progress point; the last (the eventual winner) black and dashed."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 2.8))
     for k, (label, values) in enumerate(lines.items()):
-        ax.plot([p * 100 for p in progress], values, marker="o", markersize=3,
-                color=COLOURS[k % len(COLOURS)], label=label)
+        last = k == len(lines) - 1 and highlight_last
+        ax.plot([p * 100 for p in progress], values, marker="o", markersize=3, linestyle="--" if last else "-",
+                color="black" if last else COLOURS[k % len(COLOURS)], label=label)
     ax.set_xlabel("progress through the game (% of decisions)")
     ax.set_ylabel("mean score")
     ax.legend(frameon=False)
     return _svg(fig)
 
 
-def option_use(rows: list, limit: int = 25) -> str:
-    """rows: (option, taken share, win rate if used, win rate if not); the most taken first."""
+def option_use(rows: list, limit: int = 25, xlabel: str = "share of all decisions") -> str:
+    """rows: (option, taken share); the most taken first."""
     plt = _plt()
     rows = rows[:limit]
     fig, ax = plt.subplots(figsize=(6, 0.6 + 0.22 * len(rows)))
     ys = list(range(len(rows)))[::-1]
     ax.barh(ys, [r[1] for r in rows], color=COLOURS[0], alpha=0.75)
     ax.set_yticks(ys, [r[0] for r in rows])
-    ax.set_xlabel("share of all decisions")
+    ax.set_xlabel(xlabel)
     return _svg(fig)
 
 
-def heatmap(values, xlabels, ylabels, xname: str, yname: str, title: str) -> str:
-    """values[y][x] (None: no value)."""
+def heatmap(values, xlabels, ylabels, xname: str, yname: str, title: str, bounds=None) -> str:
+    """values[y][x] (None: no value); bounds (lo, hi) fixes the colour scale (rates: 0 to 1),
+    so that small differences do not look large."""
     plt = _plt()
     import numpy as np
     data = np.array([[np.nan if v is None else v for v in row] for row in values], dtype=float)
     fig, ax = plt.subplots(figsize=(1.2 + 0.7 * len(xlabels), 0.8 + 0.45 * len(ylabels)))
-    im = ax.imshow(data, cmap="viridis", aspect="auto")
+    lo, hi = bounds if bounds else (np.nanmin(data), np.nanmax(data))
+    im = ax.imshow(data, cmap="viridis", aspect="auto", vmin=lo, vmax=hi)
     ax.set_xticks(range(len(xlabels)), xlabels)
     ax.set_yticks(range(len(ylabels)), ylabels)
     ax.set_xlabel(xname)
@@ -104,6 +108,7 @@ def heatmap(values, xlabels, ylabels, xname: str, yname: str, title: str) -> str
     for y, row in enumerate(values):
         for x, v in enumerate(row):
             if v is not None:
-                ax.text(x, y, f"{v:.3g}", ha="center", va="center", color="white", fontsize=7)
+                light = hi > lo and (v - lo) / (hi - lo) > 0.6      # viridis is light at the top
+                ax.text(x, y, f"{v:.3g}", ha="center", va="center", color="black" if light else "white", fontsize=7)
     fig.colorbar(im, ax=ax)
     return _svg(fig)

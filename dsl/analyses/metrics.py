@@ -26,7 +26,8 @@ class GameLog:
     decisions: int = 0
     rounds: int = 0
     dead_end: Optional[str] = None  # "rule|kind"
-    choices: list = field(default_factory=list)   # per decision: (seat, options offered, option key taken, keys offered)
+    # per decision: (seat, moves offered, option key taken, option keys offered, cards taken, cards offered)
+    choices: list = field(default_factory=list)
     scores: list = field(default_factory=list)    # each seat's score before every decision, then at the end
 
 
@@ -106,20 +107,25 @@ def design(logs: list, n_players: int, teams: tuple = ()) -> dict:
         "branching_factor": round(statistics.fmean([c[1] for c in decisions]), 3) if decisions else 0.0,
         "branching_factor_real": round(statistics.fmean([c[1] for c in decisions if c[1] > 1]), 3) if real else 0.0,
         "options": option_use(logs),
+        "cards": option_use(logs, cards=True),
     }
     return {"outcomes": out, **result}
 
 
-def option_use(logs: list) -> list:
-    """Per option: how often it is offered and taken, and the win rate of the seats that took
-    it at least once in a finished game against those offered it who never took it."""
+def option_use(logs: list, cards: bool = False) -> list:
+    """Per option (or per card, by label): how often it is offered and taken, and the win rate
+    of the seats that took it at least once in a finished game against those offered it who
+    never took it."""
     offered, taken = {}, {}
     users, users_won, others, others_won = {}, {}, {}, {}
     for g in logs:
         took, saw = {}, {}
-        for seat, _, key, keys in g.choices:
-            taken[key] = taken.get(key, 0) + 1
-            took.setdefault(key, set()).add(seat)
+        for c in g.choices:
+            seat = c[0]
+            chosen, keys = (c[4], c[5]) if cards else ((c[2],), c[3])
+            for key in chosen:
+                taken[key] = taken.get(key, 0) + 1
+                took.setdefault(key, set()).add(seat)
             for k in keys:
                 offered[k] = offered.get(k, 0) + 1
                 saw.setdefault(k, set()).add(seat)
@@ -134,10 +140,12 @@ def option_use(logs: list) -> list:
                 b[key] = b.get(key, 0) + int(won)
     rows = []
     for key in sorted(offered):
-        rows.append({"option": key, "offered": offered[key], "taken": taken.get(key, 0),
+        rows.append({"card" if cards else "option": key, "offered": offered[key], "taken": taken.get(key, 0),
                      "taken_when_offered": round(taken.get(key, 0) / offered[key], 4),
                      "win_rate_if_used": _rate(users_won.get(key, 0), users.get(key, 0)),
                      "win_rate_if_not_used": _rate(others_won.get(key, 0), others.get(key, 0))})
+        used, unused = rows[-1]["win_rate_if_used"], rows[-1]["win_rate_if_not_used"]
+        rows[-1]["gap"] = round(used["value"] - unused["value"], 4) if used["n"] and unused["n"] else 0.0
     return rows
 
 

@@ -18,7 +18,8 @@ from . import replay as replay_mod
 from .simulate import Restriction, simulate
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "printing", "templates")
-REPLAY_LINES = 200          # a narrated dead end longer than this shows its last lines
+CARD_ROWS = 30              # cards shown per player count, the largest gaps first
+REPLAY_LINES = 80           # a narrated dead end longer than this shows its last lines
 
 
 def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optional[list] = None,
@@ -82,7 +83,7 @@ def chart_set(data: dict) -> dict:
             out["scores"][_label(c)] = charts.score_over_time(s["progress"], lines)
         total = sum(o["taken"] for o in m["options"]) or 1
         rows = sorted(((o["option"], o["taken"] / total) for o in m["options"]), key=lambda r: (-r[1], r[0]))
-        if rows:
+        if len(rows) > 1:
             out["options"][_label(c)] = charts.option_use(rows)
     return out
 
@@ -93,7 +94,7 @@ def render_html(data: dict, title: str = "") -> str:
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: f"{v:.1%}"
     return env.get_template("report.html.j2").render(d=data, title=title or data["game"], charts=chart_set(data),
-                                                      label=_label)
+                                                      label=_label, card_rows=CARD_ROWS)
 
 
 CSV_COLUMNS = ["players", "agents", "games", "side", "wins", "win_rate", "ci_low", "ci_high", "flag",

@@ -15,6 +15,7 @@ from typing import Callable, Optional
 from ..engine import CHANCE, Game
 from ..engine.game import _Chance
 from ..engine.state import State
+from ..engine.values import Piece
 
 
 def game_rng(seed: int, index: int) -> random.Random:
@@ -31,6 +32,12 @@ class Played:
 
 def play_random(game: Game, rng: random.Random, index: int = 0, record: bool = True) -> Played:
     """Play one game with uniformly random legal moves (and uniform chance)."""
+    return _play(game, rng, index, record)
+
+
+def _play(game: Game, rng: random.Random, index: int, record: bool, agents=None, restriction=None,
+          watch: Optional[Callable] = None) -> Played:
+    """The play loop. `watch(state, seat, moves, move)` sees every decision before it is applied."""
     s = game.new_initial_state()
     actions = [] if record else None
     pauses = game.pauses
@@ -45,10 +52,15 @@ def play_random(game: Game, rng: random.Random, index: int = 0, record: bool = T
         if decision is None:
             break
         player, moves = decision
-        move = rng.choice(moves)
+        if restriction is not None:
+            moves = restriction.filter(game, s, int(player), moves)
+        agent = agents[int(player)] if agents else None
+        move = rng.choice(moves) if agent is None else agent.act(s, player, rng)
+        if watch is not None:
+            watch(s, int(player), moves, move)
         if record:
             actions.append([int(player), list(move)])
-        game.apply(s, move, player, validate=False)
+        game.apply(s, move, player, validate=agent is not None)
     return Played(index, actions or [], s)
 
 
@@ -70,7 +82,7 @@ class Restriction:
             return True
         key = option_key(game, s, move)
         names = {key, str(move[0])}
-        names.update(game.piece_label[x] for x in move[1:] if type(x).__name__ == "Piece")
+        names.update(_cards(game, (move,)))
         return not names.intersection(self.banned)
 
     def filter(self, game: Game, s: State, player: int, moves: list) -> list:
@@ -83,34 +95,25 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
     """Play one game and log what the metrics need: (Played, GameLog). With neither agents nor
     a restriction it plays exactly the game `play_random` plays with the same rng."""
     from .metrics import GameLog
-    s = game.new_initial_state()
-    actions, choices, scores = [], [], []
-    pauses = game.pauses
-    while s.outcome is None and s.dead_end is None:
-        if type(pauses.get(s.ip)) is _Chance:
-            k = rng.randrange(game.chance_outcomes(s))
-            actions.append([CHANCE, k])
-            game.apply(s, k, validate=False)
-            continue
-        decision = game.decision(s)
-        if decision is None:
-            break
-        player, moves = decision
-        seat = int(player)
-        if restriction is not None:
-            moves = restriction.filter(game, s, seat, moves)
-        agent = agents[seat] if agents else None
-        move = rng.choice(moves) if agent is None else agent.act(s, player, rng)
+    choices, scores = [], []
+
+    def watch(s, seat, moves, move):
         if score is not None:
             scores.append(tuple(score(s, p) for p in range(game.n)))
-        choices.append((seat, len(moves), option_key(game, s, move), tuple(sorted({option_key(game, s, m) for m in moves}))))
-        actions.append([seat, list(move)])
-        game.apply(s, move, player, validate=agent is not None)
+        choices.append((seat, len(moves), option_key(game, s, move), tuple(sorted({option_key(game, s, m) for m in moves})),
+                        _cards(game, (move,)), _cards(game, moves)))
+    played = _play(game, rng, index, True, agents, restriction, watch)
+    s = played.state
     if score is not None:
         scores.append(tuple(score(s, p) for p in range(game.n)))
-    played = Played(index, actions, s)
     return played, GameLog(index, _end_of(game, s), tuple(int(p) for p in s.outcome or ()), s.moves, s.rounds,
                            f"{s.dead_end.rule}|{s.dead_end.kind}" if s.dead_end else None, choices, scores)
+
+
+def _cards(game: Game, moves) -> tuple:
+    """The labels of the pieces the moves name (cards played, spaces taken), once each."""
+    label = game.piece_label
+    return tuple(sorted({label[x] for m in moves for x in m[1:] if isinstance(x, Piece)}))
 
 
 def _end_of(game: Game, s: State) -> str:

@@ -180,7 +180,8 @@ def render_html(data: dict) -> str:
             for fig in HEATMAP_FIGURES:
                 grid = [[by[((x, y) if len(names) == 2 else (x,), n)]["figures"][fig] for x in xs] for y in ys]
                 maps.append(charts.heatmap(grid, [str(x) for x in xs], [str(y) for y in ys] if len(names) == 2 else [""],
-                                           names[0], names[1] if len(names) == 2 else "", f"{fig}, {n} players"))
+                                           names[0], names[1] if len(names) == 2 else "", f"{fig}, {n} players",
+                                           None if fig.startswith("mean_") else (0, 1)))
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: f"{v:.1%}"
