@@ -44,6 +44,12 @@ def test_a_side_is_flagged_when_its_interval_misses_the_fair_share():
     logs = [GameLog(i, "won", (0,)) for i in range(30)] + [GameLog(30 + i, "won", (1,)) for i in range(5)]
     o = M.outcomes(logs, 2)
     assert [w["flag"] for w in o["wins"]] == ["above", "below"]
+    even = [GameLog(i, "won", (i % 2,)) for i in range(22)] + [GameLog(22, "won", (0,))]
+    assert [w["flag"] for w in M.outcomes(even, 2)["wins"]] == ["", ""]
+    # below MIN_DECIDED games won, even a clean sweep flags nobody
+    sweep = lambda k: [GameLog(i, "won", (0,)) for i in range(k)]
+    assert [w["flag"] for w in M.outcomes(sweep(M.MIN_DECIDED - 1), 2)["wins"]] == ["", ""]
+    assert [w["flag"] for w in M.outcomes(sweep(M.MIN_DECIDED), 2)["wins"]] == ["above", "below"]
 
 
 def test_team_games_count_teams_not_seats():

@@ -15,6 +15,7 @@ from typing import Optional
 from . import stats
 
 PROGRESS = tuple(i / 10 for i in range(11))      # where "score over time" samples a game
+MIN_DECIDED = 20        # fewer games won than this flag no side: one lucky win is no evidence of unfairness
 
 
 @dataclass
@@ -76,7 +77,8 @@ def outcomes(logs: list, n_players: int, teams: tuple = ()) -> dict:
         r["seats"] = [s + 1 for s in side]
         # fairness is judged among the games someone won: draws and dead ends lower every side alike
         share = r["share_of_decided"] = _rate(wins[k], decided)
-        r["flag"] = ("above" if share["ci95"][0] > fair else "below" if share["ci95"][1] < fair else "") if decided else ""
+        r["flag"] = ("above" if share["ci95"][0] > fair else "below" if share["ci95"][1] < fair else "") \
+            if decided >= MIN_DECIDED else ""
         rows.append(r)
     count = lambda end: sum(1 for g in logs if g.end == end)
     return {"by": "team" if team_play else "seat", "fair_share": round(fair, 4), "wins": rows,

@@ -100,7 +100,9 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
     def watch(s, seat, moves, move):
         if score is not None:
             scores.append(tuple(score(s, p) for p in range(game.n)))
-        choices.append((seat, len(moves), option_key(game, s, move), tuple(sorted({option_key(game, s, m) for m in moves})),
+        owner = getattr(game.pauses.get(s.ip), "owner", None)
+        prefix = f"{owner}: " if owner else ""
+        choices.append((seat, len(moves), f"{prefix}{move[0]}", tuple(sorted(prefix + str(o) for o in {m[0] for m in moves})),
                         _cards(game, (move,)), _cards(game, moves)))
     played = _play(game, rng, index, True, agents, restriction, watch)
     s = played.state
@@ -113,7 +115,7 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
 def _cards(game: Game, moves) -> tuple:
     """The labels of the pieces the moves name (cards played, spaces taken), once each."""
     label = game.piece_label
-    return tuple(sorted({label[x] for m in moves for x in m[1:] if isinstance(x, Piece)}))
+    return tuple(sorted({label[x] for m in moves for x in m[1:] if type(x) is Piece}))
 
 
 def _end_of(game: Game, s: State) -> str:
