@@ -73,7 +73,9 @@ def option_key(game: Game, s: State, move) -> str:
 @dataclass(frozen=True)
 class Restriction:
     """Options (an option key 'rule: option', a bare option name, or a card's label) that
-    the given seats (from 0; empty: every seat) may not take while they have another move."""
+    the given seats (from 0; empty: every seat) may not take while they have another move.
+    It filters the moves random play chooses from; an agent's `act` sees the state, not the
+    list, so a restricted seat should be played at random until agents accept a move list."""
     banned: tuple
     seats: tuple = ()
 
