@@ -6,7 +6,7 @@ PLAYTEST := $(BIN)/playtest
 GAMES := $(wildcard games/*.rules)
 N ?= 500
 
-.PHONY: demo test install bench clean variants-table findings generated skill
+.PHONY: demo test install bench clean variants-table findings generated skill reports
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,10 @@ findings: install
 # generated/: rulebook, sheet and card sheets of every game and variant, ja and en, HTML and PDF.
 generated: install
 	$(BIN)/python scripts/generated.py
+
+# generated/reports/: a balance report per game and the sweeps of the provisional parameters.
+reports: install
+	$(BIN)/python scripts/reports.py
 
 test: install
 	$(BIN)/python -m pytest

@@ -1,7 +1,9 @@
-"""Random-play simulation: many seeded games, summarised as balance figures.
+"""Simulation: many seeded games, summarised as balance figures and design metrics.
 
 Game i of a run with seed S uses its own RNG seeded from (S, i), so any single game can
-be replayed from the seed and its index, and runs can be split across workers.
+be replayed from the seed and its index, and runs can be split across workers. Play is
+uniformly random unless a list of per-seat agents (objects with `act(state, player, rng)`)
+is given; `Restriction` bans options for some seats. May import the engine and `metrics`.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from typing import Callable, Optional
 from ..engine import CHANCE, Game
 from ..engine.program import Chance as _Chance
 from ..engine.state import State
+from ..engine.values import Piece
 
 
 def game_rng(seed: int, index: int) -> random.Random:
@@ -29,6 +32,12 @@ class Played:
 
 def play_random(game: Game, rng: random.Random, index: int = 0, record: bool = True) -> Played:
     """Play one game with uniformly random legal moves (and uniform chance)."""
+    return _play(game, rng, index, record)
+
+
+def _play(game: Game, rng: random.Random, index: int, record: bool, agents=None, restriction=None,
+          watch: Optional[Callable] = None) -> Played:
+    """The play loop. `watch(state, seat, moves, move)` sees every decision before it is applied."""
     s = game.new_initial_state()
     actions = [] if record else None
     pauses = game.pauses
@@ -43,11 +52,100 @@ def play_random(game: Game, rng: random.Random, index: int = 0, record: bool = T
         if decision is None:
             break
         player, moves = decision
-        move = rng.choice(moves)
+        if restriction is not None:
+            moves = restriction.filter(game, s, int(player), moves)
+        agent = agents[int(player)] if agents else None
+        move = rng.choice(moves) if agent is None else agent.act(s, player, rng)
+        if watch is not None:
+            watch(s, int(player), moves, move)
         if record:
             actions.append([int(player), list(move)])
-        game.apply(s, move, player, validate=False)
+        game.apply(s, move, player, validate=agent is not None)
     return Played(index, actions or [], s)
+
+
+def option_key(game: Game, s: State, move) -> str:
+    """The option a move takes, named by its rule: 'voting: stake', 'take: choose'."""
+    owner = getattr(game.pauses.get(s.ip), "owner", None)
+    return f"{owner}: {move[0]}" if owner else str(move[0])
+
+
+@dataclass(frozen=True)
+class Restriction:
+    """Options (an option key 'rule: option', a bare option name, or a card's label) that
+    the given seats (from 0; empty: every seat) may not take while they have another move.
+    It filters the moves random play chooses from; an agent's `act` sees the state, not the
+    list, so a restricted seat should be played at random until agents accept a move list."""
+    banned: tuple
+    seats: tuple = ()
+
+    def allows(self, game: Game, s: State, player: int, move) -> bool:
+        if self.seats and player not in self.seats:
+            return True
+        key = option_key(game, s, move)
+        names = {key, str(move[0])}
+        names.update(_cards(game, (move,)))
+        return not names.intersection(self.banned)
+
+    def filter(self, game: Game, s: State, player: int, moves: list) -> list:
+        kept = [m for m in moves if self.allows(game, s, player, m)]
+        return kept or moves
+
+
+def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] = None,
+         score: Optional[Callable] = None, restriction: Optional[Restriction] = None) -> tuple:
+    """Play one game and log what the metrics need: (Played, GameLog). With neither agents nor
+    a restriction it plays exactly the game `play_random` plays with the same rng."""
+    from .metrics import GameLog
+    choices, scores = [], []
+
+    def watch(s, seat, moves, move):
+        if score is not None:
+            scores.append(tuple(score(s, p) for p in range(game.n)))
+        owner = getattr(game.pauses.get(s.ip), "owner", None)
+        prefix = f"{owner}: " if owner else ""
+        choices.append((seat, len(moves), f"{prefix}{move[0]}", tuple(sorted(prefix + str(o) for o in {m[0] for m in moves})),
+                        _cards(game, (move,)), _cards(game, moves)))
+    played = _play(game, rng, index, True, agents, restriction, watch)
+    s = played.state
+    if score is not None:
+        scores.append(tuple(score(s, p) for p in range(game.n)))
+    return played, GameLog(index, _end_of(game, s), tuple(int(p) for p in s.outcome or ()), s.moves, s.rounds,
+                           f"{s.dead_end.rule}|{s.dead_end.kind}" if s.dead_end else None, choices, scores)
+
+
+def _cards(game: Game, moves) -> tuple:
+    """The labels of the pieces the moves name (cards played, spaces taken), once each."""
+    label = game.piece_label
+    return tuple(sorted({label[x] for m in moves for x in m[1:] if type(x) is Piece}))
+
+
+def _end_of(game: Game, s: State) -> str:
+    if s.dead_end is not None:
+        return "step limit" if s.dead_end.kind == "step limit" else "dead end"
+    winners = s.outcome or ()
+    if len(winners) == 1 or (winners and _team_of_winners(game, winners) is not None):
+        return "won"
+    return "shared" if winners else "nobody"
+
+
+def counter_score(game: Game, expr: str) -> Callable:
+    """A score from per-player counters: 'tribe', or a sum 'vp+fp'. Raises ValueError with a hint."""
+    from ..language.diagnostics import did_you_mean
+    from ..language import syntax as S
+    per_player = {c.name for c in game.rules.of(S.Counter) if c.per == "player"}
+    slots = []
+    for name in (x.strip() for x in expr.split("+")):
+        if name not in per_player:
+            hint = did_you_mean(name, sorted(per_player))
+            known = ", ".join(sorted(per_player)) or "none"
+            raise ValueError(f"'{name}' is not a counter kept per player (those are: {known})"
+                             + (f"; {hint}" if hint else ""))
+        slots.append(game.pvar_slots[name])
+
+    def score(s: State, player: int) -> float:
+        return sum(s.pvars[i][player] or 0 for i in slots)
+    return score
 
 
 @dataclass
@@ -62,10 +160,16 @@ class Summary:
     dead_ends: dict = field(default_factory=dict)      # "rule|kind" -> {rule, kind, where, message, count}
     turns: list = field(default_factory=list)
     examples: dict = field(default_factory=dict)      # "rule|kind" -> Played (the shortest)
+    logs: list = field(default_factory=list)          # one metrics.GameLog per game
+    teams: tuple = ()                                 # seats (from 0) of each team
+    agents: tuple = ()                                # the agent spec of each seat
+    score: Optional[str] = None                       # what the score is, when there is one
 
-    def add(self, p: Played) -> None:
+    def add(self, p: Played, log=None) -> None:
         s = p.state
         self.games += 1
+        if log is not None:
+            self.logs.append(log)
         self.turns.append(s.moves)
         if s.dead_end is not None:
             d = s.dead_end
@@ -106,7 +210,20 @@ class Summary:
             "mean_turns": round(statistics.fmean(turns), 3),
             "median_turns": statistics.median(turns),
             "max_turns": max(turns),
+            **self.new_figures(),
         }
+
+    def new_figures(self) -> dict:
+        """What `simulate` reports beyond its first version (keys added, none changed)."""
+        from .metrics import metrics
+        if not self.logs:
+            return {}
+        m = metrics(self.logs, self.players, self.teams, with_score=self.score is not None)
+        rounds = [g.rounds for g in self.logs]
+        return {"agents": list(self.agents), "score_by": self.score,
+                "step_limit_games": m["outcomes"]["step_limit"]["count"],
+                "mean_rounds": round(statistics.fmean(rounds), 3), "median_rounds": statistics.median(rounds),
+                "max_rounds": max(rounds), "metrics": m}
 
 
 def _team_of_winners(game: Game, winners) -> Optional[int]:
@@ -118,10 +235,21 @@ def _team_of_winners(game: Game, winners) -> Optional[int]:
     return None
 
 
-def simulate(game: Game, n: int, seed: int, progress: Optional[Callable[[int], None]] = None) -> Summary:
-    summary = Summary(players=game.n, seed=seed, wins=[0] * game.n)
+def simulate(game: Game, n: int, seed: int, progress: Optional[Callable[[int], None]] = None,
+             agents: Optional[list] = None, score: Optional[tuple] = None,
+             restriction: Optional[Restriction] = None) -> Summary:
+    """Play n games. `agents`: one per seat (None: uniform random play); `score`: (name,
+    function (state, player) -> number) for the score metrics."""
+    name, fn = score if score is not None else (None, None)
+    summary = Summary(players=game.n, seed=seed, wins=[0] * game.n,
+                      teams=tuple(tuple(int(p) for p in t) for t in game.team_members),
+                      agents=tuple(_spec(a) for a in agents) if agents else ("random",) * game.n, score=name)
     for i in range(n):
-        summary.add(play_random(game, game_rng(seed, i), i))
+        summary.add(*play(game, game_rng(seed, i), i, agents, fn, restriction))
         if progress is not None:
             progress(1)
     return summary
+
+
+def _spec(agent) -> str:
+    return "random" if agent is None else str(getattr(agent, "spec", None) or type(agent).__name__)

@@ -2,6 +2,7 @@
 
 Rates (a seat's wins, dead-end games) are compared with Fisher's exact test and shown
 with Wilson 95% intervals; means (turns per game) with Welch's t-test and t intervals.
+The numerics are scipy.stats'; this module only chooses and words them.
 With many metrics some differences look significant by chance, so the verdict uses the
 Holm-Bonferroni correction across all metrics of one comparison.
 """
@@ -10,9 +11,6 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass
-
-Z95 = 1.959963984540054
-
 
 @dataclass(frozen=True)
 class Metric:
@@ -39,106 +37,61 @@ def summary_metrics(summary) -> list[Metric]:
     n = summary.games
     out = [Metric(f"win rate, seat {i + 1}", "rate", w, n) for i, w in enumerate(summary.wins)]
     out.append(Metric("draws", "rate", summary.draws, n))
+    out.append(Metric("draws: nobody won", "rate", summary.no_winner, n))
     out.append(Metric("dead-end games", "rate", sum(d["count"] for d in summary.dead_ends.values()), n))
     for key in sorted(summary.dead_ends):
         d = summary.dead_ends[key]
         out.append(Metric(f"dead end: {d['rule']}: {d['kind']}", "rate", d["count"], n))
     out.append(Metric("turns per game", "mean", values=tuple(summary.turns)))
+    if summary.logs:
+        out.append(Metric("rounds per game", "mean", values=tuple(g.rounds for g in summary.logs)))
     return out
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
+    """Wilson score 95% interval for k successes out of n."""
     if n == 0:
         return (0.0, 1.0)
-    p = k / n
-    centre = (p + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    ci = _scipy().binomtest(k, n).proportion_ci(0.95, method="wilson")
+    return (max(0.0, float(ci.low)), min(1.0, float(ci.high)))
 
 
 def mean_interval(values) -> tuple[float, float]:
+    """Student's t 95% interval for the mean."""
     n = len(values)
     if n < 2:
-        m = values[0] if values else 0.0
+        m = float(values[0]) if values else 0.0
         return (m, m)
     m = statistics.fmean(values)
     half = t_quantile(0.975, n - 1) * statistics.stdev(values) / math.sqrt(n)
     return (m - half, m + half)
 
 
-def _log_choose(n: int, k: int) -> float:
-    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
-
-
 def fisher_exact(k1: int, n1: int, k2: int, n2: int) -> float:
     """Two-sided p-value of Fisher's exact test for k1/n1 against k2/n2."""
-    total, successes = n1 + n2, k1 + k2
-    if n1 == 0 or n2 == 0 or successes in (0, total):
+    if n1 == 0 or n2 == 0:
         return 1.0
-    lo, hi = max(0, successes - n2), min(successes, n1)
-    logp = lambda x: _log_choose(n1, x) + _log_choose(n2, successes - x) - _log_choose(total, successes)
-    observed = logp(k1)
-    p = sum(math.exp(logp(x)) for x in range(lo, hi + 1) if logp(x) <= observed + 1e-9)
-    return min(1.0, p)
+    return min(1.0, float(_scipy().fisher_exact([[k1, n1 - k1], [k2, n2 - k2]]).pvalue))
 
 
 def welch(a, b) -> float:
     """Two-sided p-value of Welch's t-test for the means of a and b."""
-    na, nb = len(a), len(b)
-    if na < 2 or nb < 2:
+    if len(a) < 2 or len(b) < 2:
         return 1.0
-    va, vb = statistics.variance(a) / na, statistics.variance(b) / nb
-    if va + vb == 0:
+    if statistics.variance(a) + statistics.variance(b) == 0:
+        # scipy gives nan for two constant samples; equal constants do not differ, unequal ones surely do
         return 1.0 if statistics.fmean(a) == statistics.fmean(b) else 0.0
-    t = (statistics.fmean(a) - statistics.fmean(b)) / math.sqrt(va + vb)
-    df = (va + vb) ** 2 / (va ** 2 / (na - 1) + vb ** 2 / (nb - 1))
-    return 2 * t_sf(abs(t), df)
-
-
-def t_sf(t: float, df: float) -> float:
-    """P(T > t) for Student's t with df degrees of freedom (t >= 0)."""
-    return 0.5 * _betainc(df / 2, 0.5, df / (df + t * t))
+    return float(_scipy().ttest_ind(a, b, equal_var=False).pvalue)
 
 
 def t_quantile(p: float, df: float) -> float:
-    lo, hi = 0.0, 1000.0
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if 1 - t_sf(mid, df) < p:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
+    return float(_scipy().t.ppf(p, df))
 
 
-def _betainc(a: float, b: float, x: float) -> float:
-    """Regularised incomplete beta I_x(a, b), by its continued fraction (Lentz)."""
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1 - x))
-    if x > (a + 1) / (a + b + 2):
-        return 1.0 - _betainc(b, a, 1 - x)
-    tiny = 1e-300
-    f, c, d = 1.0, 1.0, 0.0
-    for i in range(400):
-        m = i // 2
-        if i == 0:
-            num = 1.0
-        elif i % 2 == 0:
-            num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
-        else:
-            num = -((a + m) * (a + b + m) * x) / ((a + 2 * m) * (a + 2 * m + 1))
-        d = 1.0 + num * d
-        d = tiny if abs(d) < tiny else d
-        d = 1.0 / d
-        c = 1.0 + num / c
-        c = tiny if abs(c) < tiny else c
-        f *= c * d
-        if abs(1.0 - c * d) < 1e-12:
-            break
-    return front * (f - 1.0) / a
+def _scipy():
+    # scipy.stats takes a noticeable moment to import; only the commands that test need it
+    from scipy import stats
+    return stats
 
 
 def compare(a: list[Metric], b: list[Metric], alpha: float = 0.05) -> list[dict]:

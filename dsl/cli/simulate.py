@@ -3,20 +3,36 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 import click
 
 from ..analyses import replay as replay_mod
-from .common import main, _variant_option, _load_or_exit, _game_or_exit, _run_simulation
+from ..analyses.simulate import Restriction, counter_score, simulate as run_simulation
+from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit
+
+
+def _play_options(f):
+    """--score, --ban and --ban-seat, shared by simulate, report and sweep."""
+    f = click.option("--ban-seat", "ban_seats", multiple=True, type=int,
+                     help="The seat (from 1) the bans apply to (repeatable; default every seat).")(f)
+    f = click.option("--ban", "bans", multiple=True, metavar="OPTION",
+                     help="Restricted play: never take this option ('rule: option', an option name or a card) "
+                          "while another move is legal (repeatable).")(f)
+    return click.option("--score", default=None, metavar="COUNTER[+COUNTER]",
+                        help="A per-player counter (or a sum) that measures each player's standing.")(f)
 
 
 @main.command(help="""Play many games with random legal moves and report balance:
-win rate per seat, draws, dead ends counted by the rule that leaves them open,
-and turns (decisions) per game.
+wins per seat (or team) with 95% intervals, a seat flagged when its interval misses the
+fair share, draws and games nobody won, dead ends counted by the rule that leaves them
+open, games past the step limit, and decisions and rounds per game.
 
 \b
 Example:
-  playtest simulate games/GAME.rules --players 4 -n 2000 --seed 1 --json""")
+  playtest simulate games/GAME.rules --players 4 -n 2000 --seed 1 --json
+  playtest simulate games/GAME.rules --players 3 --score COUNTER   (lead changes, comebacks)
+  playtest simulate games/GAME.rules --players 3 --ban OPTION --ban-seat 1""")
 @click.argument("file", type=click.Path())
 @_variant_option
 @click.option("--players", "-p", type=int, required=True, help="Number of players.")
@@ -25,10 +41,12 @@ Example:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @click.option("--save-dead-ends", type=click.Path(file_okay=False), default=None,
               help="Folder to save the shortest game of each distinct dead end, as replay files.")
-def simulate(file, variants, players, games, seed, as_json, save_dead_ends):
+@_play_options
+def simulate(file, variants, players, games, seed, as_json, save_dead_ends, score, bans, ban_seats):
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
-    summary = _run_simulation(game, games, seed, f"simulating {rules.game.name}")
+    summary = simulate_or_exit(game, games, seed, f"simulating {rules.game.name}", score=score,
+                               restriction=restriction_or_exit(bans, ban_seats, players))
     saved = []
     if save_dead_ends:
         for key, played in sorted(summary.examples.items()):
@@ -47,30 +65,67 @@ def simulate(file, variants, players, games, seed, as_json, save_dead_ends):
     _print_summary(rules.game.name, result)
 
 
+def simulate_or_exit(game, games, seed, label, agents=None, score=None, restriction=None):
+    """Run a simulation with a progress bar on a terminal; a bad --score exits cleanly."""
+    try:
+        scoring = (score, counter_score(game, score)) if score else None
+    except ValueError as e:
+        _fail(f"--score: {e}", 2)
+    kw = dict(agents=agents, score=scoring, restriction=restriction)
+    if sys.stderr.isatty() and games >= 200:
+        with click.progressbar(length=games, label=label, file=sys.stderr) as bar:
+            return run_simulation(game, games, seed, progress=bar.update, **kw)
+    return run_simulation(game, games, seed, **kw)
+
+
+def restriction_or_exit(bans, seats, players):
+    if not bans:
+        if seats:
+            _fail("--ban-seat needs --ban OPTION", 2)
+        return None
+    for seat in seats:
+        if not 1 <= seat <= players:
+            _fail(f"--ban-seat {seat}: seats are 1 to {players}", 2)
+    return Restriction(tuple(bans), tuple(s - 1 for s in seats))
+
+
+def _pct(r) -> str:
+    return f"{r['value']:6.1%}  {r['ci95'][0]:6.1%} - {r['ci95'][1]:.1%}"
+
+
 def _print_summary(name, r):
-    click.echo(f"{name}: {r['games']} games, {r['players']} players, seed {r['seed']}")
+    m = r["metrics"]
+    out = m["outcomes"]
+    agents = sorted(set(r["agents"]))
+    click.echo(f"{name}: {r['games']} games, {r['players']} players, seed {r['seed']}, "
+               f"{'/'.join(agents)} play")
     click.echo("")
-    click.echo("  seat  wins   win rate")
-    for seat, wins in r["wins_by_seat"].items():
-        rate = r["win_rate_by_seat"][seat]
-        bar = "#" * round(rate * 40)
-        click.echo(f"  {seat:>4}  {wins:>5}  {rate:7.1%}  {bar}")
-    teams = r.get("wins_by_team", {})
-    if teams:
-        click.echo("")
-        click.echo("  team  wins   win rate")
-        for team, wins in teams.items():
-            rate = wins / r["games"]
-            click.echo(f"  {team:>4}  {wins:>5}  {rate:7.1%}  {'#' * round(rate * 40)}")
-    shared = r["draws"] - sum(teams.values())
-    click.echo(f"  draws {shared}" + (" (wins shared by players of different teams)" if teams else ""))
+    click.echo(f"  {out['by']:>5}    wins  win rate  95% interval")
+    for w in out["wins"]:
+        side = ",".join(str(s) for s in w["seats"])
+        bar = "#" * round(w["value"] * 40)
+        flag = (f"  {w['flag']} the fair share: {w['share_of_decided']['value']:.1%} of the games won "
+                f"(fair {out['fair_share']:.1%})") if w["flag"] else ""
+        click.echo(f"  {side:>5}  {w['count']:>6}  {_pct(w)}  {bar}{flag}")
     click.echo("")
-    click.echo(f"  turns per game: mean {r['mean_turns']}, median {r['median_turns']}, max {r['max_turns']}")
+    for label, key in ((f"draws: the game ended and nobody won", "nobody"),
+                       (f"draws: a win shared across {out['by']}s", "shared"),
+                       ("games past the step limit", "step_limit")):
+        click.echo(f"  {label:<38} {out[key]['count']:>6}  {_pct(out[key])}")
     click.echo("")
-    if r["dead_ends"]:
-        total = r["dead_end_games"]
+    d, rd = m["decisions"], m["rounds"]
+    click.echo(f"  decisions per game: mean {d['mean']}, median {d['median']}, max {d['max']}")
+    click.echo(f"  rounds per game:    mean {rd['mean']}, median {rd['median']}, max {rd['max']}")
+    if "score" in m:
+        sc = m["score"]
+        click.echo(f"  score ({r['score_by']}): lead changes per game {sc['lead_changes']['value']}, "
+                   f"comebacks {sc['comebacks']['value']:.1%}, final margin {sc['final_margin']['value']}")
+    click.echo("")
+    dead = [d for d in r["dead_ends"] if d["kind"] != "step limit"]
+    if dead:
+        total = sum(d["count"] for d in dead)
         click.echo(click.style(f"  dead ends: {total} of {r['games']} games ({total / r['games']:.1%})", fg="yellow"))
-        for d in r["dead_ends"]:
+        for d in dead:
             click.echo(f"    {d['count']:>6}  {d['rule']}: {d['kind']}  ({d['where']})")
             click.echo(f"            {d['message']}")
     else:

@@ -68,7 +68,7 @@ def compile(c, st, env, owner):
             if cond is None or cond(s):
                 return ip + 1
         return end.ip
-    c.emit(step, owner, st.span)
+    c.emit(c.counting_rounds(st, step, head + 1), owner, st.span)
     c.block(st.body, inner, owner)
     c.emit(lambda s: head, owner, st.span)
     end.ip = len(c.code)

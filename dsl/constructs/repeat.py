@@ -63,7 +63,7 @@ def compile(c, st, env, owner):
                 return end.ip
             s.loc_slots[slot] -= 1
             return ip + 1
-        c.emit(test, owner, st.span)
+        c.emit(c.counting_rounds(st, test, head + 1), owner, st.span)
         c.block(st.body, env, owner)
         c.emit(c.loop_back(st, head), owner, st.span)
         end.ip = len(c.code)
@@ -74,7 +74,7 @@ def compile(c, st, env, owner):
 
     def test(s, ip=top):
         return end.ip if bool(cond(s)) == until else ip + 1
-    c.emit(test, owner, st.expr.span)
+    c.emit(c.counting_rounds(st, test, top + 1), owner, st.expr.span)
     c.block(st.body, env, owner)
     c.emit(c.loop_back(st, top), owner, st.span)
     end.ip = len(c.code)

@@ -71,6 +71,7 @@ class Compiler:
         env = Env(self, {})
         setup = [f for f in self.rules.of(S.Flow) if f.name == "setup"]
         play = [f for f in self.rules.of(S.Flow) if f.name == "play"]
+        self.round_loop = next((x for f in play for x in _outermost_loops(f.body)), None)
         for flow in setup:
             self.block(flow.body, env, flow.name)
 
@@ -119,6 +120,20 @@ class Compiler:
                 out |= self.names_read(d.expr, seen)
         return out
 
+    def counting_rounds(self, st, test, body):
+        """The loop test of the outermost play loop also counts its passes (rounds) on the
+        state; every other loop's test is left as it is. No instruction is added, so every
+        position and output stays as it was."""
+        if st is not self.round_loop:
+            return test
+
+        def counted(s):
+            nxt = test(s)
+            if nxt == body:
+                s.rounds += 1
+            return nxt
+        return counted
+
     def block(self, stmts, env, owner):
         for st in stmts:
             self.stmt(st, env, owner)
@@ -161,3 +176,11 @@ class Compiler:
             return head
         return back
 
+
+def _outermost_loops(stmts):
+    """The loops of a flow not inside another loop, looking into steps, phases and assumptions."""
+    for st in stmts:
+        if isinstance(st, (S.Repeat, S.ForEach)):
+            yield st
+        elif isinstance(st, S.Block):
+            yield from _outermost_loops(st.body)

@@ -32,8 +32,8 @@ class DeadEnd:
 
 class State:
     __slots__ = ("game", "n", "zones", "loc", "face", "revealed", "vars", "pvars", "alive",
-                 "ip", "loc_slots", "latches", "playing", "outcome", "dead_end", "moves", "ticks", "log", "fired", "memo",
-                 "settling")
+                 "ip", "loc_slots", "latches", "playing", "outcome", "dead_end", "moves", "ticks", "rounds", "log", "fired",
+                 "memo", "settling")
 
     def __init__(self, game, n: int):
         self.game = game
@@ -53,6 +53,7 @@ class State:
         self.dead_end: Optional[DeadEnd] = None
         self.moves = 0                      # decisions taken so far
         self.ticks = 0                      # loop passes since the last decision (the loop bound)
+        self.rounds = 0                     # passes of the outermost play loop (not part of the value)
         self.log: Optional[list] = None     # narration events, when someone listens
         self.fired: Optional[dict] = None   # coverage counts, when someone listens
         self.memo: dict = {}                # values computed since the last change (not part of the value)
@@ -78,6 +79,7 @@ class State:
         c.dead_end = self.dead_end
         c.moves = self.moves
         c.ticks = self.ticks
+        c.rounds = self.rounds
         c.log = None
         c.fired = None
         c.memo = {}

@@ -1,0 +1,242 @@
+"""report, sweep and restrict: the balance report, parameter sweeps and restricted play."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+
+from ..analyses import replay as replay_mod
+from ..analyses.simulate import Restriction, counter_score
+from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit
+from .simulate import _play_options, restriction_or_exit, simulate_or_exit
+
+
+def _player_counts(rules, text):
+    g = rules.game
+    if not text:
+        return list(range(g.min_players, g.max_players + 1))
+    from ..analyses.sweep import SweepError, parse_values
+    try:
+        counts = parse_values(text)
+    except SweepError as e:
+        _fail(f"--players: {e}", 2)
+    for n in counts:
+        _game_or_exit(rules, n)          # names the allowed range
+    return counts
+
+
+def _scorer_or_exit(rules, score, players):
+    """Check --score once, at the first player count, so a typo fails before any game is played."""
+    if not score:
+        return None
+    try:
+        counter_score(_game_or_exit(rules, players[0]), score)
+    except ValueError as e:
+        _fail(f"--score: {e}", 2)
+    return lambda game: counter_score(game, score)
+
+
+class _Bar:
+    """A progress bar over several simulations, on a terminal only."""
+    def __init__(self, total, label):
+        self.bar = click.progressbar(length=total, label=label, file=sys.stderr) if sys.stderr.isatty() else None
+
+    def __enter__(self):
+        if self.bar is not None:
+            self.bar.__enter__()
+            return self.bar.update
+        return None
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+
+def _write(base, files):
+    """Write every file of an output set through a temporary file, or none when one fails."""
+    folder = os.path.dirname(base)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+    for suffix, text in files:
+        replay_mod.write_atomic(base + suffix, text)
+        click.echo(f"wrote {base + suffix}", err=True)
+
+
+def _base(output, default):
+    out = output or default
+    for suffix in (".html", ".json", ".csv"):
+        if out.endswith(suffix):
+            return out[: -len(suffix)]
+    return out
+
+
+@main.command(help="""Write a balance report: one self-contained HTML file (charts inline, no
+network) with JSON and CSV beside it. Every player count the game allows (or --players),
+wins with 95% intervals, draws, dead ends with the shortest game of each narrated,
+game length, choice and option use, and with --score the lead changes, comebacks,
+final margin and score over time.
+
+\b
+Examples:
+  playtest report games/GAME.rules -n 500 -o out/GAME          (out/GAME.html, .json, .csv)
+  playtest report games/GAME.rules --players 3,4 --score COUNTER -n 300""")
+@click.argument("file", type=click.Path())
+@_variant_option
+@click.option("--players", "-p", "players_text", default=None, metavar="N[,N|..N]",
+              help="Player counts (default: every count the game allows).")
+@click.option("-n", "games", type=click.IntRange(1), default=500, show_default=True, help="Games per player count.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+              help="Where to write, without suffix (default: GAME-report in the current folder).")
+@_play_options
+def report(file, variants, players_text, games, seed, output, score, bans, ban_seats):
+    from ..analyses import report as report_mod
+    rules, _ = _load_or_exit(file, variants)
+    counts = _player_counts(rules, players_text)
+    scorer = _scorer_or_exit(rules, score, counts)
+    restriction = restriction_or_exit(bans, ban_seats, min(counts))
+    with _Bar(games * len(counts), f"report {rules.game.name}") as bar:
+        data = report_mod.build(rules, counts, games, seed, score=score, scorer=scorer,
+                                restriction=restriction, progress=bar)
+    title = rules.game.name + "".join(f" + {os.path.basename(v.path)}" for v in rules.variants)
+    _write(_base(output, f"{rules.game.name}-report"),
+           [(".json", json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"),
+            (".csv", report_mod.render_csv(data)), (".html", report_mod.render_html(data, title))])
+
+
+@main.command(help="""Sweep parameters: play every combination of values with common random
+seeds and report each metric per combination (table, heatmaps), ranked against a target.
+
+\b
+Examples:
+  playtest sweep games/GAME.rules --param A=2,3,4 --param B=1..3 --players 4 -n 200
+  playtest sweep games/GAME.rules --param start_food=2..6 --players 3 \\
+      --target-length 10-20 --target-balance 0.8 --target-dead-ends 0 -o out/sweep""")
+@click.argument("file", type=click.Path())
+@_variant_option
+@click.option("--param", "params", multiple=True, required=True, metavar="NAME=VALUES",
+              help="A parameter and its values: 2,3,4 or 1..3 or 2..10..2 (repeatable).")
+@click.option("--players", "-p", "players_text", default=None, metavar="N[,N|..N]",
+              help="Player counts (default: every count the game allows).")
+@click.option("-n", "games", type=click.IntRange(1), default=200, show_default=True,
+              help="Games per combination and player count.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--score", default=None, metavar="COUNTER[+COUNTER]", help="A per-player counter measuring standing.")
+@click.option("--target-length", default=None, metavar="LO-HI", help="Wanted mean length (rounds; decisions with --length-in decisions).")
+@click.option("--length-in", type=click.Choice(["rounds", "decisions"]), default="rounds", show_default=True)
+@click.option("--target-balance", type=click.FloatRange(0, 1), default=None, help="Wanted balance, at least.")
+@click.option("--target-dead-ends", type=click.FloatRange(0, 1), default=None, help="Wanted share of dead-end games, at most.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+              help="Where to write, without suffix (default: GAME-sweep); without it a table is printed.")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON instead of a table.")
+def sweep(file, variants, params, players_text, games, seed, score, target_length, length_in, target_balance,
+          target_dead_ends, output, as_json):
+    from ..analyses import sweep as sweep_mod
+    rules, _ = _load_or_exit(file, variants)
+    counts = _player_counts(rules, players_text)
+    try:
+        parsed = [sweep_mod.parse_param(p, rules) for p in params]
+        if len({n for n, _ in parsed}) < len(parsed):
+            raise sweep_mod.SweepError("a parameter is given twice")
+        combos = sweep_mod.combinations(parsed)
+        length = None
+        if target_length:
+            lo, _, hi = target_length.partition("-")
+            try:
+                length = (float(lo), float(hi))
+            except ValueError:
+                raise sweep_mod.SweepError(f"--target-length '{target_length}': write LO-HI, e.g. 10-20") from None
+    except sweep_mod.SweepError as e:
+        _fail(str(e), 2)
+    target = None
+    if length or target_balance is not None or target_dead_ends is not None:
+        target = sweep_mod.Target(length, length_in, target_balance, target_dead_ends)
+    scorer = _scorer_or_exit(rules, score, counts)
+    try:
+        with _Bar(games * len(counts) * len(combos), f"sweep {rules.game.name}") as bar:
+            data = sweep_mod.run(rules, parsed, counts, games, seed, (score, scorer) if score else None, bar, target)
+    except sweep_mod.SweepError as e:
+        _fail(str(e))
+    if output:
+        _write(_base(output, f"{rules.game.name}-sweep"),
+               [(".json", json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"),
+                (".csv", sweep_mod.render_csv(data)), (".html", sweep_mod.render_html(data))])
+        return
+    if as_json:
+        click.echo(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True))
+        return
+    names = [n for n, _ in parsed]
+    order = data["ranking"] if data["ranking"] is not None else range(len(data["rows"]))
+    click.echo(f"{rules.game.name}: {games} games per combination, seed {seed} (the same seeds for every combination)")
+    head = "".join(f"{n:>8}" for n in names) + f"{'players':>8}{'done':>8}{'dead':>8}{'balance':>8}{'rounds':>8}{'decisions':>10}"
+    click.echo(head + ("  target" if target else ""))
+    for i in order:
+        r = data["rows"][i]
+        f = r["figures"]
+        line = "".join(f"{r['values'][n]:>8}" for n in names) + (
+            f"{r['players']:>8}{f['completion']:>8.1%}{f['dead_ends']:>8.1%}{f['balance']:>8.3f}"
+            f"{f['mean_rounds']:>8.1f}{f['mean_decisions']:>10.1f}")
+        if target:
+            line += "  " + ("meets it" if not r["misses"] else "; ".join(r["misses"]))
+        click.echo(line)
+
+
+@main.command(help="""Restricted play: ban options (or cards) for some seats and show how the
+win rates move against unrestricted play with the same seeds, with 95% intervals and
+Fisher's exact test (Holm-Bonferroni across the figures). Without --ban, every option
+seen in unrestricted play is banned in turn, for every seat, to find dominant or
+useless options.
+
+\b
+Examples:
+  playtest restrict games/GAME.rules --players 3 --ban 'voting: stake' --ban-seat 1
+  playtest restrict games/GAME.rules --players 3 -n 300""")
+@click.argument("file", type=click.Path())
+@_variant_option
+@click.option("--players", "-p", type=int, required=True)
+@click.option("-n", "games", type=click.IntRange(1), default=500, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--ban", "bans", multiple=True, metavar="OPTION", help="The option, option name or card to ban (repeatable).")
+@click.option("--ban-seat", "ban_seats", multiple=True, type=int, help="The seat (from 1) the ban applies to (default every seat).")
+@click.option("--json", "as_json", is_flag=True)
+def restrict(file, variants, players, games, seed, bans, ban_seats, as_json):
+    from ..analyses import stats
+    rules, _ = _load_or_exit(file, variants)
+    game = _game_or_exit(rules, players)
+    base = simulate_or_exit(game, games, seed, "unrestricted")
+    seen = [o["option"] for o in base.to_json()["metrics"]["options"]]
+    if bans:
+        names = set(seen) | {s.split(": ", 1)[-1] for s in seen} | set(game.piece_label)
+        unknown = [b for b in bans if b not in names]
+        if unknown:
+            from ..language.diagnostics import did_you_mean
+            hint = did_you_mean(unknown[0], names)
+            _fail(f"--ban {unknown[0]}: no such option or card in {games} games (options seen: "
+                  f"{', '.join(seen)})" + (f"; {hint}" if hint else ""), 2)
+        trials = [tuple(bans)]
+    else:
+        trials = [(o,) for o in seen]
+    restriction_or_exit(("x",), ban_seats, players)
+    rows = []
+    for banned in trials:
+        r = Restriction(banned, tuple(s - 1 for s in ban_seats))
+        summary = simulate_or_exit(game, games, seed, f"banning {', '.join(banned)}", restriction=r)
+        compared = stats.compare(stats.summary_metrics(base), stats.summary_metrics(summary))
+        rows.append({"banned": list(banned), "seats": list(ban_seats) or "every seat",
+                     "metrics": [c for c in compared if c["metric"].startswith(("win rate", "draws", "dead-end"))]})
+    result = {"game": rules.game.name, "players": players, "games": games, "seed": seed, "trials": rows}
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True))
+        return
+    click.echo(f"{rules.game.name}: {games} games per trial, {players} players, seed {seed}; "
+               f"banned for {'seat ' + ', '.join(map(str, ban_seats)) if ban_seats else 'every seat'}")
+    click.echo("(* = significant at 5% after Holm-Bonferroni; an option nobody can avoid is still taken)")
+    for t in rows:
+        click.echo("")
+        click.echo(f"  without {', '.join(t['banned'])}:")
+        for m in t["metrics"]:
+            mark = " *" if m["significant"] else ""
+            click.echo(f"    {m['metric']:<28} {m['a']['value']:>7.3f} -> {m['b']['value']:<7.3f} "
+                       f"({m['b']['ci95'][0]:.3f}-{m['b']['ci95'][1]:.3f})  p {m['p_value']}{mark}")
