@@ -153,9 +153,9 @@ def test_rounds_are_passes_of_the_outermost_loop():
 
 def test_agents_decide_for_their_seats():
     class First:
-        spec = "first"
+        name = "first"
 
-        def act(self, state, player, rng):
+        def act(self, state, player, rng, moves=None):
             return state.game.decision(state)[1][0]
     game = game_of("tictactoe", 2)
     s = simulate(game, 5, 1, agents=[First(), First()])

@@ -55,7 +55,7 @@ def _play(game: Game, rng: random.Random, index: int, record: bool, agents=None,
         if restriction is not None:
             moves = restriction.filter(game, s, int(player), moves)
         agent = agents[int(player)] if agents else None
-        move = rng.choice(moves) if agent is None else agent.act(s, player, rng)
+        move = rng.choice(moves) if agent is None else agent.act(s, player, rng, moves)
         if watch is not None:
             watch(s, int(player), moves, move)
         if record:
@@ -74,8 +74,7 @@ def option_key(game: Game, s: State, move) -> str:
 class Restriction:
     """Options (an option key 'rule: option', a bare option name, or a card's label) that
     the given seats (from 0; empty: every seat) may not take while they have another move.
-    It filters the moves random play chooses from; an agent's `act` sees the state, not the
-    list, so a restricted seat should be played at random until agents accept a move list."""
+    It filters the moves a seat chooses from, at random or through its agent."""
     banned: tuple
     seats: tuple = ()
 
@@ -252,4 +251,4 @@ def simulate(game: Game, n: int, seed: int, progress: Optional[Callable[[int], N
 
 
 def _spec(agent) -> str:
-    return "random" if agent is None else str(getattr(agent, "spec", None) or type(agent).__name__)
+    return "random" if agent is None else str(getattr(agent, "name", None) or type(agent).__name__)

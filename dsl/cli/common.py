@@ -8,7 +8,6 @@ import click
 from ..language.diagnostics import RuleFileError
 from ..engine import Game, RuleError
 from ..loader import load
-from ..analyses.simulate import simulate as run_simulation
 
 _HELP = """playtest: find what is broken in a game's rules before your friends do.
 
@@ -59,13 +58,6 @@ def _game_or_exit(rules, players: int) -> Game:
         span = e.span
         where = f"{rules.path}:{span.line}:{span.column}: " if span else f"{rules.path}: "
         _fail(f"{where}{e.message}")
-
-
-def _run_simulation(game, games, seed, label):
-    if sys.stderr.isatty() and games >= 200:
-        with click.progressbar(length=games, label=label, file=sys.stderr) as bar:
-            return run_simulation(game, games, seed, progress=bar.update)
-    return run_simulation(game, games, seed)
 
 
 def _echo_errors(e: RuleFileError, label: str = ""):

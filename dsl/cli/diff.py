@@ -7,7 +7,8 @@ import click
 
 from ..language.diagnostics import RuleFileError
 from ..analyses import replay as replay_mod
-from .common import main, _fail, _load_or_exit, _game_or_exit, _run_simulation, _echo_errors
+from .common import main, _fail, _load_or_exit, _game_or_exit, _echo_errors
+from .simulate import agents_or_exit, simulate_or_exit
 
 
 @main.command(help="""Show what changed between two rule sets: in the rules, and (with --simulate) in play.
@@ -34,7 +35,9 @@ significant at 5% after the Holm-Bonferroni correction across all figures.""")
 @click.option("--simulate", "n_games", type=click.IntRange(1), default=None, help="Also compare N random games per side.")
 @click.option("--players", "-p", type=int, default=None, help="Players for --simulate.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed for --simulate.")
-def diff(a, b, a_variants, b_variants, fmt, output, n_games, players, seed):
+@click.option("--agents", "agent_spec", default=None, metavar="SPEC[,SPEC...]",
+              help="Who plays each seat in --simulate (default random): flat:N or ismcts:N, one spec or one per seat.")
+def diff(a, b, a_variants, b_variants, fmt, output, n_games, players, seed, agent_spec):
     from ..variants import diff as diff_mod, overlay
     from ..analyses import stats
     from ..language.parser import parse_file
@@ -58,7 +61,8 @@ def diff(a, b, a_variants, b_variants, fmt, output, n_games, players, seed):
         summaries = []
         for side, rules in (("A", left), ("B", right)):
             game = _game_or_exit(rules, players)
-            summaries.append(_run_simulation(game, n_games, seed, f"simulating {side}"))
+            summaries.append(simulate_or_exit(game, n_games, seed, f"simulating {side}",
+                                              agents=agents_or_exit(agent_spec, players)))
         behaviour = {"games": n_games, "players": players, "seed": seed,
                      "metrics": stats.compare(*(stats.summary_metrics(s) for s in summaries))}
     if fmt == "json":

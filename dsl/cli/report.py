@@ -10,7 +10,8 @@ import click
 from ..analyses import replay as replay_mod
 from ..analyses.simulate import Restriction, counter_score
 from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit
-from .simulate import _play_options, restriction_or_exit, simulate_or_exit
+from ..agents import parse_agents
+from .simulate import _play_options, agents_or_exit, restriction_or_exit, simulate_or_exit
 
 
 def _player_counts(rules, text):
@@ -91,14 +92,20 @@ Examples:
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Where to write, without suffix (default: GAME-report in the current folder).")
 @_play_options
-def report(file, variants, players_text, games, seed, output, score, bans, ban_seats):
+def report(file, variants, players_text, games, seed, output, score, agent_spec, bans, ban_seats):
     from ..analyses import report as report_mod
     rules, _ = _load_or_exit(file, variants)
     counts = _player_counts(rules, players_text)
     scorer = _scorer_or_exit(rules, score, counts)
     restriction = restriction_or_exit(bans, ban_seats, min(counts))
-    with _Bar(games * len(counts), f"report {rules.game.name}") as bar:
-        data = report_mod.build(rules, counts, games, seed, score=score, scorer=scorer,
+    agent_sets = None
+    if agent_spec:
+        for n in counts:
+            agents_or_exit(agent_spec, n)        # a bad spec stops here, before any game
+        # random play beside the named agents, so the report shows what skill changes
+        agent_sets = [("random", lambda n: None), (agent_spec, lambda n: parse_agents(agent_spec, n))]
+    with _Bar(games * len(counts) * len(agent_sets or [None]), f"report {rules.game.name}") as bar:
+        data = report_mod.build(rules, counts, games, seed, agent_sets, score=score, scorer=scorer,
                                 restriction=restriction, progress=bar)
     title = rules.game.name + "".join(f" + {os.path.basename(v.path)}" for v in rules.variants)
     _write(_base(output, f"{rules.game.name}-report"),
@@ -131,8 +138,10 @@ Examples:
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Where to write, without suffix (default: GAME-sweep); without it a table is printed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON instead of a table.")
+@click.option("--agents", "agent_spec", default=None, metavar="SPEC[,SPEC...]",
+              help="Who plays each seat (default random): flat:N or ismcts:N, one spec or one per seat.")
 def sweep(file, variants, params, players_text, games, seed, score, target_length, length_in, target_balance,
-          target_dead_ends, output, as_json):
+          target_dead_ends, output, as_json, agent_spec):
     from ..analyses import sweep as sweep_mod
     rules, _ = _load_or_exit(file, variants)
     counts = _player_counts(rules, players_text)
@@ -154,9 +163,12 @@ def sweep(file, variants, params, players_text, games, seed, score, target_lengt
     if length or target_balance is not None or target_dead_ends is not None:
         target = sweep_mod.Target(length, length_in, target_balance, target_dead_ends)
     scorer = _scorer_or_exit(rules, score, counts)
+    for n in counts if agent_spec else ():
+        agents_or_exit(agent_spec, n)
     try:
         with _Bar(games * len(counts) * len(combos), f"sweep {rules.game.name}") as bar:
-            data = sweep_mod.run(rules, parsed, counts, games, seed, (score, scorer) if score else None, bar, target)
+            data = sweep_mod.run(rules, parsed, counts, games, seed, (score, scorer) if score else None, bar, target,
+                                 agents=(lambda n: parse_agents(agent_spec, n)) if agent_spec else None)
     except sweep_mod.SweepError as e:
         _fail(str(e))
     if output:

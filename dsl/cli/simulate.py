@@ -19,11 +19,14 @@ def _play_options(f):
     f = click.option("--ban", "bans", multiple=True, metavar="OPTION",
                      help="Restricted play: never take this option ('rule: option', an option name or a card) "
                           "while another move is legal (repeatable).")(f)
+    f = click.option("--agents", "agent_spec", default=None, metavar="SPEC[,SPEC...]",
+                     help="Who plays each seat: random (the default), flat:N or ismcts:N, one spec for "
+                          "every seat or one per seat, e.g. ismcts:500,random,random.")(f)
     return click.option("--score", default=None, metavar="COUNTER[+COUNTER]",
                         help="A per-player counter (or a sum) that measures each player's standing.")(f)
 
 
-@main.command(help="""Play many games with random legal moves and report balance:
+@main.command(help="""Play many games (random legal moves, or the agents --agents names) and report balance:
 wins per seat (or team) with 95% intervals, a seat flagged when its interval misses the
 fair share, draws and games nobody won, dead ends counted by the rule that leaves them
 open, games past the step limit, and decisions and rounds per game.
@@ -31,6 +34,7 @@ open, games past the step limit, and decisions and rounds per game.
 \b
 Example:
   playtest simulate games/GAME.rules --players 4 -n 2000 --seed 1 --json
+  playtest simulate games/GAME.rules --players 2 -n 200 --agents ismcts:200,random
   playtest simulate games/GAME.rules --players 3 --score COUNTER   (lead changes, comebacks)
   playtest simulate games/GAME.rules --players 3 --ban OPTION --ban-seat 1""")
 @click.argument("file", type=click.Path())
@@ -42,10 +46,11 @@ Example:
 @click.option("--save-dead-ends", type=click.Path(file_okay=False), default=None,
               help="Folder to save the shortest game of each distinct dead end, as replay files.")
 @_play_options
-def simulate(file, variants, players, games, seed, as_json, save_dead_ends, score, bans, ban_seats):
+def simulate(file, variants, players, games, seed, as_json, save_dead_ends, score, agent_spec, bans, ban_seats):
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
     summary = simulate_or_exit(game, games, seed, f"simulating {rules.game.name}", score=score,
+                               agents=agents_or_exit(agent_spec, players),
                                restriction=restriction_or_exit(bans, ban_seats, players))
     saved = []
     if save_dead_ends:
@@ -78,6 +83,17 @@ def simulate_or_exit(game, games, seed, label, agents=None, score=None, restrict
     return run_simulation(game, games, seed, **kw)
 
 
+def agents_or_exit(spec, players):
+    """The agents an --agents spec names, one per seat; None (random play) without one."""
+    if spec is None:
+        return None
+    from ..agents import parse_agents
+    try:
+        return parse_agents(spec, players)
+    except ValueError as e:
+        _fail(f"--agents: {e}", 2)
+
+
 def restriction_or_exit(bans, seats, players):
     if not bans:
         if seats:
@@ -108,7 +124,7 @@ def _print_summary(name, r):
                 f"(fair {out['fair_share']:.1%})") if w["flag"] else ""
         click.echo(f"  {side:>5}  {w['count']:>6}  {_pct(w)}  {bar}{flag}")
     click.echo("")
-    for label, key in ((f"draws: the game ended and nobody won", "nobody"),
+    for label, key in (("draws: the game ended and nobody won", "nobody"),
                        (f"draws: a win shared across {out['by']}s", "shared"),
                        ("games past the step limit", "step_limit")):
         click.echo(f"  {label:<38} {out[key]['count']:>6}  {_pct(out[key])}")
