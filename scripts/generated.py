@@ -123,7 +123,9 @@ def main(argv: list[str]) -> int:
     # outputs of rule sets that no longer exist would go stale: remove them
     for fmt in formats:
         for path in glob.glob(os.path.join(OUT, "*", f"*.{fmt}")):
-            if path not in wanted and not path.startswith(os.path.join(OUT, "findings")):
+            # findings, reports and skill are written by their own make targets
+            others = [os.path.join(OUT, d) + os.sep for d in ("findings", "reports", "skill")]
+            if path not in wanted and not any(path.startswith(o) for o in others):
                 os.unlink(path)
                 print(f"removed {path}")
     print(f"{len(all_targets)} outputs x {len(formats)} formats current in {OUT}/")
