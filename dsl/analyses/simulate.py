@@ -32,10 +32,10 @@ class Played:
 
 def play_random(game: Game, rng: random.Random, index: int = 0, record: bool = True) -> Played:
     """Play one game with uniformly random legal moves (and uniform chance)."""
-    return _play(game, rng, index, record)
+    return play_loop(game, rng, index, record)
 
 
-def _play(game: Game, rng: random.Random, index: int, record: bool, agents=None, restriction=None,
+def play_loop(game: Game, rng: random.Random, index: int, record: bool, agents=None, restriction=None,
           watch: Optional[Callable] = None) -> Played:
     """The play loop. `watch(state, seat, moves, move)` sees every decision before it is applied."""
     s = game.new_initial_state()
@@ -105,7 +105,7 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
         prefix = f"{owner}: " if owner else ""
         choices.append((seat, len(moves), f"{prefix}{move[0]}", tuple(sorted(prefix + str(o) for o in {m[0] for m in moves})),
                         _cards(game, (move,)), _cards(game, moves)))
-    played = _play(game, rng, index, True, agents, restriction, watch)
+    played = play_loop(game, rng, index, True, agents, restriction, watch)
     s = played.state
     if score is not None:
         scores.append(tuple(score(s, p) for p in range(game.n)))
