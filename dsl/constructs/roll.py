@@ -34,7 +34,28 @@ def check(ck, st, scope, t):
 
 # ---------------------------------------------------------------- compilation
 def compile(c, st, env, owner):
-    c.chance_stmt(st, env, owner, "roll")
+    c.chance_stmt(st, env, owner, _outcomes, _settle)
+
+
+def _outcomes(game, items) -> int:
+    total = 1
+    for p in items:
+        total *= len(game.faces.get(game.kind_of[p], (None,)))
+    return total
+
+
+def _settle(game, s, zone, items, outcome):
+    faces_log = []
+    for p in items:
+        faces = game.faces.get(game.kind_of[p])
+        if faces is None:       # only dice roll; other pieces in the zone stay as they are
+            continue
+        outcome, k = divmod(outcome, len(faces))
+        s.face[p] = faces[k]
+        s.revealed[p] = False       # a die rolled again is hidden again
+        faces_log.append(faces[k])
+    if s.log is not None:
+        s.log.append({"event": "roll", "pieces": [int(p) for p in items], "faces": faces_log})
 
 
 # ---------------------------------------------------------------- reading

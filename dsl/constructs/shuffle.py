@@ -4,8 +4,10 @@ May import: the syntax base classes and the leaf helpers of the language, engine
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+from ..engine.values import ZoneId
 from ..language.building import span
 from ..language.kinds import ZONE
 from ..language.syntax import Expr, Stmt
@@ -35,7 +37,23 @@ def check(ck, st, scope, t):
 
 # ---------------------------------------------------------------- compilation
 def compile(c, st, env, owner):
-    c.chance_stmt(st, env, owner, "shuffle")
+    c.chance_stmt(st, env, owner, _outcomes, _settle)
+
+
+def _outcomes(game, items) -> int:
+    return math.factorial(len(items))
+
+
+def _settle(game, s, zone, items, outcome):
+    pool = list(items)
+    order = []
+    for i in range(len(pool), 0, -1):
+        outcome, k = divmod(outcome, i)
+        order.append(pool.pop(k))
+    if isinstance(zone, ZoneId):
+        s.zones[zone][:] = order
+    if s.log is not None:
+        s.log.append({"event": "shuffle", "zone": game.zone_names[zone] if isinstance(zone, ZoneId) else None})
 
 
 # ---------------------------------------------------------------- reading

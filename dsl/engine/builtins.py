@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..language.kinds import ANY, BOOL, COLL, NUM, PLAYER, TEAM, ZONE
+from .program import items_of
 from .values import Team, ZoneId
 
 
@@ -105,11 +106,7 @@ def _previous_player(s, p):
 
 
 def _all(s, family):
-    zones = family if isinstance(family, tuple) else (family,)
-    out = []
-    for z in zones:
-        out.extend(s.zones[z])
-    return tuple(out)
+    return tuple(items_of(s, family))
 
 
 def _wild(s, piece):

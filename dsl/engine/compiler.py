@@ -5,19 +5,15 @@ May import: the language, the constructs' registry, engine values, errors and pr
 """
 from __future__ import annotations
 
-import operator
 from typing import Callable
 
 from ..constructs.registry import hook
 from ..language import syntax as S
 from .errors import RuleError
-from .program import Chance, Env, first_line
+from .program import Chance, Env, first_line, items_of
 from .tables import LOOP_PASSES_PER_STEP
-from .values import ZoneId
 from .state import DeadEnd
 
-_CMP = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-        ">": operator.gt, ">=": operator.ge}
 
 class Compiler:
     """The part of a Game that compiles the rule tree into `code`."""
@@ -43,18 +39,7 @@ class Compiler:
     def collection(self, e, env):
         """A comprehension's source as a function giving a sequence of items."""
         f = self.expr(e, env)
-
-        def items(s):
-            v = f(s)
-            if isinstance(v, ZoneId):
-                return s.zones[v]
-            if isinstance(v, tuple) and v and isinstance(v[0], ZoneId):
-                out = []
-                for z in v:
-                    out.extend(s.zones[z])
-                return out
-            return v
-        return items
+        return lambda s: items_of(s, f(s))
 
     def emit(self, fn, owner, span) -> int:
         self.code.append(fn)
@@ -151,10 +136,11 @@ class Compiler:
             return -1
         return dead
 
-    def chance_stmt(self, st, env, owner, kind):
+    def chance_stmt(self, st, env, owner, outcomes, settle):
+        """Pause for a chance event; the construct gives its outcome count and effect."""
         zone = self.expr(st.zone, env)
         ip = len(self.code)
-        self.pauses[ip] = Chance(kind, zone, st.span, owner)
+        self.pauses[ip] = Chance(zone, st.span, owner, outcomes, settle)
 
         def pause(s, ip=ip):
             s.ip = ip

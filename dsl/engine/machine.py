@@ -6,13 +6,12 @@ May import: engine state, values, errors and program parts.
 """
 from __future__ import annotations
 
-import math
 
 from ..language import syntax as S
 from .errors import IllegalMove, RuleError
-from .program import CHANCE, Chance, Choice, Env, param_names, plain_move
+from .program import CHANCE, Chance, Choice, Env, items_of, param_names, plain_move
 from .state import DeadEnd, State
-from .values import Piece, Team, ZoneId, plain
+from .values import Piece, Team, plain
 
 _TRIGGER_ROUNDS = 64
 
@@ -156,26 +155,11 @@ class Machine:
 
     def chance_outcomes(self, s) -> int:
         pause = self.pauses[s.ip]
-        items = self.chance_items(s, pause)
-        if pause.kind == "roll":
-            total = 1
-            for p in items:
-                total *= len(self.faces.get(self.kind_of[p], (None,)))
-            return total
-        return math.factorial(len(items))
+        return pause.outcomes(self, self.chance_items(s, pause))
 
-    def chance_items(self, s, pause):
+    def chance_items(self, s, pause) -> list:
         z = pause.zone(s)
-        if isinstance(z, ZoneId):
-            return s.zones[z]
-        if isinstance(z, tuple) and z and isinstance(z[0], ZoneId):
-            out = []
-            for zz in z:
-                out.extend(s.zones[zz])
-            return out
-        if isinstance(z, Piece):
-            return [z]
-        return list(z)
+        return [z] if isinstance(z, Piece) else list(items_of(s, z))
 
     def legal_moves(self, s, player=None) -> list:
         if s.is_terminal():
@@ -301,31 +285,8 @@ class Machine:
         return self.decision(s) is None
 
     def apply_chance(self, s, pause, outcome):
-        items = list(self.chance_items(s, pause))
         s.memo.clear()
-        if pause.kind == "roll":
-            faces_log = []
-            for p in items:
-                faces = self.faces.get(self.kind_of[p])
-                if faces is None:       # only dice roll; other pieces in the zone stay as they are
-                    continue
-                outcome, k = divmod(outcome, len(faces))
-                s.face[p] = faces[k]
-                s.revealed[p] = False       # a die rolled again is hidden again
-                faces_log.append(faces[k])
-            if s.log is not None:
-                s.log.append({"event": "roll", "pieces": [int(p) for p in items], "faces": faces_log})
-        else:
-            zid = pause.zone(s)
-            pool = list(items)
-            order = []
-            for i in range(len(pool), 0, -1):
-                outcome, k = divmod(outcome, i)
-                order.append(pool.pop(k))
-            if isinstance(zid, ZoneId):
-                s.zones[zid][:] = order
-            if s.log is not None:
-                s.log.append({"event": "shuffle", "zone": self.zone_names[zid] if isinstance(zid, ZoneId) else None})
+        pause.settle(self, s, pause.zone(s), self.chance_items(s, pause), outcome)
         if self.has_triggers and s.playing and self.triggers_read_faces and not s.settling:
             try:
                 self.fire_triggers(s)

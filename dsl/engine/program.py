@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from ..language import syntax as S
-from .values import plain
+from .values import ZoneId, plain
 
 CHANCE = -1                     # the actor of a chance outcome
 
@@ -35,10 +35,12 @@ class Choice:
 
 @dataclass
 class Chance:
-    kind: str                          # 'roll' | 'shuffle'
+    """A chance event: its construct says how many outcomes there are and what one does."""
     zone: Callable
     span: S.Span
     owner: str
+    outcomes: Callable                 # (game, items) -> how many equally likely outcomes
+    settle: Callable                   # (game, state, zone, items, outcome) -> None
 
 
 @dataclass(frozen=True)
@@ -143,3 +145,15 @@ def split_bounds(where, range_params):
 
 def mentions(e, names) -> bool:
     return any(isinstance(x, S.Name) and x.id in names for x in S.walk(e))
+
+
+def items_of(s, v):
+    """The pieces of a zone or of every zone of a family; any other collection as it is."""
+    if isinstance(v, ZoneId):
+        return s.zones[v]
+    if isinstance(v, tuple) and v and isinstance(v[0], ZoneId):
+        out = []
+        for z in v:
+            out.extend(s.zones[z])
+        return out
+    return v
