@@ -15,6 +15,7 @@ book, narration, analyses), which all import this.
 """
 import importlib
 import pkgutil
+import sys
 
 # Every module here but the registry is a construct that registers itself on import, so adding
 # a construct is adding its file (and its grammar rules): no list to keep in step.
@@ -22,14 +23,17 @@ for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
     if _module != "registry":
         importlib.import_module(f"{__name__}.{_module}")
 
+from ..language.syntax import Node
 from .registry import EVENTS, REGISTRY, Absent, MissingHook, construct_of, grammar_rules, hook, missing_hooks
 
+# Every node class any construct module defines, by name: the registered constructs and the
+# parts they are made of (options, cases, card rows...), for `syntax.NAME`.
 NODES: dict[str, type] = {}
-for _node in REGISTRY:
-    NODES[_node.__name__] = _node
-for _helper in ("choose.Param", "choose.Option", "cases.Case", "assign.Target", "end_game.RankKey", "component.CardSpec"):
-    _mod, _cls = _helper.split(".")
-    NODES[_cls] = getattr(importlib.import_module(f"{__name__}.{_mod}"), _cls)
+for _module in list(sys.modules.values()):
+    if getattr(_module, "__name__", "").startswith(__name__ + "."):
+        for _value in vars(_module).values():
+            if isinstance(_value, type) and issubclass(_value, Node) and _value.__module__ == _module.__name__:
+                NODES[_value.__name__] = _value
 
 __all__ = ["EVENTS", "NODES", "REGISTRY", "Absent", "MissingHook", "construct_of", "grammar_rules", "hook",
            "missing_hooks"]

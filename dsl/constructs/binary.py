@@ -4,11 +4,11 @@ May import: the syntax base classes and the leaf helpers of the language, engine
 """
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 
 from ..engine.errors import RuleError
 from ..language import syntax as S
+from ..language.constants import COMPARISONS
 from ..language.kinds import BOOL, COLL, NUM, ZONE
 from ..language.syntax import Expr
 from ..printing.runs import Runs, fill, say
@@ -22,8 +22,6 @@ class Binary(Expr):
     right: Expr
 
 
-_CMP = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-        ">": operator.gt, ">=": operator.ge}
 
 
 # ---------------------------------------------------------------- grammar
@@ -126,7 +124,7 @@ def fast_compare(c, e, env, op):
     l, r = leaf(e.left), leaf(e.right)
     if l is None or r is None or (l[0] == "k" and r[0] == "k"):
         return None
-    cmp = _CMP[op]
+    cmp = COMPARISONS[op]
     (lk, li), (rk, ri) = l, r
     if lk == "f" and rk == "v":
         return lambda s: cmp(s.face[s.loc_slots[li]], s.vars[ri])

@@ -5,7 +5,6 @@ May import: the language, engine values and errors.
 """
 from __future__ import annotations
 
-import operator
 
 from ..language import constants
 from ..language import syntax as S
@@ -13,9 +12,6 @@ from .errors import RuleError
 from .program import describe
 from .values import Piece, Player, Team, ZoneId, plain
 
-_CMP = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-        ">": operator.gt, ">=": operator.ge}
-_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
 DEFAULT_MAX_MOVES = 5000
 LOOP_PASSES_PER_STEP = 10       # loop passes allowed between two decisions, per unit of `max steps`
 
@@ -162,19 +158,8 @@ class Tables:
         return ZoneId(len(self.zone_names) - 1)
 
     def const(self, expr, what="this value"):
-        """A whole number worked out before play: numbers, earlier parameters, player_count,
-        arithmetic, comparisons, `if then else`, max, min and abs. Anything else is a RuleError."""
-        try:
-            v = self.const_eval(expr, what)
-        except RuleError:
-            raise
-        except (TypeError, ValueError, ZeroDivisionError, ArithmeticError) as err:
-            raise RuleError("constant", f"{what} cannot be worked out ({err})", expr.span)
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise RuleError("constant", f"{what} must be a whole number, not {plain(v)!r}", expr.span)
-        return v
-
-    def const_eval(self, e, what):
+        """A whole number worked out before play (dsl/language/constants.py says from what);
+        anything else is a RuleError."""
         def value_of(name):
             if name == "player_count":
                 return self.n
@@ -182,10 +167,15 @@ class Tables:
                 return name == "true"
             return self.params[name]
         try:
-            return constants.evaluate(e, value_of)
+            v = constants.evaluate(expr, value_of)
         except constants.NotConstant as bad:
             raise RuleError("constant", f"{what} must be worked out from numbers, earlier parameters and "
                                         f"player_count; '{describe(bad.node)}' cannot be used here", bad.node.span)
+        except (TypeError, ValueError, ZeroDivisionError, ArithmeticError) as err:
+            raise RuleError("constant", f"{what} cannot be worked out ({err})", expr.span)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise RuleError("constant", f"{what} must be a whole number, not {plain(v)!r}", expr.span)
+        return v
 
     def players_in(self, x) -> tuple:
         """A player, or every member of a team; nobody is no one."""

@@ -13,7 +13,7 @@ from typing import Callable, Optional
 
 from . import syntax as S
 
-_CMP = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+COMPARISONS = {"=": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
         ">": operator.gt, ">=": operator.ge}
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
 _CONSTANT_CALLS = {"max": max, "min": min, "abs": lambda *a: abs(a[0])}
@@ -89,8 +89,8 @@ def evaluate(e, value_of: Callable[[str], object]):
         if e.op == "or":
             return a or evaluate(e.right, value_of)
         b = evaluate(e.right, value_of)
-        if e.op in _CMP:
-            return _CMP[e.op](a, b)
+        if e.op in COMPARISONS:
+            return COMPARISONS[e.op](a, b)
         if e.op in _ARITH and not isinstance(a, bool) and not isinstance(b, bool) \
                 and isinstance(a, int) and isinstance(b, int):
             return _ARITH[e.op](a, b)
