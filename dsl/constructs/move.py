@@ -149,7 +149,7 @@ def read(v, st) -> Item:
                          [("", "Move everything in ")] + src + [("", " to ")] + dest + at_en + [("", ".")])
     n = v.expr(st.count)
     up_ja, up_en = ([("", "最大")], [("", "up to ")]) if st.amount == "up to" else ([], [])
-    return sentence(v, st, src + [("", "から")] + up_ja + n + [("", "個を")] + dest + at_ja + [("", "に移す。")],
+    return sentence(v, st, src + [("", "から")] + up_ja + n + [("", v.counter(st.source) + "を")] + dest + at_ja + [("", "に移す。")],
                      [("", "Move ")] + up_en + n + [("", " from ")] + src + [("", " to ")] + dest + at_en + [("", ".")])
 
 

@@ -20,9 +20,22 @@ def plain(runs: Runs) -> str:
     return "".join(t for _, t in runs)
 
 
+_FULL_WIDTH = str.maketrans({":": ":", "(": "(", ")": ")"})
+
+
 def say(lang: str, ja, en):
-    """The one place that picks a language: every reading passes both."""
-    return ja if lang == "ja" else en
+    """The one place that picks a language: every reading passes both.
+
+    Japanese comes out with full-width punctuation, whatever the reading wrote; the
+    designer's own titles and texts (styled runs) are printed as written.
+    """
+    if lang != "ja":
+        return en
+    if isinstance(ja, str):
+        return ja.translate(_FULL_WIDTH)
+    if isinstance(ja, list):
+        return [(style, text.translate(_FULL_WIDTH) if style == "" else text) for style, text in ja]
+    return ja
 
 
 class Item:
@@ -39,8 +52,28 @@ class Item:
         self.name, self.flag, self.mark, self.number, self.span = name, flag, "", "", span
 
 
+def tidy(runs: Runs) -> Runs:
+    """English: a title's 'the' dropped where the sentence already has one ('the player's the cup')."""
+    out: Runs = []
+    for style, text in runs:
+        if style == "" and text == "the " and out and out[-1][1].endswith(("'s ", "the ", "The ", "every player's ")):
+            continue
+        out.append((style, text))
+    return out
+
+
+def capital(runs: Runs) -> Runs:
+    """An English sentence starts with a capital, whatever its first part is."""
+    for i, (style, text) in enumerate(runs):
+        if text:
+            if style != "code":
+                runs = runs[:i] + [(style, text[0].upper() + text[1:])] + runs[i + 1:]
+            return runs
+    return runs
+
+
 def sentence(v, st, ja: Runs, en: Runs, children=()) -> Item:
-    return Item("sentence", say(v.lang, ja, en), children, span=st.span)
+    return Item("sentence", ja if v.lang == "ja" else capital(en), children, span=st.span)
 
 
 def title_of(texts, lang: str) -> str | None:
@@ -74,6 +107,13 @@ def fill(template: str, args: list[Runs]) -> Runs:
     if rest:
         out.append(("", rest))
     return out
+
+
+def that(runs: Runs) -> Runs:
+    """A Japanese condition made to describe a noun: 「ワイルドである」もの, 「大きい」もの."""
+    text = plain(runs)
+    tail = "" if text.endswith(("い", "る", "た", "ない")) else "である"
+    return runs + ([("", tail)] if tail else [])
 
 
 def join(parts: list[Runs], sep: str) -> Runs:
