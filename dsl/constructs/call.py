@@ -17,7 +17,7 @@ from ..language.diagnostics import did_you_mean
 from ..language.constants import COMPARISONS
 from ..language.kinds import ANY, BOOL, NUM, PLAYER, TEAM, ZONE
 from ..language.syntax import Expr
-from ..printing.runs import Runs, fill, join, say
+from ..printing.runs import Runs, fill, join, possessive, say
 from ..printing.runs import plain as plain_text
 from . import comprehension
 from .registry import register
@@ -211,20 +211,22 @@ def read(v, e) -> Runs:
         return v.name(e.fn, article=False)          # 'the player with the highest tribe points'
     if isinstance(decl, (S.Zone, S.Counter)) and len(args) == 1:
         # a player's own zone or counter
-        return args[0] + [("", say(v.lang, "の", "'s "))] + v.name(e.fn, article=False)
+        return possessive(v.lang, args[0], v.name(e.fn, article=False))
     if isinstance(decl, S.Define) and len(args) == 1:
         title = v.name(e.fn, article=False)
         if _is_condition(decl.expr):
             # a named condition reads as what it says of its argument: 「そのカードがジョーカー」
             if v.lang == "ja":
-                return ([] if v.subject(e.args[0]) else args[0] + [("", "が")]) + title
+                # 「そのカードがジョーカー」; 「そのメンバーはライフがある」 where the title has its own が
+                particle = "は" if "が" in plain_text(title) else "が"
+                return ([] if v.subject(e.args[0]) else args[0] + [("", particle)]) + title
             verb = "" if plain_text(title).split(" ")[0] in _VERBS else "is "
             return args[0] + [("", " " + verb)] + title
         if v.subject(e.args[0]):
             return title
-        return args[0] + [("", say(v.lang, "の", "'s "))] + title
+        return possessive(v.lang, args[0], title)
     joined = join(args, say(v.lang, "と", " and "))
-    return v.name(e.fn) + ([("", say(v.lang, "(", " ("))] + joined + [("", ")")] if args else [])
+    return v.name(e.fn, article=False) + ([("", say(v.lang, "(", " ("))] + joined + [("", ")")] if args else [])
 
 
 # English titles of conditions that already start with their verb ('has life', 'faces the other team')

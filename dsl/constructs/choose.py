@@ -13,7 +13,7 @@ from ..engine.program import Choice, Label, OptionInfo, mentions, split_bounds
 from ..language.building import body_of, span
 from ..language.kinds import ANY, COLL, NUM, WHO, element_kind
 from ..language.syntax import Expr, Node, Span, Stmt, Text
-from ..printing.runs import Item, Runs, join, notes_of, say
+from ..printing.runs import Item, Runs, join, notes_of, say, that
 from ..printing.runs import plain as plain_text
 from .registry import register
 
@@ -233,8 +233,8 @@ def _option_name(v, o: Option) -> Runs:
         return [("term", v.titles[o.name])]
     if o.body:
         first = v.stmt(o.body[0]).runs
-        if first and first[-1][1] in ("。", "."):
-            first = first[:-1] + [(first[-1][0], "")]
+        if first and first[-1][1].endswith(("。", ".")):
+            first = first[:-1] + [(first[-1][0], first[-1][1][:-1])]
         return first
     return [("", say(v.lang, "何もしない", "do nothing"))]
 
@@ -270,7 +270,7 @@ def option_head(v, o: Option, single: bool, heads=None) -> Runs:
         head += say(v.lang, [("", "(ただし、")] + v.expr(o.where) + [("", ")")],
                     [("", ", where ")] + v.expr(o.where))
     if o.available is not None:
-        head += say(v.lang, [("", "(")] + v.expr(o.available) + [("", "場合のみ)")],
+        head += say(v.lang, [("", "(")] + that(v.expr(o.available)) + [("", "場合のみ)")],
                     [("", " (only if ")] + v.expr(o.available) + [("", ")")])
     if single:
         head.append(("", say(v.lang, "。", ".")))
@@ -287,7 +287,7 @@ def _each(v, st, read):
     """A simultaneous choice names its chooser 'that team' in what follows."""
     if st.actor is not None:
         return read()
-    with v.bound(st.each_var, v.noun(st.each_coll)):
+    with v.oneself(st.each_var, v.noun(st.each_coll)):
         return read()
 
 

@@ -11,7 +11,7 @@ from ..language import syntax as S
 from ..language.building import span
 from ..language.diagnostics import did_you_mean
 from ..language.syntax import Expr, Stmt
-from ..printing.runs import Item, Runs, join, say, sentence
+from ..printing.runs import Item, Runs, join, say, sentence, title_of
 from .registry import register
 
 
@@ -82,7 +82,8 @@ def compile(c, st, env, owner):
 # ---------------------------------------------------------------- reading
 def read(v, st) -> Item:
     rule = v.kinds.get(st.rule)
-    name = v.name(st.rule)
+    # by the rule's own title: a step may share the rule's name
+    name = [("term", title_of(rule.texts, v.lang) or v.title(st.rule))] if isinstance(rule, S.Rule) else v.name(st.rule)
     if isinstance(rule, S.Rule) and st.args:
         args = [v.expr(a) for a in st.args]
         if len(rule.body) == 1:

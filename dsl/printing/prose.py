@@ -58,13 +58,24 @@ class Voice:
                     elif isinstance(st, S.Choose):
                         for o in st.options:
                             self._title(o.name, o.texts)
-        # a named set of cases is known by the step or rule it stands in
+        # a named set of cases is known by the step or rule it stands in; an untitled step
+        # that carries out a rule, by the rule's title
         for d in rules.decls:
             if isinstance(d, (S.Rule, S.Trigger, S.Flow)):
                 self._name_cases(d.body, d.name)
+                for st in S.statements(d.body):
+                    if isinstance(st, S.Block) and st.name not in self.titles and st.body \
+                            and isinstance(st.body[0], S.Do) and st.body[0].rule in self.titles:
+                        self.titles[st.name] = self.titles[st.body[0].rule]
         self.components = [d for d in rules.decls if isinstance(d, S.Component) and d.kind != "board"]
         self.local_nouns: dict[str, tuple[str, str]] = {}
         self.param_nouns = _param_nouns(self)
+        self.param_names: set[str] = set()
+        for d in rules.decls:
+            if isinstance(d, S.Rule):
+                for i, p in enumerate(d.params):
+                    self.param_names.add(p)
+                    self.local_nouns.setdefault(p, self.param_nouns.get((d.name, i), _THING))
 
     def _name_cases(self, stmts, where: str) -> None:
         for st in stmts:
@@ -120,6 +131,20 @@ class Voice:
         kinds = {c.kind for c in (home or comps)}
         return "枚" if kinds == {"deck"} else "個" if kinds <= {"dice", "token"} else "つ"
 
+    @contextmanager
+    def oneself(self, name: str, noun: tuple[str, str]):
+        """Each chooser of a simultaneous choice speaks of itself: 「自チーム」, 'that team'."""
+        ja = "自分" if noun == _PLAYER else "自" + noun[0]
+        self.scope.append(Local(name, noun, 0, runs=[("", say(self.lang, ja, "that " + noun[1]))]))
+        try:
+            yield
+        finally:
+            self.scope.pop()
+
+    def is_someone(self, e) -> bool:
+        """Does this value name a player or a team (who 'is' there, not what)?"""
+        return _value_noun(self, e) in (_PLAYER, _TEAM, _MEMBER)
+
     def each(self, noun: tuple[str, str]) -> Runs:
         """'each player' / 「各プレイヤー」: how a loop names its item the first time."""
         return [("", say(self.lang, noun[0], noun[1]))]
@@ -156,8 +181,10 @@ class Voice:
             return self.ref(x)
         d = self.kinds.get(n)
         if d is None and n in self.local_nouns and n not in self.titles:
-            # a loop's item read out of its loop (the one-page sheet): 'each player'
+            # read out of its loop or rule (the one-page sheet): 'each player', 'that member'
             ja, en = self.local_nouns[n]
+            if n in self.param_names:
+                return [("", say(self.lang, "その" + ja, "that " + en))]
             return [("", say(self.lang, "各" + ja, "each " + en))]
         if isinstance(d, S.Parameter) and isinstance(d.value, S.Num):
             return [("num", str(d.value.value))]      # numbers written out; the Numbers table names them
@@ -222,15 +249,17 @@ def _zone_noun(v: Voice, zone: str) -> tuple[str, str]:
     return _THING
 
 
-def _noun(v: Voice, e) -> tuple[str, str]:
+def _noun(v: Voice, e, scope: dict | None = None) -> tuple[str, str]:
+    """The noun for one item of a collection; scope: the locals known where it stands
+    (None: the Voice's own, while reading)."""
     if isinstance(e, S.Name):
         if e.id == "players":
             return _PLAYER
         if e.id == "teams":
             return _TEAM
-        x = v.local(e.id)
-        if x is not None:
-            return x.noun
+        known = _known(v, e.id, scope)
+        if known is not None:
+            return known
         if isinstance(v.kinds.get(e.id), S.Zone):
             return _zone_noun(v, e.id)
         return _THING
@@ -244,22 +273,30 @@ def _noun(v: Voice, e) -> tuple[str, str]:
         if isinstance(v.kinds.get(e.fn), S.Zone):
             return _zone_noun(v, e.fn)
         if e.fn in ("all", "lowest", "highest", "nth_highest") and e.args:
-            return _noun(v, e.args[-1])
+            return _noun(v, e.args[-1], scope)
         return _THING
     if isinstance(e, S.Comprehension):
-        return _noun(v, e.coll) if e.item is None else _THING
+        return _noun(v, e.coll, scope) if e.item is None else _THING
     if isinstance(e, S.ListLit):
         if e.items and all(isinstance(i, S.Num) for i in e.items):
             return _NUMBER
-        return _noun(v, e.items[0]) if e.items else _THING
+        return _value_noun(v, e.items[0], scope) if e.items else _THING
     return _THING
 
 
-def _value_noun(v: Voice, e, locals_: dict) -> tuple[str, str]:
-    """What an argument is, to name the parameter that receives it."""
+def _known(v: Voice, name: str, scope: dict | None):
+    if scope is not None:
+        return scope.get(name)
+    x = v.local(name)
+    return x.noun if x is not None and x.runs is None else None
+
+
+def _value_noun(v: Voice, e, scope: dict | None = None) -> tuple[str, str]:
+    """What a value is (a player, a team, a number...), to name what receives it."""
     if isinstance(e, S.Name):
-        if e.id in locals_:
-            return locals_[e.id]
+        known = _known(v, e.id, scope)
+        if known is not None:
+            return known
         d = v.kinds.get(e.id)
         if isinstance(d, S.Counter):
             return (_TEAM if d.per == "team" else _PLAYER) if d.kind == "variable" else _NUMBER
@@ -277,11 +314,12 @@ def _value_noun(v: Voice, e, locals_: dict) -> tuple[str, str]:
         if e.fn in ("next_player", "previous_player", "holder"):
             return _PLAYER
         if e.fn in ("first", "top") and e.args:
-            return _noun(v, e.args[0])
+            return _noun(v, e.args[0], scope)
         if e.fn in ("count", "sum", "max", "min", "abs", "seat", "size"):
             return _NUMBER
         if isinstance(d, S.Define):
-            return _NUMBER
+            inner = {p: (scope or {}).get(p, _THING) for p in d.params}
+            return _value_noun(v, d.expr, inner) if not isinstance(d.expr, S.Call) or d.expr.fn != e.fn else _THING
         return _THING
     if isinstance(e, (S.Num, S.Binary, S.Unary)):
         return _NUMBER
@@ -289,33 +327,49 @@ def _value_noun(v: Voice, e, locals_: dict) -> tuple[str, str]:
 
 
 def _param_nouns(v: Voice) -> dict[tuple[str, int], tuple[str, str]]:
-    """(rule or value, parameter index) -> the noun of what its callers pass, first caller first."""
+    """(rule or value, parameter index) -> the noun of what its first caller passes."""
     out: dict[tuple[str, int], tuple[str, str]] = {}
-    locals_ = v.local_nouns
-    binders, Choose, Do, Call, Define = (S.ForEach, S.Comprehension), S.Choose, S.Do, S.Call, S.Define
-    nodes = [n for d in v.rules.decls for n in S.walk(d) if isinstance(n, (*binders, Choose, Do, Call))]
+    ForEach, Comprehension, Choose, Do, Call, Define = S.ForEach, S.Comprehension, S.Choose, S.Do, S.Call, S.Define
+
+    def visit(node, scope: dict) -> None:
+        if isinstance(node, (ForEach, Comprehension)):
+            visit(node.coll, scope)
+            inner = {**scope, node.var: _noun(v, node.coll, scope)}
+            v.local_nouns.setdefault(node.var, inner[node.var])
+            for c in S.children(node):
+                if c is not node.coll:
+                    visit(c, inner)
+            return
+        if isinstance(node, Choose):
+            inner = dict(scope)
+            if node.each_var:
+                inner[node.each_var] = _noun(v, node.each_coll, scope)
+                v.local_nouns.setdefault(node.each_var, inner[node.each_var])
+            for o in node.options:
+                bound = dict(inner)
+                for p in o.params:
+                    bound[p.name] = _NUMBER if p.high is not None else _noun(v, p.low, bound)
+                    v.local_nouns.setdefault(p.name, bound[p.name])
+                for c in S.children(o):
+                    visit(c, bound)
+            return
+        target = node.rule if isinstance(node, Do) else \
+            node.fn if isinstance(node, Call) and isinstance(v.kinds.get(node.fn), Define) else None
+        if target is not None:
+            for i, a in enumerate(node.args):
+                noun = _value_noun(v, a, scope)
+                if noun != _THING:
+                    out.setdefault((target, i), noun)
+        for c in S.children(node):
+            visit(c, scope)
+
     for _ in range(2):      # a rule's parameter can be passed on to another rule
-        for node in nodes:
-            if isinstance(node, binders):
-                locals_.setdefault(node.var, _noun(v, node.coll))
-            elif isinstance(node, Choose):
-                if node.each_var:
-                    locals_.setdefault(node.each_var, _noun(v, node.each_coll))
-                for o in node.options:
-                    for p in o.params:
-                        locals_.setdefault(p.name, _NUMBER if p.high is not None else _noun(v, p.low))
-            args = (node.rule, node.args) if isinstance(node, Do) else \
-                (node.fn, node.args) if isinstance(node, Call) and isinstance(v.kinds.get(node.fn), Define) else None
-            if args:
-                for i, a in enumerate(args[1]):
-                    noun = _value_noun(v, a, locals_)
-                    if noun != _THING:
-                        out.setdefault((args[0], i), noun)
         for d in v.rules.decls:
-            if isinstance(d, (S.Rule, S.Define)):
-                for i, p in enumerate(d.params):
-                    if (d.name, i) in out:
-                        locals_.setdefault(p, out[(d.name, i)])
+            params = getattr(d, "params", ()) if isinstance(d, (S.Rule, Define)) else ()
+            scope = {p: out.get((d.name, i), _THING) for i, p in enumerate(params)}
+            if isinstance(d, S.Trigger) and d.var:
+                scope[d.var] = _noun(v, d.coll, scope)
+            visit(d, scope)
     return out
 
 

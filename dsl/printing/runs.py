@@ -116,6 +116,48 @@ def that(runs: Runs) -> Runs:
     return runs + ([("", tail)] if tail else [])
 
 
+def negate(runs: Runs) -> Runs:
+    """A Japanese condition said the other way round: ライフがある -> ライフがない."""
+    text = plain(runs)
+    if "、" in text or "「" in text:
+        return [("", "「")] + runs + [("", "」ではない")]
+    for tail, opposite in (("がある", "がない"), ("がいる", "がいない"), ("ている", "ていない"), ("が空", "が空ではない")):
+        if text.endswith(tail):
+            return _retail(runs, len(tail), opposite)
+    return runs + [("", "ではない")]
+
+
+def _retail(runs: Runs, cut: int, tail: str) -> Runs:
+    out = list(runs)
+    while cut and out:
+        style, text = out.pop()
+        if len(text) > cut:
+            out.append((style, text[:-cut]))
+            cut = 0
+        else:
+            cut -= len(text)
+    return out + [("", tail)]
+
+
+def when(runs: Runs) -> Runs:
+    """「…のとき」 for a noun-ending condition, 「…とき」 for a verb or adjective."""
+    return that(runs) + [("", "とき")] if plain(runs).endswith(("い", "る", "た")) else runs + [("", "のとき")]
+
+
+def possessive(lang: str, owner: Runs, title: Runs) -> Runs:
+    """'that team's cards'; in Japanese a title that already says whose (チームの手持ちカード) is
+    not said twice (そのチームのチームの手持ちカード)."""
+    if lang != "ja":
+        head, _, rest = plain(title).partition("'s ")
+        if rest and plain(owner).endswith(head):
+            return owner + [("", "'s "), (title[0][0] if title else "", rest)]
+        return owner + [("", "'s ")] + title
+    head, _, rest = plain(title).partition("の")
+    if rest and plain(owner).endswith(head):
+        return owner + [("", "の"), (title[0][0] if title else "", rest)]
+    return owner + [("", "の")] + title
+
+
 def join(parts: list[Runs], sep: str) -> Runs:
     out: Runs = []
     for i, p in enumerate(parts):
