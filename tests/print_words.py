@@ -61,7 +61,7 @@ def leftovers(text: str, lang: str, files: list[Path], names: set[str] | None = 
     allowed = designer_words(files, lang)
     for f in files:
         text = text.replace(f.name, " ")
-    text = _STAMP.sub(" ", text)
+    text = _STAMP.sub(" ", text).replace("'s", "").replace("’s", "")
     found = []
     for word in re.findall(r"[A-Za-z_]+", text):
         if word in allowed:
@@ -78,8 +78,10 @@ def leftovers(text: str, lang: str, files: list[Path], names: set[str] | None = 
 
 
 def code_runs(page: str) -> list[str]:
-    """Names printed as written (code style): a reading that fell back to the identifier."""
-    return [html.unescape(c) for c in re.findall(r"<code>(.*?)</code>", _COLOPHON.sub(" ", page), re.S)]
+    """Names printed as written (code style): a reading that fell back to the identifier.
+    A variant's file name is how a reader finds the file, so it may stand as written."""
+    found = [html.unescape(c) for c in re.findall(r"<code>(.*?)</code>", _COLOPHON.sub(" ", page), re.S)]
+    return [c for c in found if not c.endswith(".rules")]
 
 
 def every_rule_file() -> list[Path]:

@@ -133,6 +133,17 @@ def printed_names(rules) -> set[str]:
     for o in rules.of(S.Order):
         out.add(o.attribute)
         out.update(v for group in o.ranks for v in group if isinstance(v, str))
+    # a text value the rules set or compare, and a name a rule binds (what a player chooses,
+    # a loop's item), which the rulebook then calls by the symbol's title
+    for node in S.walk_rules(rules):
+        if isinstance(node, S.Str):
+            out.add(node.value)
+        elif isinstance(node, (S.ForEach, S.Comprehension)):
+            out.add(node.var)
+        elif isinstance(node, S.Param):
+            out.add(node.name)
+        elif isinstance(node, (S.Rule, S.Define)):
+            out.update(node.params)
     return out
 
 
@@ -140,7 +151,8 @@ def check(ck, d):
     if d.name not in printed_names(ck.rules):
         ck.warning(d.span, f"symbol '{d.name}' names nothing in the file",
                    did_you_mean(d.name, printed_names(ck.rules)) or
-                   "a symbol titles a value of a card table, a die face, a card's name or a column of a card table")
+                   "a symbol titles a value of a card table, a die face, a card's name, a column of a card table, "
+                   "a text value the rules use, or a name a rule binds (what a player chooses)")
     if not d.texts and d.mark is None and d.colour is None:
         ck.warning(d.span, f"symbol '{d.name}' says nothing about how it prints",
                    "add 'title ja \"...\" en \"...\"', and a 'mark' or 'colour' if cards show it")
