@@ -198,6 +198,9 @@ def read(v, e) -> Runs:
     args = [v.expr(a) for a in e.args]
     if e.fn == "first" and isinstance(e.args[0], S.Name) and e.args[0].id == "players":
         return [("", say(v.lang, "席1のプレイヤー", "the player in seat 1"))]
+    if e.fn in ("highest", "lowest") and isinstance(e.args[0], S.Comprehension) and e.args[0].item is not None \
+            and e.fn not in v.kinds:
+        return comprehension.ranked(v, e.args[0], {"highest": ("最も大きい", "highest"), "lowest": ("最も小さい", "lowest")}[e.fn])
     if e.fn in BUILTINS and e.fn not in v.kinds:
         b = BUILTINS[e.fn]
         template = say(v.lang, b.ja, b.en)
@@ -205,6 +208,8 @@ def read(v, e) -> Runs:
             template = template[4:]         # 「目がワイルド」, not 「それがワイルド」
         return fill(template, args)
     decl = v.kinds.get(e.fn)
+    if isinstance(decl, S.Order) and v.subject(e.args[0]):
+        return v.name(e.fn, article=False)
     if isinstance(decl, S.Order):
         return args[0] + [("", "の")] + v.name(e.fn) if v.lang == "ja" else v.name(e.fn) + [("", " of ")] + args[0]
     if isinstance(decl, (S.Zone, S.Counter)) and len(args) == 1 and v.subject(e.args[0]):

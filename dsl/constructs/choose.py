@@ -12,6 +12,7 @@ from ..engine.errors import RuleError
 from ..engine.program import Choice, Label, OptionInfo, mentions, split_bounds
 from ..language.building import body_of, span
 from ..language.kinds import ANY, COLL, NUM, WHO, element_kind
+from ..language import syntax as S
 from ..language.syntax import Expr, Node, Span, Stmt, Text
 from ..printing.runs import Item, Runs, join, notes_of, say, that
 from ..printing.runs import plain as plain_text
@@ -280,6 +281,8 @@ def option_head(v, o: Option, single: bool, heads=None) -> Runs:
 def _who(v, st) -> Runs:
     if st.actor is not None:
         return v.expr(st.actor)
+    if isinstance(st.each_coll, S.Name) and st.each_coll.id in ("players", "teams"):
+        return v.expr(st.each_coll)
     return v.expr(st.each_coll) + [("", say(v.lang, "それぞれ", ""))]
 
 

@@ -10,6 +10,7 @@ from typing import Optional
 
 from ..language.building import span
 from ..language.kinds import ANY, COLL
+from ..language import syntax as S
 from ..language.syntax import Expr
 from ..printing.runs import Runs, say, that
 from .registry import register
@@ -91,9 +92,23 @@ def read(v, e) -> Runs:
             return say(v.lang, coll + [("", "のうち、")] + that(cond) + [("", "もの")],
                        coll + [("", " where ")] + cond)
         item = v.expr(e.item)
+        if cond is None and isinstance(e.coll, S.Name) and e.coll.id in ("players", "teams"):
+            # 「全員の部族点」, 'every player's tribe points'
+            return say(v.lang, coll + [("", "の")] + item, coll + [("", "'s ")] + item)
         where = [] if cond is None else say(v.lang, [("", "(")] + that(cond) + [("", "もの)")], [("", " where ")] + cond)
         return say(v.lang, coll + where + [("", "それぞれの")] + item,
                    item + [("", " of each of ")] + coll + where)
+
+
+def ranked(v, e, most: tuple[str, str]) -> Runs:
+    """`highest(key for x in coll where c)`: those of the collection with the largest key."""
+    coll = v.expr(e.coll)
+    with v.bound(e.var, v.noun(e.coll), subject=True):
+        cond = v.expr(e.cond) if e.cond is not None else None
+        key = v.expr(e.item)
+    if v.lang == "ja":
+        return coll + [("", "のうち、")] + (that(cond) + [("", "もので、")] if cond else []) + key + [("", f"が{most[0]}もの")]
+    return [("", "those of ")] + coll + ([("", " where ")] + cond if cond else []) + [("", f" with the {most[1]} ")] + key
 
 
 # ---------------------------------------------------------------- analyses

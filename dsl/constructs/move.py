@@ -152,7 +152,10 @@ def read(v, st) -> Item:
     if isinstance(st.count, (S.IfExpr, S.Binary)):
         n = [("", "(")] + n + [("", ")")]
     up_ja, up_en = ([("", "最大")], [("", "up to ")]) if st.amount == "up to" else ([], [])
-    return sentence(v, st, src + [("", "から")] + up_ja + n + [("", v.counter(st.source) + "を")] + dest + at_ja + [("", "に移す。")],
+    # a number takes its counter (5個, 2枚); a named amount is 'as many as' it says
+    many = [("", v.counter(st.source) + "を")] if isinstance(st.count, S.Num) or n and n[0][0] == "num" and len(n) == 1 \
+        else [("", "だけ")]
+    return sentence(v, st, src + [("", "から")] + up_ja + n + many + dest + at_ja + [("", "に移す。")],
                      [("", "Move ")] + up_en + n + [("", " from ")] + src + [("", " to ")] + dest + at_en + [("", ".")])
 
 

@@ -43,7 +43,8 @@ def params_bound(v, d, read):
     def bind(i):
         if i == len(d.params):
             return read(nouns)
-        with v.bound(d.params[i], nouns[i]):
+        role = "param alone" if nouns.count(nouns[i]) == 1 else "param"
+        with v.bound(d.params[i], nouns[i], role=role):
             return bind(i + 1)
     return bind(0)
 

@@ -31,12 +31,16 @@ _ORDINALS_EN = ("", "", "other", "third", "fourth", "fifth")
 
 class Local:
     """A name bound inside a rule (a loop's item, a choice, a rule's parameter), read as a noun."""
-    __slots__ = ("name", "noun", "ordinal", "subject", "runs")
+    __slots__ = ("name", "noun", "ordinal", "subject", "runs", "role")
 
-    def __init__(self, name: str, noun: tuple[str, str], ordinal: int, subject: bool = False, runs=None):
+    def __init__(self, name: str, noun: tuple[str, str], ordinal: int, subject: bool = False, runs=None,
+                 role: str = "local"):
         # subject: the item a filter or a total is about, read as 'it' ('its face', 「目が…」);
-        # runs: what a rule's parameter reads as where a call's argument is read in its place
+        # runs: what a rule's parameter reads as where a call's argument is read in its place;
+        # role: 'local' (a loop's item, a choice), 'param' (what a rule is carried out for),
+        # 'param alone' (the only parameter of its kind), 'titled' (a symbol names it)
         self.name, self.noun, self.ordinal, self.subject, self.runs = name, noun, ordinal, subject, runs
+        self.role = role
 
 
 class Voice:
@@ -69,7 +73,9 @@ class Voice:
                         self.titles[st.name] = self.titles[st.body[0].rule]
         self.components = [d for d in rules.decls if isinstance(d, S.Component) and d.kind != "board"]
         self.local_nouns: dict[str, tuple[str, str]] = {}
+        self.holds: dict[str, tuple[str, str]] = {}
         self.param_nouns = _param_nouns(self)
+        self.holds = _what_variables_hold(self)
         self.param_names: set[str] = set()
         for d in rules.decls:
             if isinstance(d, S.Rule):
@@ -99,12 +105,13 @@ class Voice:
         return _noun(self, coll)
 
     @contextmanager
-    def bound(self, name: str, noun: tuple[str, str], subject: bool = False):
+    def bound(self, name: str, noun: tuple[str, str], subject: bool = False, role: str = "local"):
         """Read `name` as 'that <noun>' (or 'the other <noun>') while reading what it binds."""
         if name in self.titles and not isinstance(self.kinds.get(name), (S.Rule, S.Trigger, S.Flow)):
-            noun = (self.titles[name], self.titles[name])
-        ordinal = 1 + sum(1 for x in self.scope if x.noun == noun and x.runs is None)
-        self.scope.append(Local(name, noun, ordinal, subject))
+            noun, role = (self.titles[name], self.titles[name]), "titled"
+        kin = ("param", "param alone") if role.startswith("param") else (role,)
+        ordinal = 1 + sum(1 for x in self.scope if x.noun == noun and x.runs is None and x.role in kin)
+        self.scope.append(Local(name, noun, ordinal, subject, role=role))
         try:
             yield
         finally:
@@ -166,6 +173,12 @@ class Voice:
             return x.runs
         if x.subject:
             return [("", say(self.lang, "それ", "it"))]
+        if x.role == "titled":
+            return [("term", ja)] if self.lang == "ja" else [("", "the "), ("term", en)]
+        if x.role == "param alone":
+            return [("", say(self.lang, "対象の" + ja, f"the {en} concerned"))]
+        if x.role == "param" and x.ordinal <= 2:
+            return [("", say(self.lang, ("一方の", "もう一方の")[x.ordinal - 1] + ja, ("one ", "the other ")[x.ordinal - 1] + en))]
         if x.ordinal == 1:
             return [("", say(self.lang, "その" + ja, "that " + en))]
         if x.ordinal == 2:
@@ -299,14 +312,14 @@ def _value_noun(v: Voice, e, scope: dict | None = None) -> tuple[str, str]:
             return known
         d = v.kinds.get(e.id)
         if isinstance(d, S.Counter):
-            return (_TEAM if d.per == "team" else _PLAYER) if d.kind == "variable" else _NUMBER
+            return _variable_noun(v, d) if d.kind == "variable" else _NUMBER
         if isinstance(d, (S.Parameter, S.Define)):
             return _NUMBER
         return _THING
     if isinstance(e, S.Call):
         d = v.kinds.get(e.fn)
         if isinstance(d, S.Counter) and d.kind == "variable":
-            return _TEAM if d.per == "team" else _PLAYER
+            return _variable_noun(v, d)
         if isinstance(d, S.Counter):
             return _NUMBER
         if e.fn == "team_of":
@@ -324,6 +337,24 @@ def _value_noun(v: Voice, e, scope: dict | None = None) -> tuple[str, str]:
     if isinstance(e, (S.Num, S.Binary, S.Unary)):
         return _NUMBER
     return _THING
+
+
+def _variable_noun(v: Voice, d) -> tuple[str, str]:
+    return v.holds.get(d.name) or (_TEAM if d.per == "team" else _PLAYER)
+
+
+def _what_variables_hold(v: Voice) -> dict[str, tuple[str, str]]:
+    """A variable holds what the rules set it to: a player, a team, a suit..."""
+    sets = [n for n in S.walk_rules(v.rules) if isinstance(n, S.Assign) and n.op == "set"
+            and isinstance(v.kinds.get(n.target.name), S.Counter) and v.kinds[n.target.name].kind == "variable"]
+    for _ in range(3):      # a variable set from another variable learns what that one holds
+        for st in sets:
+            if isinstance(st.value, S.Name) and st.value.id == "nobody":
+                continue
+            noun = _value_noun(v, st.value, v.local_nouns)
+            if noun != _THING or st.target.name not in v.holds:
+                v.holds[st.target.name] = noun
+    return v.holds
 
 
 def _param_nouns(v: Voice) -> dict[tuple[str, int], tuple[str, str]]:
