@@ -327,11 +327,23 @@ def read(v, st) -> Item:
 
 
 # ---------------------------------------------------------------- narration
+def _piece_params(n, option: str) -> set[str]:
+    """The parameters of an option that are chosen from a zone: their values are pieces."""
+    out = set()
+    for node in S.walk_rules(n.game.rules):
+        if isinstance(node, Option) and node.name == option:
+            out.update(p.name for p in node.params if p.high is None)
+    return out
+
+
 def _narrate(n, ev) -> str:
     move = ev["move"]
     option = n.name(move[0]) if move[0] != "choose" else n.say("選択", "chooses")
     names = ev.get("params") or [""] * (len(move) - 1)
-    args = ", ".join(f"{n.name(k)} {n.value(a)}" if k else n.value(a) for k, a in zip(names, move[1:]))
+    pieces = _piece_params(n, move[0])
+    args = n.say("、", ", ").join(
+        f"{n.name(k)} {n.card(a) if k in pieces and isinstance(a, int) else n.value(a)}" if k else n.value(a)
+        for k, a in zip(names, move[1:]))
     hidden = n.say(" (伏せて)", " (face down)") if ev.get("hidden") else ""
     return f"{n.who(ev)}: {option}{' ' + args if args else ''}{hidden}"
 

@@ -161,11 +161,15 @@ def read(v, st) -> Item:
 
 # ---------------------------------------------------------------- narration
 def _narrate(n, ev) -> str:
-    k = len(ev["pieces"])
+    pieces = ev["pieces"]
+    k = len(pieces)
     src = n.zone(ev.get("from")) if ev.get("from") else None
     dst = n.zone(ev["to"])
-    return n.say(f"   {k}個を{src + 'から' if src else ''}{dst}へ",
-                 f"   move {k} {'piece' if k == 1 else 'pieces'}{' from ' + src if src else ''} to {dst}")
+    # a few pieces by name (the designer sees every card); many by their count
+    what = n.say("、".join(n.card(p) for p in pieces), ", ".join(n.card(p) for p in pieces)) if 0 < k <= 2 else \
+        n.say(f"{k}{n.counter(pieces)}", f"{k} {'piece' if k == 1 else 'pieces'}")
+    return n.say(f"   {what}を{src + 'から' if src else ''}{dst}へ",
+                 f"   move {what}{' from ' + src if src else ''} to {dst}")
 
 
 # ---------------------------------------------------------------- analyses

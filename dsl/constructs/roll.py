@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..engine.values import ZoneId
 from ..language.building import span
 from ..language.syntax import Expr, Stmt
 from ..printing.runs import Item, sentence
@@ -55,7 +56,8 @@ def _settle(game, s, zone, items, outcome):
         s.revealed[p] = False       # a die rolled again is hidden again
         faces_log.append(faces[k])
     if s.log is not None:
-        s.log.append({"event": "roll", "pieces": [int(p) for p in items], "faces": faces_log})
+        s.log.append({"event": "roll", "pieces": [int(p) for p in items], "faces": faces_log,
+                      "zone": game.zone_names[zone] if isinstance(zone, ZoneId) else None})
 
 
 # ---------------------------------------------------------------- reading
@@ -67,7 +69,9 @@ def read(v, st) -> Item:
 # ---------------------------------------------------------------- narration
 def _narrate(n, ev) -> str:
     faces = ", ".join(str(f) for f in ev["faces"])
-    return n.say(f"   振った目: {faces}", f"   rolled: {faces}")
+    where = n.zone(ev["zone"]) if ev.get("zone") else ""
+    return n.say(f"   {where}を振った: {faces}" if where else f"   振った目: {faces}",
+                 f"   rolled {where}: {faces}" if where else f"   rolled: {faces}")
 
 
 register(Roll, "statement", grammar=GRAMMAR, check=check, compile=compile, read=read, events={"roll": _narrate}, order=nothing)

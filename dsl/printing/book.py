@@ -190,30 +190,6 @@ def _piece_counts(rules: S.RuleFile) -> dict[str, list[tuple[int, int]]]:
     return out
 
 
-def _card_rows(c: S.Component, v: Voice, lang: str) -> list[list[str]]:
-    """A deck's table as the rule file writes it: one row per table line, `for each` values joined."""
-    attrs: list[str] = []
-    for spec in c.cards:
-        attrs += [a for a, _ in spec.attrs if a not in attrs]
-    lines: dict = {}
-    for spec in c.cards:
-        lines.setdefault((spec.span, spec.span.line), []).append(spec)
-    rows = [[plain(v.name(a)) for a in attrs] + [label(lang, "count")]]
-    for specs in lines.values():
-        row = []
-        for a in attrs:
-            values = []
-            for spec in specs:
-                x = dict(spec.attrs).get(a)
-                text = "" if x is None else plain(v.name(str(x)))
-                if text not in values:
-                    values.append(text)
-            row.append(", ".join(values))
-        row.append(plain(v.expr(specs[0].count)) if specs[0].count is not None else "1")
-        rows.append(row)
-    return rows
-
-
 def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) -> Contents:
     b = _Builder(rules, base, lang)
     v = b.v
@@ -397,6 +373,12 @@ class Sheets:
     cuts: tuple             # (x positions, y positions) of the cut lines, mm
 
 
+def is_named(label: str, values: dict) -> bool:
+    """A `card NAME` line names its card; a table row's label only joins its values with '-'
+    (and a variant's `change cards` may have changed the values since)."""
+    return "-" not in label and label != "-".join(str(x) for x in values.values())
+
+
 def _symbols(rules: S.RuleFile) -> dict:
     return {d.name: d for d in rules.of(S.Symbol)}
 
@@ -447,7 +429,7 @@ def _card_rows(c: S.Component, v: Voice, lang: str) -> list[list[str]]:
     lines: dict = {}
     for spec in c.cards:
         lines.setdefault((spec.span, spec.span.line), []).append(spec)
-    rows = [[plain(v.name(a)) for a in attrs] + [label(lang, "count")]]
+    rows = [[plain(v.attribute(a)) for a in attrs] + [label(lang, "count")]]
     for specs in lines.values():
         row = []
         for a in attrs:
@@ -481,8 +463,8 @@ def cards(rules: S.RuleFile, lang: str, players: Optional[int] = None) -> tuple[
         if kind not in decks:
             continue
         values = g.piece_attrs[i]
-        attrs = [(plain(v.name(a)), plain(v.name(str(x)))) for a, x in values.items() if x is not None]
-        named = g.piece_label[i] != "-".join(str(x) for x in values.values())  # table rows have no name
+        attrs = [(plain(v.attribute(a)), plain(v.name(str(x)))) for a, x in values.items() if x is not None]
+        named = is_named(g.piece_label[i], values)
         name = plain(v.name(g.piece_label[i])) if named else ""
         suit = suits[kind]
         main = next((a for a in columns[kind] if a != suit and values.get(a) is not None), None)
@@ -501,7 +483,7 @@ def cards(rules: S.RuleFile, lang: str, players: Optional[int] = None) -> tuple[
         if card.big == name:
             card.name = ""          # printed large already
         card.big_size = _big_size(card.big)
-        card.rows = [(plain(v.name(a)), _value(v, symbols, values[a]) if values.get(a) is not None else Value("—"))
+        card.rows = [(plain(v.attribute(a)), _value(v, symbols, values[a]) if values.get(a) is not None else Value("—"))
                      for a in columns[kind] if a not in (main, suit)]
         out.append(card)
     return out, n

@@ -15,8 +15,10 @@ from ..language import syntax as S
 
 class Narrator:
     def __init__(self, game: Game, lang: str = "en"):
+        from .prose import Voice
         self.game = game
         self.lang = lang
+        self.voice = Voice(game.rules, lang)       # the rulebook's words: a chosen value by its noun
         self.titles: dict[str, str] = {}
         # declarations' titles first: a step or option named like a declaration does not hide it
         named = [d for d in game.rules.decls] + [n for n in S.walk_rules(game.rules) if isinstance(n, (S.Block, S.Option))]
@@ -29,7 +31,23 @@ class Narrator:
         return ja if self.lang == "ja" else en
 
     def name(self, key: str) -> str:
-        return self.titles.get(key, key)
+        if key in self.titles:
+            return self.titles[key]
+        if key in self.voice.local_nouns:
+            return self.say(*self.voice.local_nouns[key])
+        return key
+
+    def card(self, i: int) -> str:
+        """A piece as a player would call it: 'spade 5', 'red 7', 'joker', 'die'."""
+        if not hasattr(self, "_cards"):
+            self._cards = _printed_names(self)
+        return self._cards[i]
+
+    def counter(self, pieces) -> str:
+        """Japanese counts cards in 枚 and dice and tokens in 個."""
+        kinds = {self.game.kind_of[p] for p in pieces}
+        decks = {c.name for c in self.game.rules.of(S.Component) if c.kind == "deck"}
+        return "枚" if kinds and kinds <= decks else "個"
 
     def player(self, p) -> str:
         return f"P{int(p) + 1}"
@@ -62,11 +80,42 @@ class Narrator:
         return str(self.name(v) if isinstance(v, str) else v)
 
     def zone(self, name) -> str:
+        """A zone as the table knows it: 'P2's hand', 'T1's cards', 'the field (3,2)'."""
         if name is None:
             return "?"
         base, _, rest = name.partition("(")
         shown = self.name(base)
-        return f"{shown}({rest}" if rest else shown
+        if not rest:
+            return shown
+        key = rest.rstrip(")")
+        decl = next((z for z in self.game.rules.of(S.Zone) if z.name == base), None)
+        if decl is not None and decl.per in ("player", "team") and key.isdigit():
+            whose = ("P" if decl.per == "player" else "T") + key
+            return self.say(f"{whose}の{shown}", f"{whose}'s {shown}")
+        return f"{shown}({rest}"
 
     def tell(self, events: list) -> list[str]:
         return [self.event(e) for e in events]
+
+
+def _printed_names(n: Narrator) -> list[str]:
+    """Each piece's name at the table: a card by its suit and main value, others by their title."""
+    from .book import _columns, _suit_column, _symbols, is_named
+    g, v = n.game, n.voice
+    symbols = _symbols(g.rules)
+    decks = {c.name: c for c in g.rules.of(S.Component) if c.kind == "deck"}
+    out = []
+    for i, kind in enumerate(g.kind_of):
+        values = g.piece_attrs[i]
+        deck = decks.get(kind)
+        if deck is None:
+            out.append(n.name(kind))
+            continue
+        if is_named(g.piece_label[i], values):
+            out.append(n.name(g.piece_label[i]))        # a named card: the joker
+            continue
+        suit = _suit_column(deck, symbols)
+        main = next((a for a in _columns(deck) if a != suit and values.get(a) is not None), None)
+        parts = [n.name(str(values[a])) for a in (suit, main) if a is not None and values.get(a) is not None]
+        out.append(n.say("の".join(parts), " ".join(parts)) if parts else n.name(kind))
+    return out
