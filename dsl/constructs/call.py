@@ -198,9 +198,13 @@ def read(v, e) -> Runs:
     args = [v.expr(a) for a in e.args]
     if e.fn == "first" and isinstance(e.args[0], S.Name) and e.args[0].id == "players":
         return [("", say(v.lang, "席1のプレイヤー", "the player in seat 1"))]
-    if e.fn in ("highest", "lowest") and isinstance(e.args[0], S.Comprehension) and e.args[0].item is not None \
-            and e.fn not in v.kinds:
-        return comprehension.ranked(v, e.args[0], {"highest": ("最も大きい", "highest"), "lowest": ("最も小さい", "lowest")}[e.fn])
+    if e.fn in ("highest", "lowest", "nth_highest") and isinstance(e.args[-1], S.Comprehension) \
+            and e.args[-1].item is not None and e.fn not in v.kinds:
+        most = {"highest": ("最も大きい", "highest"), "lowest": ("最も小さい", "lowest")}.get(e.fn)
+        if most is None:
+            n = plain_text(args[0])
+            most = (f"{n}番目に大きい", f"{_nth(n)} highest")
+        return comprehension.ranked(v, e.args[-1], most)
     if e.fn in BUILTINS and e.fn not in v.kinds:
         b = BUILTINS[e.fn]
         template = say(v.lang, b.ja, b.en)
@@ -232,6 +236,10 @@ def read(v, e) -> Runs:
         return possessive(v.lang, args[0], title)
     joined = join(args, say(v.lang, "と", " and "))
     return v.name(e.fn, article=False) + ([("", say(v.lang, "(", " ("))] + joined + [("", ")")] if args else [])
+
+
+def _nth(n: str) -> str:
+    return {"1": "", "2": "second", "3": "third"}.get(n, n + "th")
 
 
 # English titles of conditions that already start with their verb ('has life', 'faces the other team')

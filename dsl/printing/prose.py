@@ -74,8 +74,10 @@ class Voice:
         self.components = [d for d in rules.decls if isinstance(d, S.Component) and d.kind != "board"]
         self.local_nouns: dict[str, tuple[str, str]] = {}
         self.holds: dict[str, tuple[str, str]] = {}
-        self.param_nouns = _param_nouns(self)
-        self.holds = _what_variables_hold(self)
+        self.param_nouns: dict = {}
+        for _ in range(2):      # what a variable holds and what a rule is passed inform each other
+            self.holds = _what_variables_hold(self)
+            self.param_nouns = _param_nouns(self)
         self.param_names: set[str] = set()
         for d in rules.decls:
             if isinstance(d, S.Rule):
@@ -286,7 +288,10 @@ def _noun(v: Voice, e, scope: dict | None = None) -> tuple[str, str]:
         if isinstance(v.kinds.get(e.fn), S.Zone):
             return _zone_noun(v, e.fn)
         if e.fn in ("all", "lowest", "highest", "nth_highest") and e.args:
-            return _noun(v, e.args[-1], scope)
+            arg = e.args[-1]
+            if isinstance(arg, S.Comprehension) and e.fn != "all":
+                return _noun(v, arg.coll, scope)        # the items ranked, not their keys
+            return _noun(v, arg, scope)
         return _THING
     if isinstance(e, S.Comprehension):
         return _noun(v, e.coll, scope) if e.item is None else _THING
@@ -336,6 +341,8 @@ def _value_noun(v: Voice, e, scope: dict | None = None) -> tuple[str, str]:
         return _THING
     if isinstance(e, (S.Num, S.Binary, S.Unary)):
         return _NUMBER
+    if isinstance(e, S.Attr) and e.name in v.titles:
+        return (v.titles[e.name], v.titles[e.name])       # a card's suit: 'a colour'
     return _THING
 
 
