@@ -229,10 +229,12 @@ def _read_param(v, p, noun, ordinal: int) -> Runs:
 
 
 def _option_name(v, o: Option) -> Runs:
-    """An option by its title, or, untitled, by what it does."""
+    """An option by its title; untitled, by what is chosen, else by what it does."""
     if o.name in v.titles:
         return [("term", v.titles[o.name])]
-    if o.body:
+    if o.params:
+        return []
+    if o.body and not isinstance(o.body[0], S.Block):
         first = v.stmt(o.body[0]).runs
         if first and first[-1][1].endswith(("。", ".")):
             first = first[:-1] + [(first[-1][0], first[-1][1][:-1])]

@@ -86,10 +86,10 @@ def read(v, st) -> Item:
     name = [("term", title_of(rule.texts, v.lang) or v.title(st.rule))] if isinstance(rule, S.Rule) else v.name(st.rule)
     if isinstance(rule, S.Rule) and st.args:
         args = [v.expr(a) for a in st.args]
-        if len(rule.body) == 1:
-            # a one-line rule reads in place, with what the call passes where the rule has its parameters
-            with v.given(rule.params, args):
-                inner = v.stmt(rule.body[0])
+        with v.given(rule.params, args):
+            inner = v.stmt(rule.body[0]) if len(rule.body) == 1 else None
+        if inner is not None and not inner.children:
+            # a one-sentence rule reads in place, with what the call passes where the rule has its parameters
             return Item("sentence", [("", "「")] + name + [("", say(v.lang, "」: ", "”: "))] + inner.runs,
                         inner.children, span=st.span) if v.lang == "ja" else \
                 Item("sentence", [("", "“")] + name + [("", "”: ")] + inner.runs, inner.children, span=st.span)

@@ -72,6 +72,7 @@ class Voice:
                             and isinstance(st.body[0], S.Do) and st.body[0].rule in self.titles:
                         self.titles[st.name] = self.titles[st.body[0].rule]
         self.components = [d for d in rules.decls if isinstance(d, S.Component) and d.kind != "board"]
+        self.zone_holds: dict[str, set[str]] | None = None
         self.local_nouns: dict[str, tuple[str, str]] = {}
         self.holds: dict[str, tuple[str, str]] = {}
         self.param_nouns: dict = {}
@@ -205,6 +206,8 @@ class Voice:
             return [("num", str(d.value.value))]      # numbers written out; the Numbers table names them
         if n in self.titles:
             the = article and self.lang == "en" and isinstance(d, (S.Counter, S.Define, S.Zone, S.Parameter))
+            if self.lang == "ja" and isinstance(d, S.Counter) and self.titles[n].endswith(("る", "た", "い")):
+                return [("", "「"), ("term", self.titles[n]), ("", "」")]      # a state, not a thing: 「バトルに出ている」
             return ([("", "the ")] if the else []) + [("term", self.titles[n])]
         return self.word(n)
 
@@ -253,15 +256,52 @@ class Voice:
 
 
 def _zone_noun(v: Voice, zone: str) -> tuple[str, str]:
-    comps = v.components
-    home = [c for c in comps if c.home == zone]
-    decks = [c for c in comps if c.kind == "deck"]
-    for group in (home, comps if len(comps) == 1 else [], decks if len(decks) == 1 else []):
-        if len(group) == 1:
-            c = group[0]
-            title = v.title(c.name)
-            return (title, title) if c.name in v.titles else _THING
+    if v.zone_holds is None:
+        v.zone_holds = _what_zones_hold(v)
+    held = v.zone_holds.get(zone, set())
+    if len(held) == 1:
+        name = next(iter(held))
+        if name in v.titles:
+            return (v.titles[name], v.titles[name])
     return _THING
+
+
+def _zone_named(v: Voice, e) -> str | None:
+    """The zone (or board) an expression takes pieces from: `hand(p)`, `top(deck)`, `c in deck where ...`."""
+    if isinstance(e, S.Name) and isinstance(v.kinds.get(e.id), (S.Zone, S.Board)):
+        return e.id
+    if isinstance(e, S.Call):
+        if isinstance(v.kinds.get(e.fn), (S.Zone, S.Board)):
+            return e.fn
+        if e.fn in ("all", "top", "first") and e.args:
+            return _zone_named(v, e.args[0])
+    if isinstance(e, S.Comprehension) and e.item is None:
+        return _zone_named(v, e.coll)
+    return None
+
+
+def _what_zones_hold(v: Voice) -> dict[str, set[str]]:
+    """Which components can be in each zone: where they start, and wherever a move takes them."""
+    holds: dict[str, set[str]] = {}
+    for c in v.components:
+        if c.home:
+            holds.setdefault(c.home, set()).add(c.name)
+    moves = []
+    for st in S.walk_rules(v.rules):
+        if isinstance(st, S.Move):
+            src = _zone_named(v, st.count if st.amount == "item" else st.source)
+            dst = _zone_named(v, st.dest)
+            if src and dst:
+                moves.append((src, dst))
+    changed = True
+    while changed:
+        changed = False
+        for src, dst in moves:
+            new = holds.get(src, set()) - holds.get(dst, set())
+            if new:
+                holds.setdefault(dst, set()).update(new)
+                changed = True
+    return holds
 
 
 def _noun(v: Voice, e, scope: dict | None = None) -> tuple[str, str]:
