@@ -14,7 +14,7 @@ from ..language.building import body_of, span
 from ..language.kinds import ANY, COLL, NUM, WHO, element_kind
 from ..language import syntax as S
 from ..language.syntax import Expr, Node, Span, Stmt, Text
-from ..printing.runs import Item, Runs, join, notes_of, say, that
+from ..printing.runs import Item, Runs, join, notes_of, say, that, title_of
 from ..printing.runs import plain as plain_text
 from .registry import register
 
@@ -211,6 +211,8 @@ def compile(c, st, env, owner):
 
 # ---------------------------------------------------------------- reading
 def _param_noun(v, p) -> tuple[str, str]:
+    if p.name in v.titles:
+        return (v.titles[p.name], v.titles[p.name])
     return ("数", "number") if p.high is not None else v.noun(p.low)
 
 
@@ -220,7 +222,7 @@ def _read_param(v, p, noun, ordinal: int) -> Runs:
     if p.name in v.titles:
         ja = en = v.titles[p.name]
     ja = ja if ordinal == 1 else "もう一つの" + ja
-    en = ("a " if ordinal == 1 else "another ") + en
+    en = (("an " if en[:1] in "aeiou" else "a ") if ordinal == 1 else "another ") + en
     if p.high is None:
         return say(v.lang, v.expr(p.low) + [("", "から" + ja)], [("", en + " from ")] + v.expr(p.low))
     lo, hi = v.expr(p.low), v.expr(p.high)
@@ -230,8 +232,9 @@ def _read_param(v, p, noun, ordinal: int) -> Runs:
 
 def _option_name(v, o: Option) -> Runs:
     """An option by its title; untitled, by what is chosen, else by what it does."""
-    if o.name in v.titles:
-        return [("term", v.titles[o.name])]
+    own = title_of(o.texts, v.lang)
+    if own:
+        return [("term", own)]
     if o.params:
         return []
     if o.body and not isinstance(o.body[0], S.Block):

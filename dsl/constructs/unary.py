@@ -55,9 +55,19 @@ def read(v, e) -> Runs:
         inner = v.expr(e.operand)
         if v.lang == "ja":
             return negate(inner)
-        simple = isinstance(e.operand, (S.Call, S.Name, S.Attr))
-        return [("", "not ")] + inner if simple else [("", "not (")] + inner + [("", ")")]
+        return _negated_en(inner)
     return [("", "−")] + v.expr(e.operand)
+
+
+def _negated_en(runs: Runs) -> Runs:
+    """'that card is a joker' -> 'that card is not a joker'; 'has life' -> 'does not have life'."""
+    text = "".join(t for _, t in runs)
+    if " and " not in text and " or " not in text:
+        for i, (style, t) in enumerate(runs):
+            for word, neg in ((" is ", " is not "), (" has ", " does not have ")):
+                if word in t and text.count(word.strip()) == 1:
+                    return runs[:i] + [(style, t.replace(word, neg, 1))] + runs[i + 1:]
+    return [("", "not (")] + runs + [("", ")")]
 
 
 register(Unary, "expression", grammar=GRAMMAR, check=check, compile=compile, read=read, order=nothing, sources=nothing)
