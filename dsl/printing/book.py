@@ -7,9 +7,10 @@ makes the PDF with the typst package and a bundled OFL Japanese font.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Optional
 
@@ -39,8 +40,8 @@ LABELS = {
     "variant_mark": ("変更", "changed by"),
     "removed": ("取り除かれたもの", "Removed"),
     "undecided": ("未決の点", "Not yet decided"),
-    "undecided_intro": ("次の点はまだ決まっていない。テストプレイでは仮の扱いで遊ぶ。",
-                        "These points are not decided yet. Playtests use the provisional answer shown."),
+    "undecided_intro": ("次の点はまだ決まっていない。テストプレイでは、それぞれの箇所に示した仮の扱いで遊ぶ。",
+                        "These points are not decided yet. Playtests use the provisional answer printed where each applies."),
     "provisional": ("仮の値", "provisional value"),
     "not_decided": UNDECIDED,
     "components": ("内容物", "Components"),
@@ -62,6 +63,11 @@ LABELS = {
     "how_it_ends": ("ゲームの終わり", "How it ends"),
     "see_book": ("未決の点が{n}つある。詳しくはルールブックを参照。", "{n} points are not yet decided: see the rulebook."),
     "generated": ("このルールブックはルールファイル {f} から生成された。", "Generated from the rule file {f}."),
+    "version": ("版 {v}", "version {v}"),
+    "page_ref": ("{n}ページ", "p. {n}"),
+    "undecided_line": ("未決の点が{n}つある。それぞれ当てはまる箇所に印を付け、「{list}」にまとめた。",
+                       "{n} points are not yet decided. Each is flagged where it applies and listed under “{list}”."),
+    "where": ("該当箇所", "where"),
     "example": ("例", "Example"),
 }
 
@@ -82,6 +88,7 @@ class Entry:
     flag: str = ""
     mark: str = ""
     rows: list = field(default_factory=list)       # a card table: header row first
+    places: list = field(default_factory=list)     # an open question's (where, anchor), in book order
 
 
 @dataclass
@@ -123,22 +130,51 @@ class _Builder:
         self.marks = 0
         self.variant_titles = {vr.path: (title_of(overlay.head(vr).texts, lang) or overlay.head(vr).name)
                                for vr in rules.variants}
+        self.questions = rules.of(S.Question)
+        self.question_of = {q.name: q for q in self.questions}
+        self.places: dict[str, list[tuple[str, str]]] = {}    # question -> (where, anchor), in book order
+        self.named_cases = {st.span: st.name for d in rules.decls if isinstance(d, (S.Flow, S.Rule, S.Trigger))
+                            for st in S.statements(d.body) if isinstance(st, S.Cases) and st.name}
 
     def mark_of(self, kind: str, name: str) -> str:
         path = self.changed.get((overlay.family(kind), name))
         return self.variant_titles.get(path, os.path.basename(path or "")) if path else ""
 
-    def mark_items(self, items: list[Item]) -> None:
-        """Mark the steps and phases a variant changed; flag those an open question is about."""
+    def mark_items(self, items: list[Item], where: tuple[str, ...]) -> None:
+        """Mark the steps and phases a variant changed; put each open question where it applies.
+
+        `where` is the section and the step or rule the items stand in, for the index of questions.
+        """
         for it in items:
+            here = where
             if it.kind in ("step", "phase", "rule"):
                 it.mark = it.mark or self.mark_of(it.kind, it.name)
                 self.marks += bool(it.mark)
-                it.children[:0] = self.open_questions(it.name)
-            self.mark_items(it.children)
+                here = where[:1] + ((f"{it.number} " if it.number else "") + plain(it.runs),)
+            named = it.name if it.kind in ("step", "phase", "rule") else self.named_cases.get(it.span)
+            if named:
+                # a question answered by an `assume` inside this part is printed there instead
+                assumed = {a.name for a in _walk(it.children) if a.kind == "assume"}
+                it.children[:0] = [open_question(self.v, q) for q in self.questions
+                                   if q.about == named and q.name not in assumed]
+            if it.kind in ("assume", "question"):
+                self.place(it, here)
+            self.mark_items(it.children, here)
 
-    def open_questions(self, name: str) -> list[Item]:
-        return [open_question(self.v, q) for q in self.rules.of(S.Question) if q.about == name]
+    def place(self, it: Item, where: tuple[str, ...]) -> None:
+        """An open question printed here: its text only the first time, an anchor for the index every time."""
+        q = self.question_of.get(it.name)
+        if q is None:
+            return
+        places = self.places.setdefault(q.name, [])
+        # Item has no anchor of its own; a question's or assume's number is otherwise unused
+        it.number = f"q{self.questions.index(q) + 1}" + (f"-{len(places) + 1}" if places else "")
+        text = " ".join(t for _, t in notes_of(q.texts, self.lang))
+        if it.kind == "question":
+            it.texts = [(k, t) for k, t in it.texts if t != text]
+        if not places and text:
+            it.texts.append(("text", text))
+        places.append((" › ".join(where), it.number))
 
     def entry(self, d: S.Decl, detail=(), flag="", rows=()) -> Entry:
         e = Entry(self.v.title(d.name), d.name, list(detail), notes_of(d.texts, self.lang), flag,
@@ -157,6 +193,25 @@ class _Builder:
             return " ".join([plain(it.runs), it.flag] + [t for _, t in it.texts] +
                             [own(c, False) for c in it.children])
         self.parts[(overlay.family(kind), name)] = " ".join(own(it, kind not in ("setup", "play")) for it in items)
+
+
+def _walk(items: list[Item]):
+    for it in items:
+        yield it
+        yield from _walk(it.children)
+
+
+# An `assume` holding more lines than this (or any step) is flagged by a line, not boxed: a box
+# would hold most of a turn and could not be kept on one page.
+FRAME_LINES = 10
+
+
+def _frame_assumes(items: list[Item]) -> None:
+    for it in _walk(items):
+        if it.kind == "assume":
+            inside = list(_walk(it.children))
+            if len(inside) > FRAME_LINES or any(c.kind in ("step", "phase") for c in inside):
+                it.kind = "assume-frame"
 
 
 def _number(items: list[Item], prefix: str = "") -> None:
@@ -236,7 +291,8 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
     for flow in rules.of(S.Flow):
         items = v.body(flow.body)
         _number(items)
-        b.mark_items(items)
+        b.mark_items(items, (label(lang, flow.name),))
+        _frame_assumes(items)
         b.part(flow.name, flow.name, items)
         sections.append(Section(flow.name, label(lang, flow.name), items=items))
 
@@ -246,7 +302,8 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
         for d in decls:
             it = read(v, d)
             it.mark = b.mark_of(kind, d.name)
-            b.mark_items([it])
+            b.mark_items([it], (label(lang, key),))
+            _frame_assumes([it])
             b.part(kind, d.name, [it])
             items.append(it)
         sections.append(Section(key, label(lang, key), items=items))
@@ -254,10 +311,21 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
     ending = _endings(rules, v, lang)
     sections.append(Section("ending", label(lang, "ending"), items=ending))
 
-    questions = [b.entry(q, describe(v, q), flag=label(lang, "not_decided")) for q in rules.of(S.Question)]
-    undecided = [e for e in questions] + [e for e in numbers if e.flag]
-    sections.append(Section("questions", label(lang, "questions"), entries=questions,
-                            intro=label(lang, "undecided_intro")))
+    # The index of what is not yet decided: each question is printed where it applies (its text
+    # once), so the index only says where; a question that applies nowhere in particular keeps its text.
+    index = []
+    for q in rules.of(S.Question):
+        e = b.entry(q, flag=label(lang, "not_decided"))
+        e.places = b.places.get(q.name, [])
+        if e.places:
+            e.notes = []
+        index.append(e)
+    for e in numbers:
+        if e.flag:
+            index.append(replace(e, notes=[], detail=[], mark="",
+                                 places=[(label(lang, "numbers"), f"numbers-{e.name}")]))
+    undecided = index
+    sections.append(Section("questions", label(lang, "questions"), entries=index, intro=label(lang, "undecided_intro")))
 
     sections = [s for s in sections if s.items or s.entries]
     title = title_of(game.texts, lang) or game.name
@@ -394,9 +462,24 @@ def render(kind: str, fmt: str, rules: S.RuleFile, lang: str, base: Optional[S.R
     page = PAPERS[paper]
     # nine cards centred on the page
     margin = (f"{(page[2] - 3 * CARD[0]) / 2:.2f}mm", f"{(page[3] - 3 * CARD[1]) / 2:.2f}mm")
+    files = [os.path.basename(rules.path)] + [os.path.basename(vr.path) for vr in rules.variants]
+    hashed = version(rules)
+    stamp = " + ".join(files) + " · " + label(lang, "version", v=hashed)
     return _env(engine).get_template(f"{kind}.{engine}.j2").render(
-        doc=doc, lang=lang, page=page, cards=deck, players=n, margin=margin, source=os.path.basename(rules.path),
-        variant_files=[os.path.basename(vr.path) for vr in rules.variants])
+        doc=doc, lang=lang, page=page, cards=deck, players=n, margin=margin, source=files[0],
+        variant_files=files[1:], stamp=stamp, version=hashed)
+
+
+def version(rules: S.RuleFile) -> str:
+    """What the printout was made from: a hash of the rule file's text and its variants' texts, in order.
+
+    Not a date, so the same rules always print the same bytes, and two printouts of different
+    rules always say so. Line endings are normalised so a checkout's settings do not change it.
+    """
+    h = hashlib.sha256()
+    for text in [rules.source] + [vr.source for vr in rules.variants]:
+        h.update(text.replace("\r\n", "\n").encode("utf-8") + b"\0")
+    return h.hexdigest()[:8]
 
 
 def make(kind: str, fmt: str, rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None,
