@@ -21,8 +21,8 @@ from ..variants import overlay
 from ..language import syntax as S
 from ..engine import Game, RuleError
 from ..variants.diff import diff
-from .prose import (UNDECIDED, Item, Voice, choice_summary, describe, notes_of, open_question, plain, rule_item,
-                    say, title_of, trigger_item, whenever)
+from .prose import (UNDECIDED, Item, Voice, choice_summary, describe, notes_of, open_question, option_head, plain,
+                    rule_item, say, title_of, trigger_item, whenever)
 
 KINDS = ("book", "sheet", "cards")
 FORMATS = ("html", "pdf", "typ")
@@ -61,6 +61,7 @@ LABELS = {
     "turn": ("手順", "Turn by turn"),
     "you_may": ("できること", "What you may do"),
     "how_it_ends": ("ゲームの終わり", "How it ends"),
+    "scoring": ("得点", "Scoring"),
     "see_book": ("未決の点が{n}つある。詳しくはルールブックを参照。", "{n} points are not yet decided: see the rulebook."),
     "generated": ("このルールブックはルールファイル {f} から生成された。", "Generated from the rule file {f}."),
     "version": ("版 {v}", "version {v}"),
@@ -370,8 +371,29 @@ def _endings(rules: S.RuleFile, v: Voice, lang: str) -> list[Item]:
     return out
 
 
+def reachable_rules(rules: S.RuleFile) -> list[S.Rule]:
+    """The rules play can reach: those `do` names from setup, play and triggers, and those they name, in
+    the order they are first reached."""
+    by_name = {r.name: r for r in rules.of(S.Rule)}
+    out: list[S.Rule] = []
+
+    def visit(body):
+        for st in S.statements(body):
+            if isinstance(st, S.Do) and st.rule in by_name and by_name[st.rule] not in out:
+                out.append(by_name[st.rule])
+                visit(by_name[st.rule].body)
+    for d in rules.of(S.Flow) + rules.of(S.Trigger):
+        visit(d.body)
+    return out
+
+
+def _texts(texts, lang: str) -> list[str]:
+    return [t for k, t in notes_of(texts, lang) if k == "text"]
+
+
 def _sheet(rules: S.RuleFile, v: Voice, sections: list[Section], lang: str) -> dict:
-    """The one-page summary: the turn as step titles, the choices, how it ends."""
+    """The one-page sheet, enough to play: setup and the turn as outlines, every choice by its options'
+    titles, every rule play reaches and every trigger with its designer text, the scoring and the end."""
     def outline(items, depth=0):
         rows = []
         for it in items:
@@ -386,19 +408,83 @@ def _sheet(rules: S.RuleFile, v: Voice, sections: list[Section], lang: str) -> d
                 rows += outline(it.children, depth)
         return rows
 
-    by_key = {s.key: s for s in sections}
+    def option_line(o, single: bool) -> tuple[str, str]:
+        # the option's own title (a name can also be a deck's or a counter's, whose title the Voice would give)
+        own = title_of(o.texts, lang)
+        text = " ".join(_texts(o.texts, lang))
+        if single:
+            return "", text or plain(option_head(v, o, True))
+        if not own:
+            # no title written: say what the option does rather than print its identifier
+            first = v.body(o.body)[:1]
+            own = plain(first[0].runs).rstrip("。.") if first and first[0].runs else ""
+        rest = option_head(v, o, False)[1:]
+        return own, text or plain(rest).lstrip(":： ,、")
+
+    def explained(d, items) -> list[tuple[int, str]]:
+        """A rule's or trigger's designer text, its steps, and the text of each case it settles."""
+        lines = [(0, t) for t in _texts(d.texts, lang)]
+        for st in S.statements(d.body):
+            if isinstance(st, S.Block) and st.kind in ("step", "phase"):
+                lines.append((0, " ".join([own_title(st.name, st.texts) + say(lang, ":", ":")] + _texts(st.texts, lang)[:1])))
+            elif isinstance(st, S.Cases):
+                lines += [(1, t) for c in st.cases for t in _texts(c.texts, lang)]
+        if not lines:
+            # nothing written by the designer: the rule's own first sentence
+            lines = [(0, plain(it.runs)) for it in items[:1]]
+        return lines
+
+    def own_title(name: str, texts) -> str:
+        # a step's own title: its name may also be a component's or a counter's, whose title the Voice gives
+        return title_of(texts, lang) or v.title(name)
+
     choices = []
+
+    def find_choices(node, where: str) -> None:
+        if isinstance(node, S.Block) and node.kind in ("step", "phase"):
+            where = own_title(node.name, node.texts)
+        if isinstance(node, S.Choose):
+            who, _ = choice_summary(v, node)
+            single = len(node.options) == 1 and node.options[0].name == "choose"
+            choices.append((where, who, [option_line(o, single) for o in node.options]))
+        for child in S.children(node):
+            find_choices(child, where)
+
+    by_key = {s.key: s for s in sections}
     for d in rules.decls:
         if isinstance(d, (S.Flow, S.Rule, S.Trigger)):
-            for st in S.statements(d.body):
-                if isinstance(st, S.Choose):
-                    choices.append(choice_summary(v, st))
+            where = label(lang, d.name) if isinstance(d, S.Flow) else v.title(d.name)
+            for st in d.body:
+                find_choices(st, where)
+    rule_items = {it.name: it for it in by_key["rules"].items} if "rules" in by_key else {}
+    reached = [{"title": v.title(r.name), "lines": explained(r, rule_items[r.name].children)}
+               for r in reachable_rules(rules)]
+    triggers = [{"title": v.title(t.name), "lines": explained(t, v.body(t.body)) or [(0, whenever(v, t))]}
+                for t in rules.of(S.Trigger)]
     return {
         "setup": outline(by_key["setup"].items) if "setup" in by_key else [],
         "turn": outline(by_key["play"].items) if "play" in by_key else [],
         "choices": choices,
+        "rules": reached,
+        "triggers": triggers,
+        "scoring": _scoring(rules, v, lang),
         "ending": [plain(it.runs) for it in by_key["ending"].items] if "ending" in by_key else [],
     }
+
+
+def _scoring(rules: S.RuleFile, v: Voice, lang: str) -> list[tuple[str, str]]:
+    """The values the end of the game ranks or names the winners by, with their designer text or reading."""
+    values = {d.name: d for d in rules.of(S.Define)}
+    out, seen = [], set()
+    for node in S.walk_rules(rules):
+        if isinstance(node, S.EndGame):
+            for n in S.walk(node):
+                name = getattr(n, "fn", None) or getattr(n, "id", None)
+                if name in values and name not in seen:
+                    seen.add(name)
+                    d = values[name]
+                    out.append((v.title(name), " ".join(_texts(d.texts, lang)) or plain(describe(v, d))))
+    return out
 
 
 # ================================================================ cards
@@ -465,9 +551,31 @@ def render(kind: str, fmt: str, rules: S.RuleFile, lang: str, base: Optional[S.R
     files = [os.path.basename(rules.path)] + [os.path.basename(vr.path) for vr in rules.variants]
     hashed = version(rules)
     stamp = " + ".join(files) + " · " + label(lang, "version", v=hashed)
-    return _env(engine).get_template(f"{kind}.{engine}.j2").render(
-        doc=doc, lang=lang, page=page, cards=deck, players=n, margin=margin, source=files[0],
-        variant_files=files[1:], stamp=stamp, version=hashed)
+    def fill(env: str, size: float) -> str:
+        return _env(env).get_template(f"{kind}.{env}.j2").render(
+            doc=doc, lang=lang, page=page, cards=deck, players=n, margin=margin, source=files[0],
+            variant_files=files[1:], stamp=stamp, version=hashed, size=size)
+    size = SHEET_SIZES[0]
+    if kind == "sheet":
+        # the sheet is one page: the largest type that keeps it there (the HTML follows the PDF's choice)
+        for size in SHEET_SIZES:
+            if _last_page(fill("typ", size)) == 1:
+                break
+    return fill(engine, size)
+
+
+# Type sizes (pt) the one-page sheet tries, largest first; below the last it would no longer be legible.
+SHEET_SIZES = (9.4, 9.0, 8.6, 8.2, 7.8, 7.4, 7.0, 6.6, 6.2)
+
+
+@lru_cache(maxsize=64)
+def _last_page(source: str) -> int:
+    """The page the sheet's last line lands on, read from the metadata the sheet template leaves there."""
+    import json
+    import typst
+    found = json.loads(typst.query(source.encode("utf-8"), "<sheet-last-page>", font_paths=[font_dir()],
+                                   ignore_system_fonts=True))
+    return found[0]["value"] if found else 1
 
 
 def version(rules: S.RuleFile) -> str:
