@@ -237,3 +237,67 @@ def test_printouts_are_byte_identical_across_runs():
         for kind in ("book", "sheet"):
             assert book.make(kind, "pdf", rules, "ja") == book.make(kind, "pdf", again, "ja")
             assert book.make(kind, "html", rules, "en") == book.make(kind, "html", again, "en")
+
+
+# ---------------------------------------------------------------- components a player unpacks
+
+def _components(path, lang="en"):
+    from dsl.printing.runs import plain
+    rules, _ = load(str(path))
+    entries = next(s for s in book.contents(rules, lang).sections if s.key == "components").entries
+    return {e.title: plain(e.detail) for e in entries}
+
+
+def test_components_give_counts_per_player_where_the_rules_do():
+    assert _components(BLUFF)["die"].startswith("5 per player (2 players: 10 · 3 players: 15")
+    assert _components(BLUFF, "ja")["さいころ"].startswith("1人あたり5 (2人: 10 · 3人: 15")
+    assert _components(POPULUS)["worker"].startswith("16 per player (3 players: 48 · 4 players: 64 · 5 players: 80)")
+    # a count per team, at every player count (the last team may be smaller)
+    assert _components(DREAM)["number token"].startswith("1 per team (2 players: 1 · 3-4 players: 2")
+
+
+def test_populus_spaces_are_part_of_the_tiles_not_cards_to_unpack():
+    comps = _components(POPULUS)
+    assert "space" not in comps
+    assert comps["area tile"] == "15 — 7 × space on each"
+    assert "cards" not in " ".join(comps.values())
+    html = book.render("book", "html", load(str(POPULUS))[0], "en")
+    components = html.split('id="components"')[1].split('id="zones"')[0]
+    assert "space-" not in components and "7 × space on each" in components
+
+
+def test_components_the_seed_lists_but_play_does_not_model_are_printed_not_played():
+    comps = _components(POPULUS)
+    for title in ("race board", "score track"):
+        assert comps[title] == "not used by the rules of play"
+    assert comps["marker"].startswith("2 per player (3 players: 6")
+    rules, _ = load(str(POPULUS))
+    from dsl.engine import Game
+    assert "marker" not in Game(rules, 3).kind_pieces         # the engine never sees it
+
+
+def test_a_component_not_modelled_cannot_be_played_with(tmp_path):
+    from dsl.language.diagnostics import RuleFileError
+    f = tmp_path / "g.rules"
+    f.write_text(POPULUS.read_text(encoding="utf-8").replace(
+        "    set vandal_due to 0\n", "    set vandal_due to 0\n    move 1 from marker to lowered(p)\n"), encoding="utf-8")
+    with pytest.raises(RuleFileError) as err:
+        load(str(f))
+    errors = [d for d in err.value.diagnostics if d.severity == "error"]
+    assert len(errors) == 1 and "'marker'" in errors[0].message
+    f.write_text(POPULUS.read_text(encoding="utf-8").replace("  part of tile\n", "  part of tiles\n"), encoding="utf-8")
+    with pytest.raises(RuleFileError) as err:
+        load(str(f))
+    errors = [d for d in err.value.diagnostics if d.severity == "error"]
+    assert len(errors) == 1 and "part of 'tiles'" in errors[0].message and "'tile'" in errors[0].hint
+
+
+def test_a_variant_adds_and_removes_such_components(tmp_path):
+    (tmp_path / "populus.rules").write_text(POPULUS.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "v.rules").write_text(
+        'variant no_marker of populus\n  title en "No markers"\n'
+        'remove component marker\nadd component pad\n  title en "score pad"\n  count 1\n', encoding="utf-8")
+    rules, _ = load(str(tmp_path / "v.rules"))
+    entries = next(s for s in book.contents(rules, "en", load(rules.path)[0]).sections if s.key == "components").entries
+    titles = {e.title: e.mark for e in entries}
+    assert "marker" not in titles and titles["score pad"] == "No markers"

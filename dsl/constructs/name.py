@@ -65,7 +65,7 @@ def check(ck, e, scope):
             return "family"
         if isinstance(d, S.Component):
             return COLL
-        ck.error(e.span, f"'{n}' is a {type(d).__name__.lower()}, not a value")
+        ck.error(e.span, f"'{n}' is a {S.kind_of(d)}, not a value")
         return ANY
     if n in ck.symbols:
         return TEXT

@@ -21,7 +21,8 @@ from ..variants import overlay
 from ..language import syntax as S
 from ..engine import Game, RuleError
 from ..variants.diff import diff
-from .prose import (UNDECIDED, Item, Voice, choice_summary, describe, notes_of, open_question, option_head, plain,
+from ..constructs.component import count_runs
+from .prose import (UNDECIDED, Item, Runs, Voice, choice_summary, describe, notes_of, open_question, option_head, plain,
                     rule_item, say, title_of, trigger_item, whenever)
 
 KINDS = ("book", "sheet", "cards")
@@ -231,7 +232,8 @@ def _number(items: list[Item], prefix: str = "") -> None:
 
 
 def _piece_counts(rules: S.RuleFile) -> dict[str, list[tuple[int, int]]]:
-    """How many pieces of each component the rules imply, at each player count."""
+    """How many pieces of each component the rules imply, at each player count; for a component
+    play does not model, what its count line says."""
     game = rules.game
     out: dict[str, list[tuple[int, int]]] = {}
     for n in range(game.min_players, game.max_players + 1):
@@ -241,6 +243,25 @@ def _piece_counts(rules: S.RuleFile) -> dict[str, list[tuple[int, int]]]:
             continue
         for kind in {c.name for c in rules.of(S.Component)}:
             out.setdefault(kind, []).append((n, len(g.kind_pieces.get(kind, ()))))
+        for d in rules.of(S.ExtraComponent):
+            if d.count is not None:
+                each = {"player": n, "team": len(g.teams)}.get(d.per, 1)
+                out.setdefault(d.name, []).append((n, g.const(d.count, f"the count of '{d.name}'") * each))
+    return out
+
+
+def _parts(c: S.Decl, parts: list[S.Component], counts: dict, v: Voice, lang: str) -> Runs:
+    """What is printed on a component (a tile's spaces): how many on each, where the rules say."""
+    out: Runs = []
+    for part in parts:
+        whole, pieces = dict(counts.get(c.name, [])), dict(counts.get(part.name, []))
+        each = {pieces[n] // whole[n] for n in whole if n in pieces and whole[n] and pieces[n] % whole[n] == 0}
+        name = v.title(part.name)
+        if len(each) == 1 and len(whole) == len(pieces):
+            k = each.pop()
+            out.append(("", say(lang, f" — 1つにつき{name}が{k}つ", f" — {k} × {name} on each")))
+        else:
+            out += [("", say(lang, f" — {name}: ", f" — {name}: "))] + count_runs(v, counts.get(part.name, []))
     return out
 
 
@@ -276,8 +297,17 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
 
     # components, with the counts the rules imply
     counts = _piece_counts(rules)
-    comps = [b.entry(c, describe(v, c, counts.get(c.name, [])), rows=_card_rows(c, v, lang) if c.cards else [])
-             for c in rules.of(S.Component)]
+    comps = []
+    for c in [d for d in rules.decls if isinstance(d, (S.Component, S.ExtraComponent))]:
+        if isinstance(c, S.Component) and c.part_of:
+            continue        # printed on another component: listed there, not as something to unpack
+        parts = [p for p in rules.of(S.Component) if p.part_of == c.name]
+        comps.append(b.entry(c, describe(v, c, counts.get(c.name, [])) + _parts(c, parts, counts, v, lang),
+                             rows=_card_rows(c, v, lang) if getattr(c, "cards", ()) else []))
+    parts_of = {c.name for c in rules.of(S.Component) if c.part_of}
+    for c in rules.of(S.Component):
+        if c.name in parts_of:
+            b.entry(c, describe(v, c, counts.get(c.name, [])))      # still a part a variant may change
     sections.append(Section("components", label(lang, "components"), entries=comps))
     zones = [b.entry(d, describe(v, d)) for d in rules.of(S.Zone) + rules.of(S.Board)]
     sections.append(Section("zones", label(lang, "zones"), entries=zones))
