@@ -143,7 +143,7 @@ def test_card_sheets_hold_every_card_nine_to_a_page(tmp_path):
     r = run("cards", DEMOCRACY, "--players", "4", "--format", "pdf", "-o", out)
     assert r.exit_code == 0, r.output
     reader = pypdf.PdfReader(str(out))
-    assert len(reader.pages) == 6                              # 50 cards
+    assert len(reader.pages) == 12                             # 50 cards: 6 pages of fronts, each with its backs
     box = reader.pages[0].mediabox
     assert round(float(box.width) / 72 * 25.4) == 210          # A4
     cards, n = book.cards(load(str(DEMOCRACY))[0], "en", 4)

@@ -120,7 +120,8 @@ def test_question_about_a_rule_is_flagged_in_that_rule_and_indexed_with_its_page
     rules, _ = load(str(BLUFF))
     text = pages(book.make("book", "pdf", rules, "en"))
     whole = " ".join(" ".join(text).split())
-    assert whole.count("The seed does not say what happens when the actual count equals the bid") == 1
+    exact = next(q for q in rules.of(S.Question) if q.name == "exact_count")
+    assert whole.count(" ".join(t for _, t in notes_of(exact.texts, "en"))) == 1
     assert "Rules in detail › Settle the challenge (p." in whole
     # the first page keeps one line, not the list
     before_contents = " ".join(text[0].split()).split("Contents")[0]

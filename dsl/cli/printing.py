@@ -25,7 +25,9 @@ choose, how the game ends, and how many points are not yet decided.
 \b
   playtest sheet games/GAME.rules --lang ja --format pdf -o GAME-sheet.pdf""",
     "cards": """Write print-and-play sheets of every card the game's deck tables define:
-63 x 88 mm, nine to a page, with cut marks, showing each card's attributes.
+63 x 88 mm, nine to a page, each page of fronts followed by its backs (mirrored for
+long-edge duplex), with bleed and cut marks; then discs for the game's tokens. Cards
+print their values by the titles, marks and colours of the file's `symbol`s.
 
 \b
   playtest cards games/GAME.rules --players 4 --format pdf -o GAME-cards.pdf""",

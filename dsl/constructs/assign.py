@@ -16,7 +16,7 @@ from ..language.building import span
 from ..language.diagnostics import did_you_mean
 from ..language.kinds import NUM, PLAYER, TEAM
 from ..language.syntax import Expr, Node, Span, Stmt
-from ..printing.runs import Item, Runs, say, sentence
+from ..printing.runs import Item, Runs, possessive, say, sentence
 from .registry import register
 
 
@@ -164,11 +164,28 @@ def compile(c, st, env, owner):
 def _target(v, t) -> Runs:
     if t.player is None:
         return v.name(t.name)
-    return v.expr(t.player) + [("", say(v.lang, "の", "'s "))] + v.name(t.name)
+    return possessive(v.lang, v.expr(t.player), v.name(t.name, article=False))
+
+
+def _who_holds(v, t) -> bool:
+    """A variable that names a player or team: 'who bid last', 'whose turn it is'."""
+    d = v.kinds.get(t.name)
+    return isinstance(d, S.Counter) and d.kind == "variable"
 
 
 def read(v, st) -> Item:
     t, x = _target(v, st.target), v.expr(st.value)
+    if st.op == "set" and _who_holds(v, st.target):
+        if isinstance(st.value, S.Name) and st.value.id == "nobody":
+            if st.target.player is not None:
+                return sentence(v, st, t + [("", "はまだいない。")],
+                                v.expr(st.target.player) + [("", " has no ")] + v.name(st.target.name, article=False) + [("", " yet.")])
+            return sentence(v, st, t + [("", "はまだいない。")], [("", "There is no ")] + t + [("", " yet.")])
+        if isinstance(st.value, S.Call) and st.value.fn == "next_player" and st.target.player is None \
+                and isinstance(st.value.args[0], S.Name) and st.value.args[0].id == st.target.name:
+            return sentence(v, st, t + [("", "は次のプレイヤーに移る。")], [("", "The ")] + t + [("", " passes to the next player.")])
+        the = [] if st.target.player is not None else [("", "the ")]
+        return sentence(v, st, x + [("", "が")] + t + [("", "になる。")], x + [("", " becomes ")] + the + t + [("", ".")])
     if st.op == "set":
         return sentence(v, st, t + [("", "を")] + x + [("", "にする。")],
                          [("", "Set ")] + t + [("", " to ")] + x + [("", ".")])

@@ -61,8 +61,10 @@ def compile(c, e, env):
 
 # ---------------------------------------------------------------- reading
 def read(v, e) -> Runs:
-    return v.expr(e.obj) + [("", "の")] + v.name(e.name) if v.lang == "ja" else \
-        [("", "the ")] + v.name(e.name) + [("", " of ")] + v.expr(e.obj)
+    if v.subject(e.obj):
+        return v.attribute(e.name) if v.lang == "ja" else [("", "its ")] + v.attribute(e.name)
+    return v.expr(e.obj) + [("", "の")] + v.attribute(e.name) if v.lang == "ja" else \
+        [("", "the ")] + v.attribute(e.name) + [("", " of ")] + v.expr(e.obj)
 
 
 register(Attr, "expression", grammar=GRAMMAR, check=check, compile=compile, read=read, order=nothing, sources=nothing)

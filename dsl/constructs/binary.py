@@ -182,7 +182,8 @@ def read(v, e) -> Runs:
     template = say(v.lang, ja, en)
     a, b = v.expr(e.left), v.expr(e.right)
     if e.op in ("=", "!=") and v.lang == "ja" and isinstance(e.right, S.Name) and e.right.id == "nobody":
-        template = "{a}がいない" if e.op == "=" else "{a}がいる"
+        there = "い" if v.is_someone(e.left) else "あ"
+        template = "{a}が" + (there + "ない" if e.op == "=" else there + "る")
     if e.op in ("and", "or"):
         a = _grouped(e.left, a, e.op)
         b = _grouped(e.right, b, e.op)

@@ -14,9 +14,11 @@ from ..engine.values import plain
 from ..language import syntax as S
 from ..language.building import span
 from ..language.diagnostics import did_you_mean
-from ..language.kinds import ANY, NUM, PLAYER, TEAM, ZONE
+from ..language.constants import COMPARISONS
+from ..language.kinds import ANY, BOOL, NUM, PLAYER, TEAM, ZONE
 from ..language.syntax import Expr
-from ..printing.runs import Runs, fill, join, say
+from ..printing.runs import Runs, fill, join, possessive, say
+from ..printing.runs import plain as plain_text
 from . import comprehension
 from .registry import register
 
@@ -194,17 +196,52 @@ def board_names(c) -> set:
 # ---------------------------------------------------------------- reading
 def read(v, e) -> Runs:
     args = [v.expr(a) for a in e.args]
+    if e.fn == "first" and isinstance(e.args[0], S.Name) and e.args[0].id == "players":
+        return [("", say(v.lang, "席1のプレイヤー", "the player in seat 1"))]
     if e.fn in BUILTINS and e.fn not in v.kinds:
         b = BUILTINS[e.fn]
-        return fill(say(v.lang, b.ja, b.en), args)
+        template = say(v.lang, b.ja, b.en)
+        if v.lang == "ja" and e.args and v.subject(e.args[0]) and template[3:4] in ("が", "の"):
+            template = template[4:]         # 「目がワイルド」, not 「それがワイルド」
+        return fill(template, args)
     decl = v.kinds.get(e.fn)
     if isinstance(decl, S.Order):
         return args[0] + [("", "の")] + v.name(e.fn) if v.lang == "ja" else v.name(e.fn) + [("", " of ")] + args[0]
+    if isinstance(decl, (S.Zone, S.Counter)) and len(args) == 1 and v.subject(e.args[0]):
+        return v.name(e.fn, article=False)          # 'the player with the highest tribe points'
     if isinstance(decl, (S.Zone, S.Counter)) and len(args) == 1:
         # a player's own zone or counter
-        return args[0] + [("", say(v.lang, "の", "'s "))] + v.name(e.fn)
-    joined = join(args, say(v.lang, "、", ", "))
-    return v.name(e.fn) + ([("", "(")] + joined + [("", ")")] if args else [])
+        return possessive(v.lang, args[0], v.name(e.fn, article=False))
+    if isinstance(decl, S.Define) and len(args) == 1:
+        title = v.name(e.fn, article=False)
+        if _is_condition(decl.expr):
+            # a named condition reads as what it says of its argument: 「そのカードがジョーカー」
+            if v.lang == "ja":
+                # 「そのカードがジョーカー」; 「そのメンバーはライフがある」 where the title has its own が
+                particle = "は" if "が" in plain_text(title) else "が"
+                return ([] if v.subject(e.args[0]) else args[0] + [("", particle)]) + title
+            verb = "" if plain_text(title).split(" ")[0] in _VERBS else "is "
+            return args[0] + [("", " " + verb)] + title
+        if v.subject(e.args[0]):
+            return title
+        return possessive(v.lang, args[0], title)
+    joined = join(args, say(v.lang, "と", " and "))
+    return v.name(e.fn, article=False) + ([("", say(v.lang, "(", " ("))] + joined + [("", ")")] if args else [])
+
+
+# English titles of conditions that already start with their verb ('has life', 'faces the other team')
+_VERBS = {"has", "is", "are", "stands", "faces", "wins", "not", "no", "holds", "shows", "can", "may"}
+
+
+def _is_condition(x) -> bool:
+    if isinstance(x, S.Binary):
+        return x.op in COMPARISONS or x.op in ("and", "or")
+    if isinstance(x, S.Unary):
+        return x.op == "not"
+    if isinstance(x, S.Call):
+        b = BUILTINS.get(x.fn)
+        return b is not None and b.returns == BOOL
+    return False
 
 
 # ---------------------------------------------------------------- analyses

@@ -11,7 +11,7 @@ from typing import Optional
 from ..engine.program import Label, source
 from ..language.building import body_of, span
 from ..language.syntax import Expr, Node, Span, Stmt, Text
-from ..printing.runs import Item, notes_of, say
+from ..printing.runs import Item, notes_of, say, when
 from .registry import Absent, nothing, register
 
 
@@ -76,7 +76,7 @@ def compile(c, st, env, owner):
 
 # ---------------------------------------------------------------- reading
 def read(v, st) -> Item:
-    kids = [Item("branch", say(v.lang, [("", "「")] + v.expr(c.cond) + [("", "」のとき:")], [("", "When ")] + v.expr(c.cond) + [("", ":")]),
+    kids = [Item("branch", say(v.lang, when(v.expr(c.cond)) + [("", ":")], [("", "When ")] + v.expr(c.cond) + [("", ":")]),
                  v.body(c.body), notes_of(c.texts, v.lang), span=c.span) for c in st.cases]
     return Item("sentence", [("", say(v.lang, "次のうち当てはまる場合に従う。", "Follow the case that applies:"))],
                 kids, span=st.span)

@@ -13,7 +13,7 @@ from ..engine.program import Choice, Label, OptionInfo, mentions, split_bounds
 from ..language.building import body_of, span
 from ..language.kinds import ANY, COLL, NUM, WHO, element_kind
 from ..language.syntax import Expr, Node, Span, Stmt, Text
-from ..printing.runs import Item, Runs, join, notes_of, say
+from ..printing.runs import Item, Runs, join, notes_of, say, that
 from ..printing.runs import plain as plain_text
 from .registry import register
 
@@ -209,57 +209,118 @@ def compile(c, st, env, owner):
 
 
 # ---------------------------------------------------------------- reading
-def _read_param(v, p) -> Runs:
+def _param_noun(v, p) -> tuple[str, str]:
+    return ("数", "number") if p.high is not None else v.noun(p.low)
+
+
+def _read_param(v, p, noun, ordinal: int) -> Runs:
+    """A parameter where it is chosen: 'a number (1 to 5)', 'a card from your hand'."""
+    ja, en = noun
+    if p.name in v.titles:
+        ja = en = v.titles[p.name]
+    ja = ja if ordinal == 1 else "もう一つの" + ja
+    en = ("a " if ordinal == 1 else "another ") + en
     if p.high is None:
-        return say(v.lang, v.expr(p.low) + [("", "から")] + v.name(p.name), v.name(p.name) + [("", " from ")] + v.expr(p.low))
+        return say(v.lang, v.expr(p.low) + [("", "から" + ja)], [("", en + " from ")] + v.expr(p.low))
     lo, hi = v.expr(p.low), v.expr(p.high)
-    return say(v.lang, v.name(p.name) + [("", "(")] + lo + [("", "〜")] + hi + [("", ")")],
-               v.name(p.name) + [("", " (")] + lo + [("", " to ")] + hi + [("", ")")])
+    return say(v.lang, [("", ja + "(")] + lo + [("", "〜")] + hi + [("", ")")],
+               [("", en + " (")] + lo + [("", " to ")] + hi + [("", ")")])
 
 
-def option_head(v, o: Option, single: bool) -> Runs:
+def _option_name(v, o: Option) -> Runs:
+    """An option by its title, or, untitled, by what it does."""
+    if o.name in v.titles:
+        return [("term", v.titles[o.name])]
+    if o.body:
+        first = v.stmt(o.body[0]).runs
+        if first and first[-1][1].endswith(("。", ".")):
+            first = first[:-1] + [(first[-1][0], first[-1][1][:-1])]
+        return first
+    return [("", say(v.lang, "何もしない", "do nothing"))]
+
+
+def _with_params(v, o: Option, read):
+    """Read with each parameter of an option bound, so the option's body names them as nouns."""
+    params = list(o.params)
+    heads: list[Runs] = []
+    seen: dict = {}
+
+    def bind(i):
+        if i == len(params):
+            return read(heads)
+        p = params[i]
+        noun = _param_noun(v, p)
+        seen[noun] = seen.get(noun, 0) + 1
+        heads.append(_read_param(v, p, noun, seen[noun]))
+        with v.bound(p.name, noun):
+            return bind(i + 1)
+    return bind(0)
+
+
+def option_head(v, o: Option, single: bool, heads=None) -> Runs:
     """An option's first line: its title, what is chosen, and when it may be chosen."""
-    params = join([_read_param(v, p) for p in o.params], say(v.lang, "、", ", "))
-    head: Runs = [] if single else [("term", v.title(o.name))]
+    if heads is None:
+        return _with_params(v, o, lambda hs: option_head(v, o, single, hs))
+    params = join(heads, say(v.lang, "と", " and "))
+    head: Runs = [] if single else _option_name(v, o)
     if params:
         head += say(v.lang, ([("", ": ")] if head else []) + params + [("", "を選ぶ")],
                     ([("", ": choose ")] if head else [("", "Choose ")]) + params)
     if o.where is not None:
-        head += say(v.lang, [("", "(ただし")] + v.expr(o.where) + [("", ")")],
+        head += say(v.lang, [("", "(ただし、")] + v.expr(o.where) + [("", ")")],
                     [("", ", where ")] + v.expr(o.where))
     if o.available is not None:
-        head += say(v.lang, [("", "(")] + v.expr(o.available) + [("", "ときのみ)")],
+        head += say(v.lang, [("", "(")] + that(v.expr(o.available)) + [("", "場合のみ)")],
                     [("", " (only if ")] + v.expr(o.available) + [("", ")")])
     if single:
         head.append(("", say(v.lang, "。", ".")))
     return head
 
 
+def _who(v, st) -> Runs:
+    if st.actor is not None:
+        return v.expr(st.actor)
+    return v.expr(st.each_coll) + [("", say(v.lang, "それぞれ", ""))]
+
+
+def _each(v, st, read):
+    """A simultaneous choice names its chooser 'that team' in what follows."""
+    if st.actor is not None:
+        return read()
+    with v.oneself(st.each_var, v.noun(st.each_coll)):
+        return read()
+
+
 def choice_summary(v, st) -> tuple[str, list[str]]:
     """Who chooses and each option's first line, for the one-page sheet."""
-    if st.actor is not None:
-        who = plain_text(v.expr(st.actor))
-    else:
-        who = plain_text(v.expr(st.each_coll)) + say(v.lang, "(同時に、伏せて)", " (at the same time, face down)")
+    who = plain_text(_who(v, st))
+    if st.actor is None:
+        who += say(v.lang, "(同時に、伏せて)", " (at the same time, face down)")
     single = len(st.options) == 1 and st.options[0].name == "choose"
-    return who, [plain_text(option_head(v, o, single)) for o in st.options]
+    return who, _each(v, st, lambda: [plain_text(option_head(v, o, single)) for o in st.options])
+
+
+def _option(v, o: Option, single: bool) -> Item:
+    return _with_params(v, o, lambda heads: Item(
+        "option", option_head(v, o, single, heads), v.body(o.body), notes_of(o.texts, v.lang),
+        "" if single else o.name, span=o.span))
 
 
 def read(v, st) -> Item:
     single = len(st.options) == 1 and st.options[0].name == "choose"
+    who = _who(v, st)
     if st.actor is None:
-        who = [("code", st.each_var)] + say(v.lang, [("", "(")] + v.expr(st.each_coll) + [("", "の全員)が同時に、伏せて選ぶ:")],
-                                            [("", " (each of ")] + v.expr(st.each_coll) + [("", ") chooses at the same time, face down:")])
+        head = who + say(v.lang, [("", "が同時に、伏せて選ぶ:")], [("", " choose at the same time, face down:")])
+        if not single:
+            head = who + say(v.lang, [("", "が同時に、伏せて次のどれか一つを選ぶ:")],
+                             [("", " choose at the same time, face down, one of:")])
     else:
-        who = v.expr(st.actor) + [("", say(v.lang, "が選ぶ:", " chooses:"))]
-    if single:
-        o = st.options[0]
-        return Item("choice", who, [Item("option", option_head(v, o, True), v.body(o.body), notes_of(o.texts, v.lang),
-                                         span=o.span)], span=st.span)
-    if st.actor is not None:
-        who = v.expr(st.actor) + [("", say(v.lang, "は次のどれか一つを選ぶ:", " chooses one of:"))]
-    return Item("choice", who, [Item("option", option_head(v, o, False), v.body(o.body), notes_of(o.texts, v.lang),
-                                     o.name, span=o.span) for o in st.options], span=st.span)
+        head = who + [("", say(v.lang, "が選ぶ:", " chooses:"))]
+        if not single:
+            head = who + [("", say(v.lang, "は次のどれか一つを選ぶ:", " chooses one of:"))]
+    if st.actor is None:
+        head = say(v.lang, head, [("", "Each of ")] + head)
+    return _each(v, st, lambda: Item("choice", head, [_option(v, o, single) for o in st.options], span=st.span))
 
 
 # ---------------------------------------------------------------- narration

@@ -11,7 +11,7 @@ from typing import Optional
 from ..language.building import span
 from ..language.kinds import ANY, COLL
 from ..language.syntax import Expr
-from ..printing.runs import Runs, say
+from ..printing.runs import Runs, say, that
 from .registry import register
 
 
@@ -82,17 +82,18 @@ def compile(c, e, env, pairs=False):
 # ---------------------------------------------------------------- reading
 def read(v, e) -> Runs:
     coll = v.expr(e.coll)
-    var = [("code", e.var)]
-    cond = v.expr(e.cond) if e.cond is not None else None
-    if e.item is None:
-        if cond is None:
-            return coll
-        return say(v.lang, coll + [("", "のうち「")] + cond + [("", "」であるもの(")] + var + [("", ")")],
-                   coll + [("", " (each ")] + var + [("", ") such that ")] + cond)
-    item = v.expr(e.item)
-    where = [] if cond is None else say(v.lang, [("", "(「")] + cond + [("", "」であるもの)")], [("", " such that ")] + cond)
-    return say(v.lang, coll + [("", "の各")] + var + where + [("", "の")] + item,
-               item + [("", " for each ")] + var + [("", " in ")] + coll + where)
+    noun = v.noun(e.coll)
+    with v.bound(e.var, noun, subject=True):
+        cond = v.expr(e.cond) if e.cond is not None else None
+        if e.item is None:
+            if cond is None:
+                return coll
+            return say(v.lang, coll + [("", "のうち、")] + that(cond) + [("", "もの")],
+                       coll + [("", " where ")] + cond)
+        item = v.expr(e.item)
+        where = [] if cond is None else say(v.lang, [("", "(")] + that(cond) + [("", "もの)")], [("", " where ")] + cond)
+        return say(v.lang, coll + where + [("", "それぞれの")] + item,
+                   item + [("", " of each of ")] + coll + where)
 
 
 # ---------------------------------------------------------------- analyses

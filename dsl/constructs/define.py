@@ -37,7 +37,8 @@ def check(ck, d):
 
 # ---------------------------------------------------------------- reading
 def read(v, d, counts=()) -> Runs:
-    return ([("code", "(" + ", ".join(d.params) + ") ")] if d.params else []) + v.expr(d.expr)
+    from .rule import params_bound
+    return params_bound(v, d, lambda nouns: v.expr(d.expr))
 
 
 register(Define, "declaration", grammar=GRAMMAR, check=check, read=read)

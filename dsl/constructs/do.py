@@ -11,7 +11,7 @@ from ..language import syntax as S
 from ..language.building import span
 from ..language.diagnostics import did_you_mean
 from ..language.syntax import Expr, Stmt
-from ..printing.runs import Item, Runs, join, say, sentence
+from ..printing.runs import Item, Runs, join, say, sentence, title_of
 from .registry import register
 
 
@@ -82,14 +82,23 @@ def compile(c, st, env, owner):
 # ---------------------------------------------------------------- reading
 def read(v, st) -> Item:
     rule = v.kinds.get(st.rule)
-    given: Runs = []
+    # by the rule's own title: a step may share the rule's name
+    name = [("term", title_of(rule.texts, v.lang) or v.title(st.rule))] if isinstance(rule, S.Rule) else v.name(st.rule)
     if isinstance(rule, S.Rule) and st.args:
-        pairs = [[("code", p), ("", " = ")] + v.expr(a) for p, a in zip(rule.params, st.args)]
-        given = say(v.lang, [("", "(")] + join(pairs, "、") + [("", ")")],
-                    [("", " with ")] + join(pairs, ", "))
-    name = v.name(st.rule)
-    return sentence(v, st, [("", "「")] + name + [("", "」")] + given + [("", "を行う。")],
-                     [("", "Carry out “")] + name + [("", "”")] + given + [("", ".")])
+        args = [v.expr(a) for a in st.args]
+        if len(rule.body) == 1:
+            # a one-line rule reads in place, with what the call passes where the rule has its parameters
+            with v.given(rule.params, args):
+                inner = v.stmt(rule.body[0])
+            return Item("sentence", [("", "「")] + name + [("", say(v.lang, "」: ", "”: "))] + inner.runs,
+                        inner.children, span=st.span) if v.lang == "ja" else \
+                Item("sentence", [("", "“")] + name + [("", "”: ")] + inner.runs, inner.children, span=st.span)
+        given = say(v.lang, [("", "(")] + join(args, "、") + [("", "について)")],
+                    [("", " for ")] + join(args, " and "))
+        return sentence(v, st, [("", "「")] + name + [("", "」")] + given + [("", "を行う。")],
+                         [("", "Carry out “")] + name + [("", "”")] + given + [("", ".")])
+    return sentence(v, st, [("", "「")] + name + [("", "」を行う。")],
+                     [("", "Carry out “")] + name + [("", "”.")])
 
 
 # ---------------------------------------------------------------- narration

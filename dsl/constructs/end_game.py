@@ -111,6 +111,13 @@ def compile(c, st, env, owner):
 
 # ---------------------------------------------------------------- reading
 def read(v, st) -> Item:
+    if st.keys and st.var:
+        with v.bound(st.var, v.noun(st.coll), subject=True):
+            return _read(v, st)
+    return _read(v, st)
+
+
+def _read(v, st) -> Item:
     if not st.keys:
         if st.winners is None:
             return sentence(v, st, [("", "ゲーム終了。勝者はいない。")], [("", "The game ends with no winner.")])

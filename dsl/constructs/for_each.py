@@ -10,8 +10,9 @@ from typing import Optional
 from ..engine.program import Label
 from ..language.building import not_texts, span
 from ..language.kinds import COLL, element_kind
+from ..language import syntax as S
 from ..language.syntax import Expr, Stmt
-from ..printing.runs import Item
+from ..printing.runs import Item, say, that
 from .registry import Absent, register
 
 
@@ -78,13 +79,18 @@ def compile(c, st, env, owner):
 
 # ---------------------------------------------------------------- reading
 def read(v, st) -> Item:
-    coll, var = v.expr(st.coll), [("code", st.var)]
-    cond = v.expr(st.cond) if st.cond is not None else None
-    if v.lang == "ja":
-        head = coll + ([("", "のうち「")] + cond + [("", "」であるもの")] if cond else []) + [("", "の一人ずつ(")] + var + [("", ")について:")]
-    else:
-        head = [("", "For each ")] + var + [("", " in ")] + coll + ([("", " such that ")] + cond if cond else []) + [("", ":")]
-    return Item("each", head, v.body(st.body), span=st.span)
+    coll = v.expr(st.coll)
+    noun = v.noun(st.coll)
+    with v.bound(st.var, noun):
+        cond = v.expr(st.cond) if st.cond is not None else None
+        everyone = isinstance(st.coll, S.Name) and st.coll.id in ("players", "teams") and cond is None
+        if everyone:
+            head = [("", say(v.lang, f"各{noun[0]}について:", f"For each {noun[1]}:"))]
+        elif v.lang == "ja":
+            head = coll + ([("", "のうち、")] + that(cond) + [("", "もの")] if cond else []) + [("", "それぞれについて:")]
+        else:
+            head = [("", "For each of ")] + coll + ([("", " where ")] + cond if cond else []) + [("", ":")]
+        return Item("each", head, v.body(st.body), span=st.span)
 
 
 # ---------------------------------------------------------------- analyses

@@ -41,6 +41,8 @@ def compile(c, e, env):
 
 # ---------------------------------------------------------------- reading
 def read(v, e) -> Runs:
+    if v.lang == "en" and len(e.items) > 1:
+        return v.exprs(e.items[:-1]) + [("", " and ")] + v.expr(e.items[-1])
     return v.exprs(e.items)
 
 

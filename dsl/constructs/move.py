@@ -10,6 +10,7 @@ from typing import Optional
 from ..engine.errors import RuleError
 from ..language.building import span
 from ..language.kinds import NUM, PIECE, ZONE
+from ..language import syntax as S
 from ..language.syntax import Expr, Stmt
 from ..printing.runs import Item, say, sentence
 from .registry import register
@@ -148,8 +149,10 @@ def read(v, st) -> Item:
         return sentence(v, st, src + [("", "を全て")] + dest + at_ja + [("", "に移す。")],
                          [("", "Move everything in ")] + src + [("", " to ")] + dest + at_en + [("", ".")])
     n = v.expr(st.count)
+    if isinstance(st.count, (S.IfExpr, S.Binary)):
+        n = [("", "(")] + n + [("", ")")]
     up_ja, up_en = ([("", "最大")], [("", "up to ")]) if st.amount == "up to" else ([], [])
-    return sentence(v, st, src + [("", "から")] + up_ja + n + [("", "個を")] + dest + at_ja + [("", "に移す。")],
+    return sentence(v, st, src + [("", "から")] + up_ja + n + [("", v.counter(st.source) + "を")] + dest + at_ja + [("", "に移す。")],
                      [("", "Move ")] + up_en + n + [("", " from ")] + src + [("", " to ")] + dest + at_en + [("", ".")])
 
 

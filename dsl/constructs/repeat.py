@@ -11,7 +11,7 @@ from ..engine.program import Label
 from ..language.building import not_texts, span
 from ..language.kinds import NUM
 from ..language.syntax import Expr, Stmt
-from ..printing.runs import Item, say
+from ..printing.runs import Item, plain, say
 from .registry import Absent, nothing, register
 
 
@@ -83,8 +83,10 @@ def compile(c, st, env, owner):
 # ---------------------------------------------------------------- reading
 def read(v, st) -> Item:
     x = v.expr(st.expr)
-    head = {"until": say(v.lang, [("", "「")] + x + [("", "」になるまで、次をくり返す:")], [("", "Repeat until ")] + x + [("", ":")]),
-            "while": say(v.lang, [("", "「")] + x + [("", "」の間、次をくり返す:")], [("", "Repeat while ")] + x + [("", ":")]),
+    q = [("", "「")] + x + [("", "」")] if "、" in plain(x) else x
+    during = "間" if plain(x).endswith(("い", "る")) else "の間"
+    head = {"until": say(v.lang, q + [("", "になるまで、次をくり返す:")], [("", "Repeat until ")] + x + [("", ":")]),
+            "while": say(v.lang, q + [("", during + "、次をくり返す:")], [("", "Repeat while ")] + x + [("", ":")]),
             "times": say(v.lang, [("", "次を")] + x + [("", "回行う:")], [("", "Do this ")] + x + [("", " times:")])}[st.kind]
     return Item("loop", head, v.body(st.body), span=st.span)
 

@@ -36,12 +36,34 @@ def check(ck, d):
 
 
 # ---------------------------------------------------------------- reading
+def params_bound(v, d, read):
+    """Read a rule or value with its parameters named by what its callers pass ('that team')."""
+    nouns = [v.param_nouns.get((d.name, i), ("もの", "item")) for i in range(len(d.params))]
+
+    def bind(i):
+        if i == len(d.params):
+            return read(nouns)
+        with v.bound(d.params[i], nouns[i]):
+            return bind(i + 1)
+    return bind(0)
+
+
+def _for_whom(v, nouns) -> str:
+    ja, en, seen = [], [], {}
+    for n in nouns:
+        seen[n] = seen.get(n, 0) + 1
+        ja.append(n[0] if seen[n] == 1 else "もう一つの" + n[0])
+        en.append(("a " if seen[n] == 1 else "another ") + n[1])
+    return say(v.lang, "対象: " + "と".join(ja), "For " + " and ".join(en) + ".")
+
+
 def rule_item(v, r) -> Item:
-    it = Item("rule", [("term", v.title(r.name))], v.body(r.body), notes_of(r.texts, v.lang), r.name, span=r.span)
-    if r.params:
-        p = ", ".join(r.params)
-        it.texts.insert(0, ("params", say(v.lang, f"受け取るもの: {p}", f"takes: {p}")))
-    return it
+    def read(nouns):
+        it = Item("rule", [("term", v.title(r.name))], v.body(r.body), notes_of(r.texts, v.lang), r.name, span=r.span)
+        if r.params:
+            it.texts.insert(0, ("params", _for_whom(v, nouns)))
+        return it
+    return params_bound(v, r, read)
 
 
 register(Rule, "declaration", grammar=GRAMMAR, check=check, read=rule_item)

@@ -44,19 +44,29 @@ def check(ck, d):
 
 
 # ---------------------------------------------------------------- reading
+def _bound(v, t, read):
+    if not t.var or v.local(t.var) is not None:
+        return read()
+    with v.bound(t.var, v.noun(t.coll)):
+        return read()
+
+
 def whenever(v, t) -> str:
-    c = plain_text(v.expr(t.cond))
-    return say(v.lang, f"「{c}」になったら、すぐに:", f"As soon as {c}:")
+    def read():
+        c = plain_text(v.expr(t.cond))
+        if t.var:
+            who = plain_text(v.expr(t.coll))
+            return say(v.lang, f"{who}のだれかについて「{c}」になったら、すぐに:", f"As soon as, for one of {who}, {c}:")
+        return say(v.lang, f"「{c}」になったら、すぐに:", f"As soon as {c}:")
+    return _bound(v, t, read)
 
 
 def trigger_item(v, t) -> Item:
-    it = Item("rule", [("term", v.title(t.name))], v.body(t.body), notes_of(t.texts, v.lang), t.name, span=t.span)
-    head = whenever(v, t)
-    if t.var:
-        c = f"{t.var}: {plain_text(v.expr(t.coll))}"
-        head += " " + say(v.lang, f"(対象: {c})", f"(for each {c})")
-    it.texts.insert(0, ("when", head))
-    return it
+    def read():
+        it = Item("rule", [("term", v.title(t.name))], v.body(t.body), notes_of(t.texts, v.lang), t.name, span=t.span)
+        it.texts.insert(0, ("when", whenever(v, t)))
+        return it
+    return _bound(v, t, read)
 
 
 # ---------------------------------------------------------------- narration

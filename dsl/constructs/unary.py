@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 from ..language.building import span
 from ..language.kinds import BOOL, NUM
+from ..language import syntax as S
 from ..language.syntax import Expr
-from ..printing.runs import Runs, say
+from ..printing.runs import Runs, negate, say
 from .registry import nothing, register
 
 
@@ -51,8 +52,11 @@ def compile(c, e, env):
 # ---------------------------------------------------------------- reading
 def read(v, e) -> Runs:
     if e.op == "not":
-        return say(v.lang, [("", "「")] + v.expr(e.operand) + [("", "」ではない")],
-                   [("", "not (")] + v.expr(e.operand) + [("", ")")])
+        inner = v.expr(e.operand)
+        if v.lang == "ja":
+            return negate(inner)
+        simple = isinstance(e.operand, (S.Call, S.Name, S.Attr))
+        return [("", "not ")] + inner if simple else [("", "not (")] + inner + [("", ")")]
     return [("", "−")] + v.expr(e.operand)
 
 

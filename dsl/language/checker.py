@@ -258,7 +258,7 @@ def _decl_kind(d) -> str:
     if isinstance(d, S.Define):
         return "a value"
     return {"Rule": "a rule", "Trigger": "a trigger", "Question": "a question", "Order": "an order",
-            "Board": "a board"}.get(type(d).__name__, "a declaration")
+            "Board": "a board", "Symbol": "a symbol, not a number"}.get(type(d).__name__, "a declaration")
 
 
 def check(rules: S.RuleFile) -> list[Diagnostic]:

@@ -157,6 +157,7 @@ def __getattr__(name: str):
     if not name.startswith("__"):
         from ..constructs import NODES
         if name in NODES:
+            globals()[name] = NODES[name]       # found once; later lookups are plain attributes
             return NODES[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

@@ -9,16 +9,34 @@ May import: the language, the constructs and printing/runs.py.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from ..constructs.registry import Absent, hook, loaded
 from ..constructs.choose import choice_summary, option_head
 from ..constructs.question import open_question
 from ..constructs.rule import rule_item
 from ..constructs.trigger import trigger_item, whenever
 from ..language import syntax as S
-from .runs import UNDECIDED, Item, Runs, notes_of, plain, say, title_of
+from .runs import UNDECIDED, Item, Runs, capital, notes_of, plain, say, tidy, title_of
 
 __all__ = ["UNDECIDED", "Item", "Runs", "Voice", "choice_summary", "describe", "notes_of", "open_question",
            "option_head", "plain", "readable", "rule_item", "say", "title_of", "trigger_item", "whenever"]
+
+
+# What a local name stands for, when nothing titles it: the thing its collection holds.
+_PLAYER, _TEAM, _MEMBER = ("プレイヤー", "player"), ("チーム", "team"), ("メンバー", "member")
+_NUMBER, _THING = ("数", "number"), ("もの", "item")
+_ORDINALS_EN = ("", "", "other", "third", "fourth", "fifth")
+
+
+class Local:
+    """A name bound inside a rule (a loop's item, a choice, a rule's parameter), read as a noun."""
+    __slots__ = ("name", "noun", "ordinal", "subject", "runs")
+
+    def __init__(self, name: str, noun: tuple[str, str], ordinal: int, subject: bool = False, runs=None):
+        # subject: the item a filter or a total is about, read as 'it' ('its face', 「目が…」);
+        # runs: what a rule's parameter reads as where a call's argument is read in its place
+        self.name, self.noun, self.ordinal, self.subject, self.runs = name, noun, ordinal, subject, runs
 
 
 class Voice:
@@ -29,6 +47,7 @@ class Voice:
         self.rules = rules
         self.titles: dict[str, str] = {}
         self.kinds: dict[str, S.Decl] = {}
+        self.scope: list[Local] = []
         for d in rules.decls:
             self.kinds.setdefault(d.name, d)
             self._title(d.name, d.texts)
@@ -39,17 +58,152 @@ class Voice:
                     elif isinstance(st, S.Choose):
                         for o in st.options:
                             self._title(o.name, o.texts)
+        # a named set of cases is known by the step or rule it stands in; an untitled step
+        # that carries out a rule, by the rule's title
+        for d in rules.decls:
+            if isinstance(d, (S.Rule, S.Trigger, S.Flow)):
+                self._name_cases(d.body, d.name)
+                for st in S.statements(d.body):
+                    if isinstance(st, S.Block) and st.name not in self.titles and st.body \
+                            and isinstance(st.body[0], S.Do) and st.body[0].rule in self.titles:
+                        self.titles[st.name] = self.titles[st.body[0].rule]
+        self.components = [d for d in rules.decls if isinstance(d, S.Component) and d.kind != "board"]
+        self.local_nouns: dict[str, tuple[str, str]] = {}
+        self.param_nouns = _param_nouns(self)
+        self.param_names: set[str] = set()
+        for d in rules.decls:
+            if isinstance(d, S.Rule):
+                for i, p in enumerate(d.params):
+                    self.param_names.add(p)
+                    self.local_nouns.setdefault(p, self.param_nouns.get((d.name, i), _THING))
+
+    def _name_cases(self, stmts, where: str) -> None:
+        for st in stmts:
+            if isinstance(st, S.Cases) and st.name and where in self.titles:
+                self.titles.setdefault(st.name, self.titles[where])
+            inner = st.name if isinstance(st, S.Block) and st.kind in ("step", "phase") else where
+            for c in S.children(st):
+                if isinstance(c, S.Stmt):
+                    self._name_cases([c], inner)
+                elif isinstance(c, S.Node):
+                    self._name_cases([x for x in S.children(c) if isinstance(x, S.Stmt)], inner)
 
     def _title(self, name: str, texts) -> None:
         t = title_of(texts, self.lang)
         if t:
             self.titles.setdefault(name, t)
 
+    # ------------------------------------------------------------ locals
+    def noun(self, coll) -> tuple[str, str]:
+        """What one item of a collection is called: 'player', 'card', 'number'..."""
+        return _noun(self, coll)
+
+    @contextmanager
+    def bound(self, name: str, noun: tuple[str, str], subject: bool = False):
+        """Read `name` as 'that <noun>' (or 'the other <noun>') while reading what it binds."""
+        if name in self.titles and not isinstance(self.kinds.get(name), (S.Rule, S.Trigger, S.Flow)):
+            noun = (self.titles[name], self.titles[name])
+        ordinal = 1 + sum(1 for x in self.scope if x.noun == noun and x.runs is None)
+        self.scope.append(Local(name, noun, ordinal, subject))
+        try:
+            yield
+        finally:
+            self.scope.pop()
+
+    @contextmanager
+    def given(self, names, args: list[Runs]):
+        """Read a rule's parameters as the arguments a call passes (the rule read in place)."""
+        self.scope += [Local(n, ("", ""), 0, runs=a) for n, a in zip(names, args)]
+        try:
+            yield
+        finally:
+            del self.scope[len(self.scope) - len(args):]
+
+    def counter(self, zone) -> str:
+        """The Japanese counter word for what a zone holds: 枚 for cards, 個 for dice and tokens."""
+        if self.lang != "ja":
+            return ""
+        name = zone.id if isinstance(zone, S.Name) else zone.fn if isinstance(zone, S.Call) else ""
+        if isinstance(zone, S.Call) and name == "all" and zone.args:
+            return self.counter(zone.args[0])
+        comps = self.components
+        home = [c for c in comps if c.home == name]
+        kinds = {c.kind for c in (home or comps)}
+        return "枚" if kinds == {"deck"} else "個" if kinds <= {"dice", "token"} else "つ"
+
+    @contextmanager
+    def oneself(self, name: str, noun: tuple[str, str]):
+        """Each chooser of a simultaneous choice speaks of itself: 「自チーム」, 'that team'."""
+        ja = "自分" if noun == _PLAYER else "自" + noun[0]
+        self.scope.append(Local(name, noun, 0, runs=[("", say(self.lang, ja, "that " + noun[1]))]))
+        try:
+            yield
+        finally:
+            self.scope.pop()
+
+    def is_someone(self, e) -> bool:
+        """Does this value name a player or a team (who 'is' there, not what)?"""
+        return _value_noun(self, e) in (_PLAYER, _TEAM, _MEMBER)
+
+    def each(self, noun: tuple[str, str]) -> Runs:
+        """'each player' / 「各プレイヤー」: how a loop names its item the first time."""
+        return [("", say(self.lang, noun[0], noun[1]))]
+
+    def local(self, n: str) -> Local | None:
+        for x in reversed(self.scope):
+            if x.name == n:
+                return x
+        return None
+
+    def subject(self, e) -> bool:
+        """Is this expression the item a filter is about (read as 'it')?"""
+        x = self.local(e.id) if isinstance(e, S.Name) else None
+        return x is not None and x.subject
+
+    def ref(self, x: Local) -> Runs:
+        ja, en = x.noun
+        if x.runs is not None:
+            return x.runs
+        if x.subject:
+            return [("", say(self.lang, "それ", "it"))]
+        if x.ordinal == 1:
+            return [("", say(self.lang, "その" + ja, "that " + en))]
+        if x.ordinal == 2:
+            return [("", say(self.lang, "もう一方の" + ja, "the other " + en))]
+        return [("", say(self.lang, f"{x.ordinal}番目の{ja}", f"the {_ORDINALS_EN[min(x.ordinal, 5)]} {en}"))]
+
     # ------------------------------------------------------------ names
-    def name(self, n: str) -> Runs:
+    def name(self, n: str, article: bool = True) -> Runs:
+        """A name as the rulebook says it: a local as 'that player', a number written out,
+        a declared thing by its title ('the bid face'), a built-in by its word."""
+        x = self.local(n)
+        if x is not None:
+            return self.ref(x)
+        d = self.kinds.get(n)
+        if d is None and n in self.local_nouns and n not in self.titles:
+            # read out of its loop or rule (the one-page sheet): 'each player', 'that member'
+            ja, en = self.local_nouns[n]
+            if n in self.param_names:
+                return [("", say(self.lang, "その" + ja, "that " + en))]
+            return [("", say(self.lang, "各" + ja, "each " + en))]
+        if isinstance(d, S.Parameter) and isinstance(d.value, S.Num):
+            return [("num", str(d.value.value))]      # numbers written out; the Numbers table names them
         if n in self.titles:
+            the = article and self.lang == "en" and isinstance(d, (S.Counter, S.Define, S.Zone, S.Parameter))
+            return ([("", "the ")] if the else []) + [("term", self.titles[n])]
+        return self.word(n)
+
+    def attribute(self, n: str) -> Runs:
+        """What a piece or player carries (a card's suit, a die's face): never a local's name."""
+        if n in self.titles and not isinstance(self.kinds.get(n), (S.Rule, S.Trigger, S.Flow)):
             return [("term", self.titles[n])]
+        return self.word(n)
+
+    def word(self, n: str) -> Runs:
         constant = {"players": say(self.lang, "全員", "every player"), "teams": say(self.lang, "全チーム", "every team"),
+                    "player_count": say(self.lang, "人数", "the number of players"),
+                    "face": say(self.lang, "目", "face"), "seat": say(self.lang, "席番号", "seat number"),
+                    "kind": say(self.lang, "種類", "kind"), "owner": say(self.lang, "持ち主", "owner"),
                     "nobody": say(self.lang, "なし", "nobody"),
                     "true": say(self.lang, "はい", "yes"), "false": say(self.lang, "いいえ", "no")}
         if n in constant:
@@ -61,7 +215,8 @@ class Voice:
 
     # ------------------------------------------------------------ expressions
     def expr(self, e: S.Expr) -> Runs:
-        return hook(e, "read")(self, e)
+        runs = hook(e, "read")(self, e)
+        return tidy(runs) if self.lang == "en" else runs
 
     def exprs(self, items, sep: str | None = None) -> Runs:
         out: Runs = []
@@ -73,10 +228,149 @@ class Voice:
 
     # ------------------------------------------------------------ statements
     def stmt(self, st: S.Stmt) -> Item:
-        return hook(st, "read")(self, st)
+        item = hook(st, "read")(self, st)
+        if self.lang == "en":
+            item.runs = capital(tidy(item.runs))
+        return item
 
     def body(self, stmts) -> list[Item]:
         return [self.stmt(st) for st in stmts]
+
+
+def _zone_noun(v: Voice, zone: str) -> tuple[str, str]:
+    comps = v.components
+    home = [c for c in comps if c.home == zone]
+    decks = [c for c in comps if c.kind == "deck"]
+    for group in (home, comps if len(comps) == 1 else [], decks if len(decks) == 1 else []):
+        if len(group) == 1:
+            c = group[0]
+            title = v.title(c.name)
+            return (title, title) if c.name in v.titles else _THING
+    return _THING
+
+
+def _noun(v: Voice, e, scope: dict | None = None) -> tuple[str, str]:
+    """The noun for one item of a collection; scope: the locals known where it stands
+    (None: the Voice's own, while reading)."""
+    if isinstance(e, S.Name):
+        if e.id == "players":
+            return _PLAYER
+        if e.id == "teams":
+            return _TEAM
+        known = _known(v, e.id, scope)
+        if known is not None:
+            return known
+        if isinstance(v.kinds.get(e.id), S.Zone):
+            return _zone_noun(v, e.id)
+        return _THING
+    if isinstance(e, S.Call):
+        if e.fn == "alive_players":
+            return _PLAYER
+        if e.fn == "alive_teams":
+            return _TEAM
+        if e.fn == "members":
+            return _MEMBER
+        if isinstance(v.kinds.get(e.fn), S.Zone):
+            return _zone_noun(v, e.fn)
+        if e.fn in ("all", "lowest", "highest", "nth_highest") and e.args:
+            return _noun(v, e.args[-1], scope)
+        return _THING
+    if isinstance(e, S.Comprehension):
+        return _noun(v, e.coll, scope) if e.item is None else _THING
+    if isinstance(e, S.ListLit):
+        if e.items and all(isinstance(i, S.Num) for i in e.items):
+            return _NUMBER
+        return _value_noun(v, e.items[0], scope) if e.items else _THING
+    return _THING
+
+
+def _known(v: Voice, name: str, scope: dict | None):
+    if scope is not None:
+        return scope.get(name)
+    x = v.local(name)
+    return x.noun if x is not None and x.runs is None else None
+
+
+def _value_noun(v: Voice, e, scope: dict | None = None) -> tuple[str, str]:
+    """What a value is (a player, a team, a number...), to name what receives it."""
+    if isinstance(e, S.Name):
+        known = _known(v, e.id, scope)
+        if known is not None:
+            return known
+        d = v.kinds.get(e.id)
+        if isinstance(d, S.Counter):
+            return (_TEAM if d.per == "team" else _PLAYER) if d.kind == "variable" else _NUMBER
+        if isinstance(d, (S.Parameter, S.Define)):
+            return _NUMBER
+        return _THING
+    if isinstance(e, S.Call):
+        d = v.kinds.get(e.fn)
+        if isinstance(d, S.Counter) and d.kind == "variable":
+            return _TEAM if d.per == "team" else _PLAYER
+        if isinstance(d, S.Counter):
+            return _NUMBER
+        if e.fn == "team_of":
+            return _TEAM
+        if e.fn in ("next_player", "previous_player", "holder"):
+            return _PLAYER
+        if e.fn in ("first", "top") and e.args:
+            return _noun(v, e.args[0], scope)
+        if e.fn in ("count", "sum", "max", "min", "abs", "seat", "size"):
+            return _NUMBER
+        if isinstance(d, S.Define):
+            inner = {p: (scope or {}).get(p, _THING) for p in d.params}
+            return _value_noun(v, d.expr, inner) if not isinstance(d.expr, S.Call) or d.expr.fn != e.fn else _THING
+        return _THING
+    if isinstance(e, (S.Num, S.Binary, S.Unary)):
+        return _NUMBER
+    return _THING
+
+
+def _param_nouns(v: Voice) -> dict[tuple[str, int], tuple[str, str]]:
+    """(rule or value, parameter index) -> the noun of what its first caller passes."""
+    out: dict[tuple[str, int], tuple[str, str]] = {}
+    ForEach, Comprehension, Choose, Do, Call, Define = S.ForEach, S.Comprehension, S.Choose, S.Do, S.Call, S.Define
+
+    def visit(node, scope: dict) -> None:
+        if isinstance(node, (ForEach, Comprehension)):
+            visit(node.coll, scope)
+            inner = {**scope, node.var: _noun(v, node.coll, scope)}
+            v.local_nouns.setdefault(node.var, inner[node.var])
+            for c in S.children(node):
+                if c is not node.coll:
+                    visit(c, inner)
+            return
+        if isinstance(node, Choose):
+            inner = dict(scope)
+            if node.each_var:
+                inner[node.each_var] = _noun(v, node.each_coll, scope)
+                v.local_nouns.setdefault(node.each_var, inner[node.each_var])
+            for o in node.options:
+                bound = dict(inner)
+                for p in o.params:
+                    bound[p.name] = _NUMBER if p.high is not None else _noun(v, p.low, bound)
+                    v.local_nouns.setdefault(p.name, bound[p.name])
+                for c in S.children(o):
+                    visit(c, bound)
+            return
+        target = node.rule if isinstance(node, Do) else \
+            node.fn if isinstance(node, Call) and isinstance(v.kinds.get(node.fn), Define) else None
+        if target is not None:
+            for i, a in enumerate(node.args):
+                noun = _value_noun(v, a, scope)
+                if noun != _THING:
+                    out.setdefault((target, i), noun)
+        for c in S.children(node):
+            visit(c, scope)
+
+    for _ in range(2):      # a rule's parameter can be passed on to another rule
+        for d in v.rules.decls:
+            params = getattr(d, "params", ()) if isinstance(d, (S.Rule, Define)) else ()
+            scope = {p: out.get((d.name, i), _THING) for i, p in enumerate(params)}
+            if isinstance(d, S.Trigger) and d.var:
+                scope[d.var] = _noun(v, d.coll, scope)
+            visit(d, scope)
+    return out
 
 
 def describe(v: Voice, d: S.Decl, counts=()) -> Runs:

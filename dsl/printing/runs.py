@@ -20,9 +20,22 @@ def plain(runs: Runs) -> str:
     return "".join(t for _, t in runs)
 
 
+_FULL_WIDTH = str.maketrans({":": ":", "(": "(", ")": ")"})
+
+
 def say(lang: str, ja, en):
-    """The one place that picks a language: every reading passes both."""
-    return ja if lang == "ja" else en
+    """The one place that picks a language: every reading passes both.
+
+    Japanese comes out with full-width punctuation, whatever the reading wrote; the
+    designer's own titles and texts (styled runs) are printed as written.
+    """
+    if lang != "ja":
+        return en
+    if isinstance(ja, str):
+        return ja.translate(_FULL_WIDTH)
+    if isinstance(ja, list):
+        return [(style, text.translate(_FULL_WIDTH) if style == "" else text) for style, text in ja]
+    return ja
 
 
 class Item:
@@ -39,8 +52,28 @@ class Item:
         self.name, self.flag, self.mark, self.number, self.span = name, flag, "", "", span
 
 
+def tidy(runs: Runs) -> Runs:
+    """English: a title's 'the' dropped where the sentence already has one ('the player's the cup')."""
+    out: Runs = []
+    for style, text in runs:
+        if style == "" and text == "the " and out and out[-1][1].endswith(("'s ", "the ", "The ", "every player's ")):
+            continue
+        out.append((style, text))
+    return out
+
+
+def capital(runs: Runs) -> Runs:
+    """An English sentence starts with a capital, whatever its first part is."""
+    for i, (style, text) in enumerate(runs):
+        if text:
+            if style != "code":
+                runs = runs[:i] + [(style, text[0].upper() + text[1:])] + runs[i + 1:]
+            return runs
+    return runs
+
+
 def sentence(v, st, ja: Runs, en: Runs, children=()) -> Item:
-    return Item("sentence", say(v.lang, ja, en), children, span=st.span)
+    return Item("sentence", ja if v.lang == "ja" else capital(en), children, span=st.span)
 
 
 def title_of(texts, lang: str) -> str | None:
@@ -74,6 +107,55 @@ def fill(template: str, args: list[Runs]) -> Runs:
     if rest:
         out.append(("", rest))
     return out
+
+
+def that(runs: Runs) -> Runs:
+    """A Japanese condition made to describe a noun: 「ワイルドである」もの, 「大きい」もの."""
+    text = plain(runs)
+    tail = "" if text.endswith(("い", "る", "た", "ない")) else "である"
+    return runs + ([("", tail)] if tail else [])
+
+
+def negate(runs: Runs) -> Runs:
+    """A Japanese condition said the other way round: ライフがある -> ライフがない."""
+    text = plain(runs)
+    if "、" in text or "「" in text:
+        return [("", "「")] + runs + [("", "」ではない")]
+    for tail, opposite in (("がある", "がない"), ("がいる", "がいない"), ("ている", "ていない"), ("が空", "が空ではない")):
+        if text.endswith(tail):
+            return _retail(runs, len(tail), opposite)
+    return runs + [("", "ではない")]
+
+
+def _retail(runs: Runs, cut: int, tail: str) -> Runs:
+    out = list(runs)
+    while cut and out:
+        style, text = out.pop()
+        if len(text) > cut:
+            out.append((style, text[:-cut]))
+            cut = 0
+        else:
+            cut -= len(text)
+    return out + [("", tail)]
+
+
+def when(runs: Runs) -> Runs:
+    """「…のとき」 for a noun-ending condition, 「…とき」 for a verb or adjective."""
+    return that(runs) + [("", "とき")] if plain(runs).endswith(("い", "る", "た")) else runs + [("", "のとき")]
+
+
+def possessive(lang: str, owner: Runs, title: Runs) -> Runs:
+    """'that team's cards'; in Japanese a title that already says whose (チームの手持ちカード) is
+    not said twice (そのチームのチームの手持ちカード)."""
+    if lang != "ja":
+        head, _, rest = plain(title).partition("'s ")
+        if rest and plain(owner).endswith(head):
+            return owner + [("", "'s "), (title[0][0] if title else "", rest)]
+        return owner + [("", "'s ")] + title
+    head, _, rest = plain(title).partition("の")
+    if rest and plain(owner).endswith(head):
+        return owner + [("", "の"), (title[0][0] if title else "", rest)]
+    return owner + [("", "の")] + title
 
 
 def join(parts: list[Runs], sep: str) -> Runs:
