@@ -134,8 +134,8 @@ def test_component_counts_follow_the_rules():
     rules, _ = load(str(DEMOCRACY))
     comps = next(s for s in book.contents(rules, "en").sections if s.key == "components").entries
     detail = "".join(t for _, t in comps[0].detail)
-    # 48 cards, two jokers at four players, one at six (the seeds README)
-    assert "2 players: 48" in detail and "4 players: 50" in detail and "6 players: 49" in detail
+    # 48 cards, two jokers at four players, one at six (the seeds README); counts alike run together
+    assert "2-3 players: 48" in detail and "4 players: 50" in detail and "6 players: 49" in detail
 
 
 def test_card_sheets_hold_every_card_nine_to_a_page(tmp_path):

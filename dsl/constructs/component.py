@@ -34,6 +34,7 @@ class Component(Decl):
     count: Optional[Expr] = None
     count_per_player: bool = False
     cards: tuple["CardSpec", ...] = ()
+    part_of: Optional[str] = None               # printed on another component (a tile's spaces)
 
 
 # ---------------------------------------------------------------- grammar
@@ -51,6 +52,10 @@ def _count_line(meta, c):
 
 def _home_line(meta, c):
     return ("home", str(c[0]))
+
+
+def _part_of_line(meta, c):
+    return ("part_of", str(c[0]))
 
 
 def _attr_value(meta, c):
@@ -94,7 +99,7 @@ def _cards_table(meta, c):
 
 def _component_of(kind):
     def build(meta, c):
-        fields = {"home": None, "faces": (), "wild": None, "count": (None, False), "cards": []}
+        fields = {"home": None, "faces": (), "wild": None, "count": (None, False), "cards": [], "part_of": None}
         texts = []
         for line in c[1:]:
             if isinstance(line, tuple) and line and isinstance(line[0], Text):
@@ -107,11 +112,11 @@ def _component_of(kind):
                 fields[line[0]] = line[1]
         count, per_player = fields["count"]
         return Component(str(c[0]), tuple(texts), span(meta), kind, fields["home"], fields["faces"],
-                         fields["wild"], count, per_player, tuple(fields["cards"]))
+                         fields["wild"], count, per_player, tuple(fields["cards"]), fields["part_of"])
     return build
 
 
-GRAMMAR = {"faces_line": _faces_line, "wild_line": _wild_line, "count_line": _count_line, "home_line": _home_line, "attr_value": _attr_value, "card_line": _card_line, "table_row": _table_row, "cards_table": _cards_table, "dice": _component_of("dice"), "deck": _component_of("deck"), "token": _component_of("token")}
+GRAMMAR = {"part_of_line": _part_of_line, "faces_line": _faces_line, "wild_line": _wild_line, "count_line": _count_line, "home_line": _home_line, "attr_value": _attr_value, "card_line": _card_line, "table_row": _table_row, "cards_table": _cards_table, "dice": _component_of("dice"), "deck": _component_of("deck"), "token": _component_of("token")}
 
 
 # ---------------------------------------------------------------- checks
@@ -144,16 +149,50 @@ def check(ck, d):
     for spec in d.cards:
         if spec.count is not None:
             ck.const(spec.count, f"the count of '{spec.name}'")
+    if d.part_of is not None:
+        whole = ck.declared.get(d.part_of)
+        if d.part_of == d.name or not isinstance(whole, (S.Component, S.ExtraComponent)):
+            ck.error(d.span, f"'{d.name}' is part of '{d.part_of}', which is not another component",
+                     did_you_mean(d.part_of, [x.name for x in ck.rules.of(S.Component) if x.name != d.name]))
 
 
 # ---------------------------------------------------------------- reading
+def count_runs(v, counts, per: str = "", unit=lambda n: n) -> Runs:
+    """How many there are at each player count, and how many per player (or team) where the rules
+    count them that way: "5 per player (2 players: 10 · 3 players: 15 ...)"."""
+    if not counts:
+        return []
+    out: Runs = []
+    each = {k // unit(n) if unit(n) and k % unit(n) == 0 else None for n, k in counts}
+    if per and len(each) == 1 and None not in each:
+        k = str(each.pop())
+        out += say(v.lang, [("", {"player": "1人あたり", "team": "1チームあたり"}[per]), ("num", k)],
+                   [("num", k), ("", {"player": " per player", "team": " per team"}[per])])
+    totals = {k for _, k in counts}
+    if len(totals) == 1:
+        if not out:
+            out.append(("num", str(counts[0][1])))
+        return out
+    # runs of player counts with the same total read as one range
+    groups: list[list] = []
+    for n, k in counts:
+        if groups and groups[-1][2] == k and groups[-1][1] == n - 1:
+            groups[-1][1] = n
+        else:
+            groups.append([n, n, k])
+    listed = " · ".join(say(v.lang, f"{a}人: {k}" if a == b else f"{a}〜{b}人: {k}",
+                            f"{a} players: {k}" if a == b else f"{a}-{b} players: {k}") for a, b, k in groups)
+    out.append(("num", f" ({listed})" if out else listed))
+    return out
+
+
 def read(v, c, counts=()) -> Runs:
-    kind = {"dice": ("さいころ", "dice"), "deck": ("カード", "cards"), "token": ("コマ", "tokens")}[c.kind]
-    out: Runs = [("", say(v.lang, *kind) + ": ")]
-    if len({k for _, k in counts}) == 1:
-        out.append(("num", str(counts[0][1])))
-    else:
-        out.append(("num", " · ".join(say(v.lang, f"{n}人: {k}", f"{n} players: {k}") for n, k in counts)))
+    out: Runs = []
+    if c.name not in v.titles:
+        # without a title the name is printed as written; say what kind of piece it is
+        kind = {"dice": ("さいころ", "dice"), "deck": ("カード", "cards"), "token": ("コマ", "tokens")}[c.kind]
+        out.append(("", say(v.lang, *kind) + ": "))
+    out += count_runs(v, counts, "player" if c.count_per_player and not c.cards else "")
     if c.faces:
         faces = [S.Num(S.NOWHERE, f) if isinstance(f, int) else S.Name(S.NOWHERE, str(f)) for f in c.faces]
         out += [("", " — " + say(v.lang, "目", "faces") + " ")] + v.exprs(faces)

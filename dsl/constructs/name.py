@@ -67,7 +67,7 @@ def check(ck, e, scope):
             return COLL
         if isinstance(d, S.Symbol) and n in ck.symbols:
             return TEXT         # a card or die value with a title: the declaration changes only its print
-        ck.error(e.span, f"'{n}' is a {type(d).__name__.lower()}, not a value")
+        ck.error(e.span, f"'{n}' is a {S.kind_of(d)}, not a value")
         return ANY
     if n in ck.symbols:
         return TEXT

@@ -7,6 +7,7 @@ makes the PDF with the typst package and a bundled OFL Japanese font.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import unicodedata
@@ -21,9 +22,10 @@ from ..variants import overlay
 from ..language import syntax as S
 from ..engine import Game, RuleError
 from ..variants.diff import diff
+from ..constructs.component import count_runs
 from ..constructs.symbol import colour_hex
-from .prose import (UNDECIDED, Item, Voice, choice_summary, describe, notes_of, open_question, plain, rule_item,
-                    say, title_of, trigger_item, whenever)
+from .prose import (UNDECIDED, Item, Runs, Voice, choice_summary, describe, notes_of, open_question, option_head, plain,
+                    rule_item, say, title_of, trigger_item, whenever)
 
 KINDS = ("book", "sheet", "cards")
 FORMATS = ("html", "pdf", "typ")
@@ -41,8 +43,8 @@ LABELS = {
     "variant_mark": ("変更", "changed by"),
     "removed": ("取り除かれたもの", "Removed"),
     "undecided": ("未決の点", "Not yet decided"),
-    "undecided_intro": ("次の点はまだ決まっていない。テストプレイでは仮の扱いで遊ぶ。",
-                        "These points are not decided yet. Playtests use the provisional answer shown."),
+    "undecided_intro": ("次の点はまだ決まっていない。テストプレイでは、それぞれの箇所に示した仮の扱いで遊ぶ。",
+                        "These points are not decided yet. Playtests use the provisional answer printed where each applies."),
     "provisional": ("仮の値", "provisional value"),
     "not_decided": UNDECIDED,
     "components": ("内容物", "Components"),
@@ -62,8 +64,14 @@ LABELS = {
     "turn": ("手順", "Turn by turn"),
     "you_may": ("できること", "What you may do"),
     "how_it_ends": ("ゲームの終わり", "How it ends"),
+    "scoring": ("得点", "Scoring"),
     "see_book": ("未決の点が{n}つある。詳しくはルールブックを参照。", "{n} points are not yet decided: see the rulebook."),
     "generated": ("このルールブックはルールファイル {f} から生成された。", "Generated from the rule file {f}."),
+    "version": ("版 {v}", "version {v}"),
+    "page_ref": ("{n}ページ", "p. {n}"),
+    "undecided_line": ("未決の点が{n}つある。それぞれ当てはまる箇所に印を付け、「{list}」にまとめた。",
+                       "{n} points are not yet decided. Each is flagged where it applies and listed under “{list}”."),
+    "where": ("該当箇所", "where"),
     "example": ("例", "Example"),
 }
 
@@ -84,6 +92,7 @@ class Entry:
     flag: str = ""
     mark: str = ""
     rows: list = field(default_factory=list)       # a card table: header row first
+    places: list = field(default_factory=list)     # an open question's (where, anchor), in book order
 
 
 @dataclass
@@ -125,22 +134,51 @@ class _Builder:
         self.marks = 0
         self.variant_titles = {vr.path: (title_of(overlay.head(vr).texts, lang) or overlay.head(vr).name)
                                for vr in rules.variants}
+        self.questions = rules.of(S.Question)
+        self.question_of = {q.name: q for q in self.questions}
+        self.places: dict[str, list[tuple[str, str]]] = {}    # question -> (where, anchor), in book order
+        self.named_cases = {st.span: st.name for d in rules.decls if isinstance(d, (S.Flow, S.Rule, S.Trigger))
+                            for st in S.statements(d.body) if isinstance(st, S.Cases) and st.name}
 
     def mark_of(self, kind: str, name: str) -> str:
         path = self.changed.get((overlay.family(kind), name))
         return self.variant_titles.get(path, os.path.basename(path or "")) if path else ""
 
-    def mark_items(self, items: list[Item]) -> None:
-        """Mark the steps and phases a variant changed; flag those an open question is about."""
+    def mark_items(self, items: list[Item], where: tuple[str, ...]) -> None:
+        """Mark the steps and phases a variant changed; put each open question where it applies.
+
+        `where` is the section and the step or rule the items stand in, for the index of questions.
+        """
         for it in items:
+            here = where
             if it.kind in ("step", "phase", "rule"):
                 it.mark = it.mark or self.mark_of(it.kind, it.name)
                 self.marks += bool(it.mark)
-                it.children[:0] = self.open_questions(it.name)
-            self.mark_items(it.children)
+                here = where[:1] + ((f"{it.number} " if it.number else "") + plain(it.runs),)
+            named = it.name if it.kind in ("step", "phase", "rule") else self.named_cases.get(it.span)
+            if named:
+                # a question answered by an `assume` inside this part is printed there instead
+                assumed = {a.name for a in _walk(it.children) if a.kind == "assume"}
+                it.children[:0] = [open_question(self.v, q) for q in self.questions
+                                   if q.about == named and q.name not in assumed]
+            if it.kind in ("assume", "question"):
+                self.place(it, here)
+            self.mark_items(it.children, here)
 
-    def open_questions(self, name: str) -> list[Item]:
-        return [open_question(self.v, q) for q in self.rules.of(S.Question) if q.about == name]
+    def place(self, it: Item, where: tuple[str, ...]) -> None:
+        """An open question printed here: its text only the first time, an anchor for the index every time."""
+        q = self.question_of.get(it.name)
+        if q is None:
+            return
+        places = self.places.setdefault(q.name, [])
+        # Item has no anchor of its own; a question's or assume's number is otherwise unused
+        it.number = f"q{self.questions.index(q) + 1}" + (f"-{len(places) + 1}" if places else "")
+        text = " ".join(t for _, t in notes_of(q.texts, self.lang))
+        if it.kind == "question":
+            it.texts = [(k, t) for k, t in it.texts if t != text]
+        if not places and text:
+            it.texts.append(("text", text))
+        places.append((" › ".join(where), it.number))
 
     def entry(self, d: S.Decl, detail=(), flag="", rows=()) -> Entry:
         e = Entry(self.v.title(d.name), d.name, list(detail), notes_of(d.texts, self.lang), flag,
@@ -161,6 +199,25 @@ class _Builder:
         self.parts[(overlay.family(kind), name)] = " ".join(own(it, kind not in ("setup", "play")) for it in items)
 
 
+def _walk(items: list[Item]):
+    for it in items:
+        yield it
+        yield from _walk(it.children)
+
+
+# An `assume` holding more lines than this (or any step) is flagged by a line, not boxed: a box
+# would hold most of a turn and could not be kept on one page.
+FRAME_LINES = 10
+
+
+def _frame_assumes(items: list[Item]) -> None:
+    for it in _walk(items):
+        if it.kind == "assume":
+            inside = list(_walk(it.children))
+            if len(inside) > FRAME_LINES or any(c.kind in ("step", "phase") for c in inside):
+                it.kind = "assume-frame"
+
+
 def _number(items: list[Item], prefix: str = "") -> None:
     n = 0
 
@@ -177,7 +234,8 @@ def _number(items: list[Item], prefix: str = "") -> None:
 
 
 def _piece_counts(rules: S.RuleFile) -> dict[str, list[tuple[int, int]]]:
-    """How many pieces of each component the rules imply, at each player count."""
+    """How many pieces of each component the rules imply, at each player count; for a component
+    play does not model, what its count line says."""
     game = rules.game
     out: dict[str, list[tuple[int, int]]] = {}
     for n in range(game.min_players, game.max_players + 1):
@@ -187,6 +245,25 @@ def _piece_counts(rules: S.RuleFile) -> dict[str, list[tuple[int, int]]]:
             continue
         for kind in {c.name for c in rules.of(S.Component)}:
             out.setdefault(kind, []).append((n, len(g.kind_pieces.get(kind, ()))))
+        for d in rules.of(S.ExtraComponent):
+            if d.count is not None:
+                each = {"player": n, "team": len(g.teams)}.get(d.per, 1)
+                out.setdefault(d.name, []).append((n, g.const(d.count, f"the count of '{d.name}'") * each))
+    return out
+
+
+def _parts(c: S.Decl, parts: list[S.Component], counts: dict, v: Voice, lang: str) -> Runs:
+    """What is printed on a component (a tile's spaces): how many on each, where the rules say."""
+    out: Runs = []
+    for part in parts:
+        whole, pieces = dict(counts.get(c.name, [])), dict(counts.get(part.name, []))
+        each = {pieces[n] // whole[n] for n in whole if n in pieces and whole[n] and pieces[n] % whole[n] == 0}
+        name = v.title(part.name)
+        if len(each) == 1 and len(whole) == len(pieces):
+            k = each.pop()
+            out.append(("", say(lang, f" — 1つにつき{name}が{k}つ", f" — {k} × {name} on each")))
+        else:
+            out += [("", say(lang, f" — {name}: ", f" — {name}: "))] + count_runs(v, counts.get(part.name, []))
     return out
 
 
@@ -198,8 +275,17 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
 
     # components, with the counts the rules imply
     counts = _piece_counts(rules)
-    comps = [b.entry(c, describe(v, c, counts.get(c.name, [])), rows=_card_rows(c, v, lang) if c.cards else [])
-             for c in rules.of(S.Component)]
+    comps = []
+    for c in [d for d in rules.decls if isinstance(d, (S.Component, S.ExtraComponent))]:
+        if isinstance(c, S.Component) and c.part_of:
+            continue        # printed on another component: listed there, not as something to unpack
+        parts = [p for p in rules.of(S.Component) if p.part_of == c.name]
+        comps.append(b.entry(c, describe(v, c, counts.get(c.name, [])) + _parts(c, parts, counts, v, lang),
+                             rows=_card_rows(c, v, lang) if getattr(c, "cards", ()) else []))
+    parts_of = {c.name for c in rules.of(S.Component) if c.part_of}
+    for c in rules.of(S.Component):
+        if c.name in parts_of:
+            b.entry(c, describe(v, c, counts.get(c.name, [])))      # still a part a variant may change
     sections.append(Section("components", label(lang, "components"), entries=comps))
     zones = [b.entry(d, describe(v, d)) for d in rules.of(S.Zone) + rules.of(S.Board)]
     sections.append(Section("zones", label(lang, "zones"), entries=zones))
@@ -214,7 +300,8 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
     for flow in rules.of(S.Flow):
         items = v.body(flow.body)
         _number(items)
-        b.mark_items(items)
+        b.mark_items(items, (label(lang, flow.name),))
+        _frame_assumes(items)
         b.part(flow.name, flow.name, items)
         sections.append(Section(flow.name, label(lang, flow.name), items=items))
 
@@ -224,7 +311,8 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
         for d in decls:
             it = read(v, d)
             it.mark = b.mark_of(kind, d.name)
-            b.mark_items([it])
+            b.mark_items([it], (label(lang, key),))
+            _frame_assumes([it])
             b.part(kind, d.name, [it])
             items.append(it)
         sections.append(Section(key, label(lang, key), items=items))
@@ -232,10 +320,21 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
     ending = _endings(rules, v, lang)
     sections.append(Section("ending", label(lang, "ending"), items=ending))
 
-    questions = [b.entry(q, describe(v, q), flag=label(lang, "not_decided")) for q in rules.of(S.Question)]
-    undecided = [e for e in questions] + [e for e in numbers if e.flag]
-    sections.append(Section("questions", label(lang, "questions"), entries=questions,
-                            intro=label(lang, "undecided_intro")))
+    # The index of what is not yet decided: each question is printed where it applies (its text
+    # once), so the index only says where; a question that applies nowhere in particular keeps its text.
+    index = []
+    for q in rules.of(S.Question):
+        e = b.entry(q, flag=label(lang, "not_decided"))
+        e.places = b.places.get(q.name, [])
+        if e.places:
+            e.notes = []
+        index.append(e)
+    for e in numbers:
+        if e.flag:
+            index.append(replace(e, notes=[], detail=[], mark="",
+                                 places=[(label(lang, "numbers"), f"numbers-{e.name}")]))
+    undecided = index
+    sections.append(Section("questions", label(lang, "questions"), entries=index, intro=label(lang, "undecided_intro")))
 
     sections = [s for s in sections if s.items or s.entries]
     title = title_of(game.texts, lang) or game.name
@@ -280,8 +379,29 @@ def _endings(rules: S.RuleFile, v: Voice, lang: str) -> list[Item]:
     return out
 
 
+def reachable_rules(rules: S.RuleFile) -> list[S.Rule]:
+    """The rules play can reach: those `do` names from setup, play and triggers, and those they name, in
+    the order they are first reached."""
+    by_name = {r.name: r for r in rules.of(S.Rule)}
+    out: list[S.Rule] = []
+
+    def visit(body):
+        for st in S.statements(body):
+            if isinstance(st, S.Do) and st.rule in by_name and by_name[st.rule] not in out:
+                out.append(by_name[st.rule])
+                visit(by_name[st.rule].body)
+    for d in rules.of(S.Flow) + rules.of(S.Trigger):
+        visit(d.body)
+    return out
+
+
+def _texts(texts, lang: str) -> list[str]:
+    return [t for k, t in notes_of(texts, lang) if k == "text"]
+
+
 def _sheet(rules: S.RuleFile, v: Voice, sections: list[Section], lang: str) -> dict:
-    """The one-page summary: the turn as step titles, the choices, how it ends."""
+    """The one-page sheet, enough to play: setup and the turn as outlines, every choice by its options'
+    titles, every rule play reaches and every trigger with its designer text, the scoring and the end."""
     def outline(items, depth=0):
         rows = []
         for it in items:
@@ -296,19 +416,83 @@ def _sheet(rules: S.RuleFile, v: Voice, sections: list[Section], lang: str) -> d
                 rows += outline(it.children, depth)
         return rows
 
-    by_key = {s.key: s for s in sections}
+    def option_line(o, single: bool) -> tuple[str, str]:
+        # the option's own title (a name can also be a deck's or a counter's, whose title the Voice would give)
+        own = title_of(o.texts, lang)
+        text = " ".join(_texts(o.texts, lang))
+        if single:
+            return "", text or plain(option_head(v, o, True))
+        if not own:
+            # no title written: say what the option does rather than print its identifier
+            first = v.body(o.body)[:1]
+            own = plain(first[0].runs).rstrip("。.") if first and first[0].runs else ""
+        rest = option_head(v, o, False)[1:]
+        return own, text or plain(rest).lstrip(":： ,、")
+
+    def explained(d, items) -> list[tuple[int, str]]:
+        """A rule's or trigger's designer text, its steps, and the text of each case it settles."""
+        lines = [(0, t) for t in _texts(d.texts, lang)]
+        for st in S.statements(d.body):
+            if isinstance(st, S.Block) and st.kind in ("step", "phase"):
+                lines.append((0, " ".join([own_title(st.name, st.texts) + say(lang, ":", ":")] + _texts(st.texts, lang)[:1])))
+            elif isinstance(st, S.Cases):
+                lines += [(1, t) for c in st.cases for t in _texts(c.texts, lang)]
+        if not lines:
+            # nothing written by the designer: the rule's own first sentence
+            lines = [(0, plain(it.runs)) for it in items[:1]]
+        return lines
+
+    def own_title(name: str, texts) -> str:
+        # a step's own title: its name may also be a component's or a counter's, whose title the Voice gives
+        return title_of(texts, lang) or v.title(name)
+
     choices = []
+
+    def find_choices(node, where: str) -> None:
+        if isinstance(node, S.Block) and node.kind in ("step", "phase"):
+            where = own_title(node.name, node.texts)
+        if isinstance(node, S.Choose):
+            who, _ = choice_summary(v, node)
+            single = len(node.options) == 1 and node.options[0].name == "choose"
+            choices.append((where, who, [option_line(o, single) for o in node.options]))
+        for child in S.children(node):
+            find_choices(child, where)
+
+    by_key = {s.key: s for s in sections}
     for d in rules.decls:
         if isinstance(d, (S.Flow, S.Rule, S.Trigger)):
-            for st in S.statements(d.body):
-                if isinstance(st, S.Choose):
-                    choices.append(choice_summary(v, st))
+            where = label(lang, d.name) if isinstance(d, S.Flow) else v.title(d.name)
+            for st in d.body:
+                find_choices(st, where)
+    rule_items = {it.name: it for it in by_key["rules"].items} if "rules" in by_key else {}
+    reached = [{"title": v.title(r.name), "lines": explained(r, rule_items[r.name].children)}
+               for r in reachable_rules(rules)]
+    triggers = [{"title": v.title(t.name), "lines": explained(t, v.body(t.body)) or [(0, whenever(v, t))]}
+                for t in rules.of(S.Trigger)]
     return {
         "setup": outline(by_key["setup"].items) if "setup" in by_key else [],
         "turn": outline(by_key["play"].items) if "play" in by_key else [],
         "choices": choices,
+        "rules": reached,
+        "triggers": triggers,
+        "scoring": _scoring(rules, v, lang),
         "ending": [plain(it.runs) for it in by_key["ending"].items] if "ending" in by_key else [],
     }
+
+
+def _scoring(rules: S.RuleFile, v: Voice, lang: str) -> list[tuple[str, str]]:
+    """The values the end of the game ranks or names the winners by, with their designer text or reading."""
+    values = {d.name: d for d in rules.of(S.Define)}
+    out, seen = [], set()
+    for node in S.walk_rules(rules):
+        if isinstance(node, S.EndGame):
+            for n in S.walk(node):
+                name = getattr(n, "fn", None) or getattr(n, "id", None)
+                if name in values and name not in seen:
+                    seen.add(name)
+                    d = values[name]
+                    out.append((v.title(name), " ".join(_texts(d.texts, lang)) or plain(describe(v, d))))
+    return out
 
 
 # ================================================================ cards
@@ -573,10 +757,46 @@ def render(kind: str, fmt: str, rules: S.RuleFile, lang: str, base: Optional[S.R
     doc = contents(rules, lang, base)
     sheets = card_sheets(rules, lang, paper, players) if kind == "cards" else None
     page = PAPERS[paper]
-    return _env(engine).get_template(f"{kind}.{engine}.j2").render(
-        doc=doc, lang=lang, page=page, sheets=sheets, card=CARD, bleed=BLEED, safe=SAFE, token=TOKEN,
-        source=os.path.basename(rules.path),
-        variant_files=[os.path.basename(vr.path) for vr in rules.variants])
+    files = [os.path.basename(rules.path)] + [os.path.basename(vr.path) for vr in rules.variants]
+    hashed = version(rules)
+    stamp = " + ".join(files) + " · " + label(lang, "version", v=hashed)
+    def fill(env: str, size: float) -> str:
+        return _env(env).get_template(f"{kind}.{env}.j2").render(
+            doc=doc, lang=lang, page=page, sheets=sheets, card=CARD, bleed=BLEED, safe=SAFE, token=TOKEN,
+            source=files[0], variant_files=files[1:], stamp=stamp, version=hashed, size=size)
+    size = SHEET_SIZES[0]
+    if kind == "sheet":
+        # the sheet is one page: the largest type that keeps it there (the HTML follows the PDF's choice)
+        for size in SHEET_SIZES:
+            if _last_page(fill("typ", size)) == 1:
+                break
+    return fill(engine, size)
+
+
+# Type sizes (pt) the one-page sheet tries, largest first; below the last it would no longer be legible.
+SHEET_SIZES = (9.4, 9.0, 8.6, 8.2, 7.8, 7.4, 7.0, 6.6, 6.2)
+
+
+@lru_cache(maxsize=64)
+def _last_page(source: str) -> int:
+    """The page the sheet's last line lands on, read from the metadata the sheet template leaves there."""
+    import json
+    import typst
+    found = json.loads(typst.query(source.encode("utf-8"), "<sheet-last-page>", font_paths=[font_dir()],
+                                   ignore_system_fonts=True))
+    return found[0]["value"] if found else 1
+
+
+def version(rules: S.RuleFile) -> str:
+    """What the printout was made from: a hash of the rule file's text and its variants' texts, in order.
+
+    Not a date, so the same rules always print the same bytes, and two printouts of different
+    rules always say so. Line endings are normalised so a checkout's settings do not change it.
+    """
+    h = hashlib.sha256()
+    for text in [rules.source] + [vr.source for vr in rules.variants]:
+        h.update(text.replace("\r\n", "\n").encode("utf-8") + b"\0")
+    return h.hexdigest()[:8]
 
 
 def make(kind: str, fmt: str, rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None,
