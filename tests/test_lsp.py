@@ -119,8 +119,8 @@ async def test_hover_in_english_and_japanese(client: LanguageClient, client_ja: 
         "**parameter** `start_dice` — dice per player at the start\n\n5\n\n*line 14*"
     assert await _hover(client_ja, BLUFF, name) == \
         "**パラメータ** `start_dice` — 最初のさいころの数\n\n5\n\n*14行目*"
-    assert await _hover(client, BLUFF, statement) == "Roll p's dice under your cup."
-    assert await _hover(client_ja, BLUFF, statement) == "pの手元のさいころを振る。"
+    assert await _hover(client, BLUFF, statement) == "Roll each player's dice under your cup."
+    assert await _hover(client_ja, BLUFF, statement) == "各プレイヤーの手元のさいころを振る。"
     assert await _hover(client, BLUFF, builtin) == "**builtin** `first(a)`\n\nthe first of a"
     assert await _hover(client_ja, BLUFF, builtin) == "**組み込み関数** `first(a)`\n\naの最初"
     for c in (client, client_ja):
@@ -168,7 +168,7 @@ async def test_definition_and_references_across_a_variant_and_its_base(client: L
         text_document=T.TextDocumentIdentifier(uri(BLUFF)), position=supply,
         context=T.ReferenceContext(include_declaration=True)))
     # `in supply`, the declaration, `from supply`; not the zone kind in `is supply`
-    assert sorted((r.range.start.line + 1, r.range.start.character + 1) for r in refs) == [(23, 6), (25, 6), (67, 28)]
+    assert sorted((r.range.start.line + 1, r.range.start.character + 1) for r in refs) == [(23, 6), (31, 6), (73, 28)]
     life = LIFE.read_text(encoding="utf-8")
     await open_doc(client, LIFE)
     patched = position(life, "replace rule lose", offset=13)
@@ -188,7 +188,7 @@ async def test_definition_and_references_across_a_variant_and_its_base(client: L
     places = {(Path(r.uri[len("file://"):]).name, r.range.start.line + 1) for r in refs}
     # every `do lose(...)` in the game and its variants, and `question ... about lose`; no declaration
     # (the game's rule, and the `replace rule lose` of bluff-life and bluff-reversed)
-    assert {("bluff.rules", 118), ("bluff.rules", 121), ("bluff-exact-just-call.rules", 66)} <= places
+    assert {("bluff.rules", 124), ("bluff.rules", 127), ("bluff-exact-just-call.rules", 71)} <= places
     assert ("bluff.rules", 123) not in places and ("bluff-life.rules", patched.line + 1) not in places
     assert ("bluff-reversed.rules", 9) in places
     assert len(places) == sum(p.read_text(encoding="utf-8").count("do lose(")
@@ -225,7 +225,7 @@ async def test_outline(client: LanguageClient):
     await open_doc(client, BLUFF)
     symbols = await client.text_document_document_symbol_async(T.DocumentSymbolParams(T.TextDocumentIdentifier(uri(BLUFF))))
     names = [s.name for s in symbols]
-    assert names[:4] == ["bluff", "start_dice", "die", "supply"]
+    assert names[:4] == ["bluff", "start_dice", "die", "face"]
     assert names.count("setup") == 1 and "resolve_challenge" in names and "exact_count" in names
     play = next(s for s in symbols if s.name == "play")
     assert [c.name for c in play.children] == ["roll", "opening_bid", "bidding", "reveal", "next_round"]

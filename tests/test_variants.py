@@ -316,7 +316,7 @@ def test_diff_cli_formats_and_determinism(tmp_path):
     out = runner.invoke(main, args + ["--format", "json"])
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
-    assert data["summary"] == {"added": 5, "removed": 1, "changed": 2}
+    assert data["summary"] == {"added": 7, "removed": 1, "changed": 2}
     assert data["b"]["variants"] == [str(VARIANTS / "bluff-exact-just-call.rules")]
     html_path = tmp_path / "d.html"
     written = []
