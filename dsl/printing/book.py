@@ -73,6 +73,7 @@ LABELS = {
                        "{n} points are not yet decided. Each is flagged where it applies and listed under “{list}”."),
     "where": ("該当箇所", "where"),
     "example": ("例", "Example"),
+    "exact": ("正確なルール", "The exact rule"),
 }
 
 

@@ -177,7 +177,7 @@ class Voice:
         if x.subject:
             return [("", say(self.lang, "それ", "it"))]
         if x.role == "titled":
-            return [("term", ja)] if self.lang == "ja" else [("", "the "), ("term", en)]
+            return [("", "その"), ("term", ja)] if self.lang == "ja" else [("", "the "), ("term", en)]
         if x.role == "param alone":
             return [("", say(self.lang, "対象の" + ja, f"the {en} concerned"))]
         if x.role == "param" and x.ordinal <= 2:
