@@ -62,6 +62,7 @@ def leftovers(text: str, lang: str, files: list[Path], names: set[str] | None = 
     for f in files:
         text = text.replace(f.name, " ")
     text = _STAMP.sub(" ", text).replace("'s", "").replace("’s", "")
+    text = re.sub(r"\bp\. ?\d", " ", text)         # a page reference: (p. 3)
     found = []
     for word in re.findall(r"[A-Za-z_]+", text):
         if word in allowed:
@@ -73,7 +74,7 @@ def leftovers(text: str, lang: str, files: list[Path], names: set[str] | None = 
         elif word in names and word not in allowed and word.lower() != word and len(word) <= 2:
             found.append(word)
     if lang == "ja":
-        found += re.findall(r"種(?!類|族)", text)
+        found += re.findall(r"種(?!\s*[類族])", text)
     return found
 
 
