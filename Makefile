@@ -6,7 +6,7 @@ PLAYTEST := $(BIN)/playtest
 GAMES := $(wildcard games/*.rules)
 N ?= 500
 
-.PHONY: demo test install bench clean variants-table findings generated skill reports
+.PHONY: demo simulate-all test install bench clean variants-table findings generated skill reports
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,11 +18,13 @@ $(VENV)/.installed: pyproject.toml $(BIN)/python
 
 install: $(VENV)/.installed
 
-# Check every game and variant, then simulate every game at every player count it allows.
+# A first minute with playtest: check every game and variant, a short simulation of each game,
+# and where to look next.
 demo: install
-	@for g in $(GAMES) $(wildcard variants/*.rules); do \
-	  $(PLAYTEST) check $$g || exit 1; \
-	done
+	@$(BIN)/python scripts/demo.py
+
+# Every game at every player count it allows, N games each (the long run `make demo` once was).
+simulate-all: install
 	@for g in $(GAMES); do \
 	  lo=$$(sed -n 's/^  players \([0-9]*\) to \([0-9]*\)/\1/p' $$g | head -1); \
 	  hi=$$(sed -n 's/^  players \([0-9]*\) to \([0-9]*\)/\2/p' $$g | head -1); \
