@@ -1,4 +1,4 @@
-"""Random-play speed of the engine, beside a hand-written Bluff of the same rules, and the
+"""Random-play speed of the engine, beside a hand-written Bluff and Democracy of the same rules, and the
 speed of the analyses built on it (fuzz: generated games/s; explore: states/s), and the
 time to typeset a rulebook, sheet or card sheet as PDF (seconds per page).
 
@@ -22,6 +22,7 @@ from dsl.analyses.fuzz import fuzz  # noqa: E402
 from dsl.loader import load  # noqa: E402
 from dsl.analyses.simulate import game_rng, play_random  # noqa: E402
 import handwritten_bluff  # noqa: E402
+import handwritten_democracy  # noqa: E402
 
 
 def engine(path, players, games, seed):
@@ -35,12 +36,12 @@ def engine(path, players, games, seed):
     return games / dt, moves / dt
 
 
-def handwritten(players, games, seed):
+def handwritten(players, games, seed, module=handwritten_bluff):
     rng = random.Random(seed)
     moves = 0
     t = time.perf_counter()
     for _ in range(games):
-        moves += handwritten_bluff.play_game(players, rng)[2]
+        moves += module.play_game(players, rng)[-1]
     dt = time.perf_counter() - t
     return games / dt, moves / dt
 
@@ -88,8 +89,11 @@ def main():
     eg, em = engine("games/bluff.rules", a.players, a.n, a.seed)
     print(f"{'engine: games/bluff.rules':40} {eg:10.0f} {em:10.0f}")
     print(f"{'engine / hand-written (games/s)':40} {eg / hg:10.2f}")
+    hdg, hdm = handwritten(a.players, max(1, a.n // 20), a.seed, handwritten_democracy)
+    print(f"{'hand-written Democracy, ' + str(a.players) + ' players':40} {hdg:10.1f} {hdm:10.0f}")
     dg, dm = engine("games/democracy.rules", a.players, max(1, a.n // 20), a.seed)
     print(f"{'engine: games/democracy.rules':40} {dg:10.1f} {dm:10.0f}")
+    print(f"{'engine / hand-written (games/s)':40} {dg / hdg:10.2f}")
     print()
     print(f"{'analysis':40} {'rate':>10} {'':10} {'run':>8}")
     for path, players, n in (("games/bluff.rules", 2, a.n // 2), ("games/bluff.rules", a.players, a.n // 2),
