@@ -165,9 +165,26 @@ def order_free_zones(game) -> frozenset:
     return frozenset(free)
 
 
+def piece_classes(game) -> tuple[int, ...]:
+    """Pieces no rule can tell apart share a class: the same kind, attributes and owner. A rule
+    sees a piece only through those (and where it lies, its face, whether it is shown), so two
+    states that differ by swapping such pieces are one state. A kind with zones of its own
+    (`zone ... per KIND`) keeps every piece apart: its zones are tied to the piece."""
+    own_zones = {z.per for z in game.rules.of(S.Zone) if z.per not in (None, "player", "team")}
+    classes: dict = {}
+    out = []
+    for p, kind in enumerate(game.kind_of):
+        look = (p,) if kind in own_zones else \
+            (kind, tuple(sorted((k, repr(v)) for k, v in game.piece_attrs[p].items())), game.piece_owner[p])
+        out.append(classes.setdefault(look, len(classes)))
+    return tuple(out)
+
+
 def state_keyer(game) -> Callable:
     """The key explore tells states apart by: State.key with the zones whose order no rule
-    reads compared as sets, and only the local slots live where the game is paused."""
+    reads compared as sets, identical pieces interchangeable, and only the local slots live
+    where the game is paused."""
     free = order_free_zones(game)
     live_at = game.live_at
-    return lambda s: s.key(free, live_at)
+    classes = piece_classes(game)
+    return lambda s: s.key(free, live_at, classes)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from .values import plain
+from .values import Piece, plain
 
 
 @dataclass(frozen=True)
@@ -86,21 +86,41 @@ class State:
         c.settling = False
         return c
 
-    def key(self, order_free: frozenset = frozenset(), live_at: Optional[dict] = None) -> tuple:
+    def key(self, order_free: frozenset = frozenset(), live_at: Optional[dict] = None,
+            classes: Optional[tuple] = None) -> tuple:
         """What decides the rest of the game: two states with the same key are the same state.
         The move and loop counters, which only bound the game, do not count, nor does how an
         ended game got there. By default every zone's order and every local slot count;
         explore passes the zones whose order no rule reads (`order_free`, compared as sets)
-        and the slots live at each paused instruction (`live_at`), engine/order.py."""
-        zones = tuple(tuple(sorted(z)) if i in order_free else tuple(z) for i, z in enumerate(self.zones))
-        body = (zones, tuple(self.face), tuple(self.revealed), tuple(self.vars), tuple(tuple(v) for v in self.pvars),
-                tuple(self.alive))
+        and the slots live at each paused instruction (`live_at`), engine/order.py. With
+        `classes` (engine/order.py piece_classes), pieces of one class are interchangeable: a
+        zone is the classes, faces and shown flags it holds, and a variable that holds a piece
+        holds its place."""
+        canon = _identity
+        if classes is None:
+            zones = tuple(tuple(sorted(z)) if i in order_free else tuple(z) for i, z in enumerate(self.zones))
+            body = (zones, tuple(self.face), tuple(self.revealed), tuple(self.vars),
+                    tuple(tuple(v) for v in self.pvars), tuple(self.alive))
+        else:
+            face, shown = self.face, self.revealed
+            place: dict = {}
+            zones = []
+            for i, z in enumerate(self.zones):
+                items = sorted(z, key=lambda p: (classes[p], repr(face[p]), shown[p], p)) if i in order_free else z
+                for at, p in enumerate(items):
+                    place[p] = (i, at)
+                zones.append(tuple((classes[p], face[p], shown[p]) for p in items))
+
+            def canon(v):
+                return _placed(v, place)
+            body = (tuple(zones), canon(tuple(self.vars)), canon(tuple(tuple(v) for v in self.pvars)),
+                    tuple(self.alive))
         if self.outcome is not None or self.dead_end is not None:
             d = self.dead_end
             return body + ("end", self.outcome, (d.kind, d.rule, d.line, d.column) if d else None)
         L = self.loc_slots
         slots = L if live_at is None else [L[i] for i in live_at.get(self.ip, ())]
-        return body + (self.ip, tuple(freeze(x) for x in slots), tuple(self.latches), self.playing)
+        return body + (self.ip, canon(tuple(freeze(x) for x in slots)), tuple(self.latches), self.playing)
 
     def __hash__(self) -> int:
         return hash(self.key())
@@ -153,6 +173,19 @@ class State:
 
     def observation(self, player) -> dict:
         return self.game.observation(self, player)
+
+
+def _identity(v):
+    return v
+
+
+def _placed(v, place: dict):
+    """A value with each piece in it named by where it lies, not by which piece it is."""
+    if isinstance(v, Piece):
+        return ("piece",) + place.get(v, (-1, int(v)))
+    if isinstance(v, tuple):
+        return tuple(_placed(x, place) for x in v)
+    return v
 
 
 def freeze(v):
