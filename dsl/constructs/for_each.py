@@ -9,7 +9,7 @@ from typing import Optional
 
 from ..engine.program import Label
 from ..language.building import not_texts, span
-from ..language.kinds import COLL, element_kind
+from ..language.kinds import COLL, PLAYER, TEAM, element_kind
 from ..language import syntax as S
 from ..language.syntax import Expr, Stmt
 from ..printing.runs import Item, say, that
@@ -38,7 +38,60 @@ def check(ck, st, scope, t):
     inner = scope.child(**{st.var: element_kind(st.coll)})
     if st.cond is not None:
         ck.expr(st.cond, inner)
+    if not t and not getattr(ck, "together", 0):
+        _ending_half_way(ck, st)
     ck.block(st.body, inner, t)
+
+
+def _ending_half_way(ck, st) -> None:
+    """A pass over the players or teams that asks each of them and changes what an ending
+    trigger watches can end the game between two of them: say so, and how to make it one event."""
+    if element_kind(st.coll) not in (PLAYER, TEAM):
+        return
+    rules = {r.name: r for r in ck.rules.of(S.Rule)}
+    body = list(_reached(st.body, rules))
+    if not any(isinstance(n, S.Choose) for n in body):
+        return
+    written = set()
+    for n in body:
+        if isinstance(n, S.Assign):
+            written.add(n.target.name)
+        elif isinstance(n, S.Move):
+            written.update(_names(n.source) | _names(n.dest) | (_names(n.count) if n.amount == "item" else set()))
+        elif isinstance(n, S.Eliminate):
+            written.add("alive")
+    for trig in ck.rules.of(S.Trigger):
+        if not any(isinstance(n, S.EndGame) for n in S.walk(trig)):
+            continue
+        watched = _names(trig.cond) | (_names(trig.coll) if trig.coll is not None else set())
+        if watched & written:
+            ck.warning(st.span, f"the game can end part-way through this 'for each': trigger '{trig.name}' "
+                                f"watches what it changes, and is checked after each choice",
+                       "if the rules settle this for everyone at once, write the loop inside `together`")
+            return
+
+
+def _reached(stmts, rules, seen=None):
+    """Every node of these statements and of the rules they carry out."""
+    seen = set() if seen is None else seen
+    for st in stmts:
+        for n in S.walk(st):
+            yield n
+            if isinstance(n, S.Do) and n.rule in rules and n.rule not in seen:
+                seen.add(n.rule)
+                yield from _reached(rules[n.rule].body, rules, seen)
+
+
+def _names(e) -> set:
+    if e is None:
+        return set()
+    out = set()
+    for n in S.walk(e):
+        if isinstance(n, S.Name):
+            out.add(n.id)
+        elif isinstance(n, S.Call):
+            out.add("alive" if n.fn in ("alive_players", "alive_teams", "alive") else n.fn)
+    return out
 
 
 # ---------------------------------------------------------------- compilation

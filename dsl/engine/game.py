@@ -48,6 +48,7 @@ class Game(Tables, Compiler, Moves, Machine):
         self.spans: list[S.Span] = []
         self.pauses: dict[int, object] = {}
         self.block_names: list[tuple[str, str, S.Span]] = []    # (kind, name, span) per coverage id
+        self.together: list[tuple[int, int]] = []      # code ranges of `together` blocks: triggers wait
         self.n_slots = 0                # local slots, allocated while compiling
         self.slot_scopes: dict[int, tuple[int, int]] = {}   # slot -> [first, end) instructions where it is live
         self.value_fns: dict = {}
