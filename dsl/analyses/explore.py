@@ -27,7 +27,7 @@ from .fuzz import _n, never_reached
 from ..engine.order import state_keyer
 from ..engine.values import plain
 
-FORMAT = "playtest-explore/1"
+FORMAT = "playtest-explore/2"
 PROGRESS_EVERY = 1000
 MAX_CHANCE_OUTCOMES = 1_000_000     # without max_states, a chance event with more outcomes stops the search
 
@@ -48,7 +48,9 @@ class ExploreReport:
     chance_states: int = 0
     terminal_states: int = 0
     transitions: int = 0            # actions followed (edges of the graph)
-    max_depth: int = 0              # actions on the longest shortest path to a state
+    unexpanded_states: int = 0      # found, but the search stopped before looking past them
+    max_depth: int = 0              # the longest shortest path: the most actions any state needs to be reached
+    longest_game: Optional[int] = None  # actions in the longest complete game (a finished, acyclic search)
     complete_games: Optional[int] = None
     cyclic: bool = False
     outcomes: list = field(default_factory=list)
@@ -76,8 +78,10 @@ class ExploreReport:
             "decision_states": self.decision_states,
             "chance_states": self.chance_states,
             "terminal_states": self.terminal_states,
+            "unexpanded_states": self.unexpanded_states,
             "transitions": self.transitions,
-            "max_depth": self.max_depth,
+            "longest_shortest_path": self.max_depth,
+            "longest_game": self.longest_game,
             "complete_games": self.complete_games,
             "cyclic": self.cyclic,
             "outcomes": self.outcomes,
@@ -91,10 +95,13 @@ class ExploreReport:
             out.append("  searched everything")
         else:
             out.append(f"  stopped early: {self.stopped_because}")
+        not_yet = f", not yet expanded {self.unexpanded_states:,}" if self.unexpanded_states else ""
         out.append(f"  states {self.states:,}  positions {self.positions:,}  "
                    f"(decisions {self.decision_states:,}, chance {self.chance_states:,}, "
-                   f"ends {self.terminal_states:,})")
-        out.append(f"  transitions {self.transitions:,}, longest shortest path {_n(self.max_depth, 'action')}")
+                   f"ends {self.terminal_states:,}{not_yet})")
+        longest = f", longest game {_n(self.longest_game, 'action')}" if self.longest_game is not None else ""
+        out.append(f"  transitions {self.transitions:,}; every state is reached within "
+                   f"{_n(self.max_depth, 'action')}{longest}")
         if self.complete_games is not None:
             out.append(f"  complete games {self.complete_games:,}")
         elif self.cyclic:
@@ -222,11 +229,14 @@ def explore(game: Game, *, max_states: Optional[int] = None,
     report.decision_states = sum(1 for k in expanded if k == "decision")
     report.terminal_states = sum(1 for k in expanded if isinstance(k, tuple))
     report.positions = report.decision_states + report.terminal_states
+    report.unexpanded_states = n_states - len(expanded)
 
-    paths = _count_paths(succ, kinds) if finished else None
+    counted = _count_paths(succ, kinds) if finished else None
+    paths = counted[0] if counted is not None else None
     report.cyclic = finished and paths is None
     if paths is not None:
         report.complete_games = sum(paths[i] for i, k in enumerate(kinds) if isinstance(k, tuple))
+        report.longest_game = max((counted[1][i] for i, k in enumerate(kinds) if isinstance(k, tuple)), default=0)
 
     outcomes: dict = {}
     dead: dict = {}
@@ -270,9 +280,9 @@ def _path(parent, i) -> list:
     return out
 
 
-def _count_paths(succ, kinds) -> Optional[list]:
-    """Number of distinct action sequences from the start to each state (Kahn's order over
-    the graph); None when the graph has a cycle."""
+def _count_paths(succ, kinds) -> Optional[tuple[list, list]]:
+    """Number of distinct action sequences from the start to each state, and the most actions
+    any of them takes (Kahn's order over the graph); None when the graph has a cycle."""
     n = len(succ)
     indeg = [0] * n
     for children in succ:
@@ -280,6 +290,7 @@ def _count_paths(succ, kinds) -> Optional[list]:
             indeg[j] += 1
     paths = [0] * n
     paths[0] = 1
+    longest = [0] * n
     order = deque(i for i in range(n) if indeg[i] == 0)
     done = 0
     while order:
@@ -288,7 +299,8 @@ def _count_paths(succ, kinds) -> Optional[list]:
         pi = paths[i]
         for j in succ[i] or ():
             paths[j] += pi
+            longest[j] = max(longest[j], longest[i] + 1)
             indeg[j] -= 1
             if indeg[j] == 0:
                 order.append(j)
-    return paths if done == n else None
+    return (paths, longest) if done == n else None
