@@ -189,7 +189,7 @@ async def test_definition_and_references_across_a_variant_and_its_base(client: L
     # every `do lose(...)` in the game and its variants, and `question ... about lose`; no declaration
     # (the game's rule, and the `replace rule lose` of bluff-life and bluff-reversed)
     assert {("bluff.rules", 124), ("bluff.rules", 127), ("bluff-exact-just-call.rules", 71)} <= places
-    assert ("bluff.rules", 123) not in places and ("bluff-life.rules", patched.line + 1) not in places
+    assert ("bluff.rules", 129) not in places and ("bluff-life.rules", patched.line + 1) not in places
     assert ("bluff-reversed.rules", 9) in places
     assert len(places) == sum(p.read_text(encoding="utf-8").count("do lose(")
                               for p in [BLUFF, *(ROOT / "variants").glob("bluff*.rules")]) + 1 == 14
