@@ -334,11 +334,12 @@ def read(v, st) -> Item:
 # ---------------------------------------------------------------- narration
 def _piece_params(n, option: str) -> set[str]:
     """The parameters of an option that are chosen from a zone: their values are pieces."""
-    out = set()
-    for node in S.walk_rules(n.game.rules):
-        if isinstance(node, Option) and node.name == option:
-            out.update(p.name for p in node.params if p.high is None)
-    return out
+    if not hasattr(n, "piece_params"):
+        n.piece_params = {}
+        for node in S.walk_rules(n.game.rules):
+            if isinstance(node, Option):
+                n.piece_params.setdefault(node.name, set()).update(p.name for p in node.params if p.high is None)
+    return n.piece_params.get(option, set())
 
 
 def _narrate(n, ev) -> str:

@@ -15,10 +15,9 @@ from ..language import syntax as S
 
 class Narrator:
     def __init__(self, game: Game, lang: str = "en"):
-        from .prose import Voice
         self.game = game
         self.lang = lang
-        self.voice = Voice(game.rules, lang)       # the rulebook's words: a chosen value by its noun
+        self._voice = None
         self.titles: dict[str, str] = {}
         # declarations' titles first: a step or option named like a declaration does not hide it
         named = [d for d in game.rules.decls] + [n for n in S.walk_rules(game.rules) if isinstance(n, (S.Block, S.Option))]
@@ -29,6 +28,14 @@ class Narrator:
 
     def say(self, ja: str, en: str) -> str:
         return ja if self.lang == "ja" else en
+
+    @property
+    def voice(self):
+        """The rulebook's words (a chosen value by its noun), read only when a name needs them."""
+        if self._voice is None:
+            from .prose import Voice
+            self._voice = Voice(self.game.rules, self.lang)
+        return self._voice
 
     def name(self, key: str) -> str:
         if key in self.titles:
