@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+from functools import lru_cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,6 +84,14 @@ def code_runs(page: str) -> list[str]:
     A variant's file name is how a reader finds the file, so it may stand as written."""
     found = [html.unescape(c) for c in re.findall(r"<code>(.*?)</code>", _COLOPHON.sub(" ", page), re.S)]
     return [c for c in found if not c.endswith(".rules")]
+
+
+@lru_cache(maxsize=None)
+def pdf_pages(path: str, first: int | None = None) -> tuple[str, ...]:
+    """The text of each page (or the first few) of a committed PDF, read once per test run:
+    pypdf is slow, and a card sheet's pages all come from one template."""
+    from pypdf import PdfReader
+    return tuple(page.extract_text() or "" for page in PdfReader(path).pages[:first])
 
 
 def every_rule_file() -> list[Path]:
