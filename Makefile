@@ -6,7 +6,7 @@ PLAYTEST := $(BIN)/playtest
 GAMES := $(wildcard games/*.rules)
 N ?= 500
 
-.PHONY: demo simulate-all test install bench clean variants-table findings generated skill reports
+.PHONY: demo simulate-all test test-slow install bench clean variants-table findings generated skill reports
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,7 +55,11 @@ reports: install
 	$(BIN)/python scripts/reports.py
 
 test: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not slow"
+
+# The long property runs `make test` leaves out; CI runs both.
+test-slow: install
+	$(BIN)/python -m pytest -m slow
 
 bench: install
 	$(BIN)/python bench/run.py

@@ -34,8 +34,10 @@ PROPS = settings(max_examples=30, deadline=None, derandomize=True, database=None
                                         HealthCheck.large_base_example])
 
 CASES = [pytest.param(str(BLUFF), n, id=f"bluff-{n}p") for n in range(2, 7)]
+# Democracy at 4 to 6 players takes most of a minute each: `make test-slow`, which CI runs too
 CASES += [pytest.param(str(DEMOCRACY), n, id=f"democracy-{n}p",
-                       marks=pytest.mark.skipif(not DEMOCRACY.exists(), reason="no games/democracy.rules yet"))
+                       marks=[pytest.mark.skipif(not DEMOCRACY.exists(), reason="no games/democracy.rules yet")]
+                       + ([pytest.mark.slow] if n >= 4 else []))
           for n in range(2, 7)]
 
 
