@@ -217,3 +217,19 @@ def test_simulate_with_a_broken_file_exits_1(broken):
     assert r.exit_code == 1
     assert "did you mean 'supply'?" in r.output
     assert "Traceback" not in r.output
+
+
+def test_three_syntax_errors_in_one_block_give_three_diagnostics():
+    from dsl.language.parser import parse_text
+    text = ("game g\n  players 2 to 2\ncounter c = 0\nplay\n  step one\n    set c to 1 +\n    add 1 to c\n"
+            "    set c to 2 2\n  step two\n    add 2 to = c\n  end game\n")
+    tree, diags = parse_text(text, "three.rules")
+    assert tree is None
+    assert [(d.span.line, d.span.column) for d in diags] == [(6, 17), (8, 16), (10, 14)]
+
+
+def test_a_mistake_in_a_declarations_own_line_still_blanks_only_that_declaration():
+    from dsl.language.parser import parse_text
+    text = ("game g\n  players 2 to 2\nparameter p = 1\n  title ja \"x\" en\ncounter c = 0 +\nplay\n  end game\n")
+    tree, diags = parse_text(text, "decl.rules")
+    assert [d.span.line for d in diags] == [4, 5]

@@ -208,12 +208,35 @@ def _blank_item(text: str, line: int) -> str:
     return "\n".join(lines)
 
 
+def _pass_line(text: str, line: int) -> str | None:
+    """Replace one statement line that opens no block by `pass` (keeps the block around it),
+    so the parse goes on to the next mistake in the same declaration; None where it cannot."""
+    lines = text.split("\n")
+    idx = line - 1
+    if not 0 <= idx < len(lines):
+        return None
+    raw = lines[idx]
+    indent = len(raw) - len(raw.lstrip(" "))
+    if indent == 0 or not raw.strip() or raw.strip() == "pass":
+        return None
+    nxt = next((x for x in lines[idx + 1:] if x.strip() and not x.lstrip().startswith("#")), "")
+    if len(nxt) - len(nxt.lstrip(" ")) > indent:
+        return None         # it opens a block: its children would stand alone
+    lines[idx] = " " * indent + "pass"
+    return "\n".join(lines)
+
+
 def parse_text(text: str, path: str = "<text>") -> tuple[S.RuleFile | None, list[Diagnostic]]:
-    """Parse rule-file text; returns the tree (None if any syntax error) and diagnostics."""
+    """Parse rule-file text; returns the tree (None if any syntax error) and diagnostics.
+
+    After a mistake the parse goes on: the statement line is replaced by `pass` when that
+    keeps the file whole (a second mistake in the same block is found too), else the whole
+    declaration is blanked; line numbers never move."""
     diagnostics: list[Diagnostic] = []
     work = text.replace("\r\n", "\n")
     if not work.endswith("\n"):
         work += "\n"
+    passed: dict[int, str] = {}     # line replaced by `pass` -> the text before that
     for _ in range(MAX_SYNTAX_ERRORS):
         try:
             tree = _lark().parse(work)
@@ -239,7 +262,17 @@ def parse_text(text: str, path: str = "<text>") -> tuple[S.RuleFile | None, list
                 FILE.reset(token)
             return S.RuleFile(path, text, tuple(decls)), diagnostics
         line = diagnostics[-1].span.line
-        new = _blank_item(work, line)
+        if line in passed:
+            # `pass` does not fit there (a declaration's own line): take that back, blank the item
+            diagnostics.pop()
+            work = passed.pop(line)
+            new = _blank_item(work, line)
+        else:
+            new = _pass_line(work, line)
+            if new is not None:
+                passed[line] = work
+            else:
+                new = _blank_item(work, line)
         if new == work:
             break
         work = new
