@@ -233,3 +233,20 @@ def test_a_mistake_in_a_declarations_own_line_still_blanks_only_that_declaration
     text = ("game g\n  players 2 to 2\nparameter p = 1\n  title ja \"x\" en\ncounter c = 0 +\nplay\n  end game\n")
     tree, diags = parse_text(text, "decl.rules")
     assert [d.span.line for d in diags] == [4, 5]
+
+
+@pytest.mark.parametrize("line, hint", [
+    ("  set c to 1 == 1\n", "`=` compares"),
+    ("  set c to players[1]\n", "no indexing"),
+    ("  repeat forever\n    pass\n", "repeat until CONDITION"),
+    ("  if c = 1 or\n     c = 2\n    pass\n", "a statement is one line"),
+    ("  set c to seat(player(1))\n", "players have no numbers"),
+])
+def test_a_newcomers_mistake_gets_the_hint_it_needs(line, hint):
+    from dsl.language.checker import check
+    from dsl.language.parser import parse_text
+    text = "game g\n  players 2 to 2\ncounter c = 0\nplay\n" + line + "  end game\n"
+    tree, diags = parse_text(text, "m.rules")
+    if tree is not None:
+        diags = check(tree)
+    assert any(d.hint and hint in d.hint for d in diags), [(d.message, d.hint) for d in diags]

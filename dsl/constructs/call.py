@@ -73,7 +73,9 @@ def check(ck, e, scope):
     b = BUILTINS.get(fn)
     if b is None:
         candidates = list(BUILTINS) + [x.name for x in ck.rules.decls if isinstance(x, (S.Zone, S.Define, S.Order, S.Counter))]
-        ck.error(e.span, f"unknown function '{fn}'", did_you_mean(fn, candidates))
+        hint = "players have no numbers in expressions: use first(players), next_player(p), or " \
+               "`for each p in players`" if fn in ("player", "seat_of", "team") else did_you_mean(fn, candidates)
+        ck.error(e.span, f"unknown function '{fn}'", hint)
         for a in args:
             ck.expr(a, scope)
         return ANY

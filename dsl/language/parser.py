@@ -142,6 +142,28 @@ def _describe_expected(expected) -> str:
     return "expected " + ", ".join(names)
 
 
+def _mistaken_for(text: str, tok, line: int, col: int) -> str | None:
+    """What a newcomer meant, for the mistakes the grammar's own list of expected words
+    explains badly (it lists what could come next, not what was meant)."""
+    lines = text.splitlines()
+    here = lines[line - 1] if 0 < line <= len(lines) else ""
+    before = here[:max(col - 1, 0)].rstrip()
+    value = str(tok.value)
+    if value == "=" and before.endswith("="):
+        return "`=` compares (there is no `==`); `set X to V` assigns"
+    if value == "[" and before and (before[-1].isalnum() or before[-1] in "_)"):
+        return "there is no indexing: use first(...), top(...), or `for each x in ...`"
+    if before.endswith("repeat") or before.endswith("repeat forever"):
+        return "repeat until CONDITION, repeat while CONDITION, or repeat N times"
+    if tok.type == "_NL" and before.endswith((" or", " and", "+", "-", "*", ",", "(")):
+        return "a statement is one line: put a long condition in a `value` and use its name"
+    if tok.type not in ("_NL", "_INDENT", "_DEDENT", "$END") and not before and line > 1:
+        prev = next((x for x in reversed(lines[:line - 1]) if x.strip()), "").rstrip()
+        if prev.endswith((" or", " and", "+", "-", "*", ",", "(")):
+            return "a statement is one line: put a long condition in a `value` and use its name"
+    return None
+
+
 def _syntax_diagnostic(path: str, text: str, err: Exception) -> Diagnostic:
     line = getattr(err, "line", 0) or 0
     col = getattr(err, "column", 0) or 0
@@ -157,7 +179,7 @@ def _syntax_diagnostic(path: str, text: str, err: Exception) -> Diagnostic:
             what = "the line ends too early"
         else:
             what = f"unexpected {tok.value!r}"
-        hint = _describe_expected(err.accepts or err.expected)
+        hint = _mistaken_for(text, tok, line, col) or _describe_expected(err.accepts or err.expected)
         if line in (0, -1) or tok.type == "$END":
             line = max(1, len(text.splitlines()))
             col = 1
