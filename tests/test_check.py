@@ -250,3 +250,23 @@ def test_a_newcomers_mistake_gets_the_hint_it_needs(line, hint):
     if tree is not None:
         diags = check(tree)
     assert any(d.hint and hint in d.hint for d in diags), [(d.message, d.hint) for d in diags]
+
+
+def test_a_number_compared_with_a_player_is_an_error_where_it_stands():
+    """`when matching > bidder` checked clean once, and simulate blamed an innocent rule."""
+    from dsl.language.checker import check
+    from dsl.language.parser import parse_text
+    text = (ROOT / "games" / "bluff.rules").read_text(encoding="utf-8").replace(
+        "    when matching > bid_count\n", "    when matching > bidder\n")
+    tree, _ = parse_text(text, "bluff.rules")
+    [err] = [d for d in check(tree) if d.severity == "error"]
+    assert err.message == "cannot compare a number with a player"
+    assert text.splitlines()[err.span.line - 1].strip() == "when matching > bidder"
+
+
+def test_comparing_a_zone_by_size_is_an_error_not_a_crash():
+    from dsl.language.checker import check
+    from dsl.language.parser import parse_text
+    text = "game g\n  players 2 to 2\nzone z is pile, shared, seen by everyone\nplay\n  if z > 1\n    pass\n  end game\n"
+    tree, _ = parse_text(text, "z.rules")
+    assert [d.message for d in check(tree) if d.severity == "error"] == ["cannot compare a zone with a number by size"]

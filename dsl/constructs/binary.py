@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from ..engine.errors import RuleError
 from ..language import syntax as S
 from ..language.constants import COMPARISONS
-from ..language.kinds import BOOL, COLL, NUM, ZONE
+from ..language.kinds import BOOL, COLL, NUM, PLAYER, TEAM, ZONE
+from ..language.kinds import a as a_kind
 from ..language.syntax import Expr
 from ..printing.runs import Runs, fill, say
 from .registry import nothing, register
@@ -63,7 +64,11 @@ def check(ck, e, scope):
     a = ck.expr(e.left, scope)
     b = ck.expr(e.right, scope)
     if e.op in ("<", "<=", ">", ">=") and (a in (ZONE, COLL, "family") or b in (ZONE, COLL, "family")):
-        ck.error(e.span, f"cannot compare {a(a)} with {a(b)} by size", "compare counts, e.g. count(hand(p))")
+        ck.error(e.span, f"cannot compare {a_kind(a)} with {a_kind(b)} by size", "compare counts, e.g. count(hand(p))")
+    elif {a, b} & {NUM} and {a, b} & {PLAYER, TEAM}:
+        # `matching > bidder`: a number against a player is a mistake, not a question of size
+        ck.error(e.span, f"cannot compare {a_kind(a)} with {a_kind(b)}",
+                 "compare like with like: a count with a number, a player with a player (seat(p) gives a number)")
     return BOOL
 
 

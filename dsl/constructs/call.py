@@ -55,7 +55,7 @@ def check(ck, e, scope):
             return ZONE
         if isinstance(d, S.Counter):
             ck.whose(e, d, scope, "one value for the whole game", TEAM if d.per == "team" else PLAYER)
-            return NUM if d.kind == "counter" else ANY
+            return NUM if d.kind == "counter" else ck.variable_kind(fn)
         if isinstance(d, S.Order):
             if len(args) != 1:
                 ck.error(e.span, f"order '{fn}' ranks one card: {fn}(card)")
@@ -67,7 +67,7 @@ def check(ck, e, scope):
                 ck.error(e.span, f"'{fn}' takes {len(d.params)} argument(s), not {len(args)}")
             for a in args:
                 ck.expr(a, scope)
-            return ANY
+            return ck.value_kind(d)
         ck.error(e.span, f"'{fn}' is a {type(d).__name__.lower()} and cannot be called")
         return ANY
     b = BUILTINS.get(fn)

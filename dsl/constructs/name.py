@@ -54,11 +54,11 @@ def check(ck, e, scope):
         if isinstance(d, S.Counter):
             if d.per:
                 ck.error(e.span, f"'{n}' is kept per {d.per}: say whose, e.g. {n}(...)")
-            return NUM if d.kind == "counter" else ANY
+            return NUM if d.kind == "counter" else ck.variable_kind(n)
         if isinstance(d, S.Define):
             if d.params:
                 ck.error(e.span, f"'{n}' takes {len(d.params)} argument(s)")
-            return ANY
+            return ck.value_kind(d)
         if isinstance(d, S.Zone):
             return "family" if d.per else ZONE
         if isinstance(d, S.Board):

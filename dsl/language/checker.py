@@ -23,6 +23,37 @@ class Checker:
         self.used: set[str] = set()
         self.declared: dict[str, S.Decl] = {}
 
+    # ------------------------------------------------------------ what a value is
+    def quietly(self, e, scope) -> str:
+        """The kind of an expression, found without reporting anything (it is checked where it stands)."""
+        mark, used = len(self.diags), set(self.used)
+        try:
+            return self.expr(e, scope)
+        finally:
+            del self.diags[mark:]
+            self.used = used
+
+    def value_kind(self, d) -> str:
+        """What a `value` without parameters gives (a number, a player...), from its expression."""
+        memo = self.__dict__.setdefault("_value_kinds", {})
+        if d.name not in memo:
+            memo[d.name] = ANY          # a value defined through itself stays unknown
+            memo[d.name] = self.quietly(d.expr, Scope({p: ANY for p in d.params}))
+        return memo[d.name]
+
+    def variable_kind(self, name: str) -> str:
+        """What a variable holds, when every `set` of it agrees: a player, a team, a number."""
+        memo = self.__dict__.setdefault("_variable_kinds", {})
+        if name not in memo:
+            memo[name] = ANY
+            kinds = set()
+            for st in S.walk_rules(self.rules):
+                if isinstance(st, S.Assign) and st.op == "set" and st.target.name == name:
+                    kinds.add(self.quietly(st.value, Scope({})))
+            kinds -= {ANY, "nobody"}
+            memo[name] = kinds.pop() if len(kinds) == 1 else ANY
+        return memo[name]
+
     # ------------------------------------------------------------ reporting
     def error(self, span, message, hint=None):
         self.diags.append(Diagnostic("error", self.path, span, message, hint))
