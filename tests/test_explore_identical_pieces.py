@@ -30,3 +30,18 @@ def test_connect_four_with_a_board_and_tokens_matches_a_brute_force_count():
     r = _explore("connect-four-4x3.rules")
     assert r.states == positions
     assert r.terminal_states == won + full
+
+
+def test_a_board_takes_its_size_from_parameters():
+    text = (ROOT / "tests" / "fixtures" / "connect-four-4x3.rules").read_text(encoding="utf-8")
+    text = text.replace("board grid\n  grid 4 by 3\n", "parameter wide = 4\nparameter high = 3\n\nboard grid\n  grid wide by high\n")
+    path = ROOT / "tests" / "fixtures" / "_sized.rules"
+    try:
+        path.write_text(text, encoding="utf-8")
+        rules, _ = load(str(path))
+        game = Game(rules, 2)
+        assert game.board_sizes["grid"] == (4, 3)
+        assert len([z for z in game.zone_names if z.startswith("grid(")]) == 12
+        assert explore(game).states == 12_031
+    finally:
+        path.unlink()

@@ -94,8 +94,7 @@ def compile(c, e, env):
     if fn in c.zones and isinstance(c.zones[fn], tuple) and len(e.args) == 1:
         return family_member(c, e, env)
     if fn in c.zones and isinstance(c.zones[fn], tuple) and len(e.args) == 2:
-        board = next(b for b in c.rules.of(S.Board) if b.name == fn)
-        cells, w, h = c.zones[fn], board.width, board.height
+        cells, (w, h) = c.zones[fn], c.board_sizes[fn]
         ax, ay = c.expr(e.args[0], env), c.expr(e.args[1], env)
         span = e.span
 

@@ -52,10 +52,14 @@ class Tables:
                                            for p in keys)
             elif z.per is None:             # zones per piece are made once the pieces exist, below
                 self.zones[z.name] = self.new_zone(z.name, None, z.seen_by, z.kind)
+        from ..constructs.board import size_of
+        self.board_sizes: dict[str, tuple[int, int]] = {}
         for b in r.of(S.Board):
             cells = []
-            for y in range(1, b.height + 1):
-                for x in range(1, b.width + 1):
+            width, height = size_of(self, b.width), size_of(self, b.height)
+            self.board_sizes[b.name] = (width, height)
+            for y in range(1, height + 1):
+                for x in range(1, width + 1):
                     cells.append(ZoneId(len(self.zone_names)))
                     self.zone_names.append(f"{b.name}({x},{y})")
                     self.zone_owner.append(None)
