@@ -270,3 +270,25 @@ def test_comparing_a_zone_by_size_is_an_error_not_a_crash():
     text = "game g\n  players 2 to 2\nzone z is pile, shared, seen by everyone\nplay\n  if z > 1\n    pass\n  end game\n"
     tree, _ = parse_text(text, "z.rules")
     assert [d.message for d in check(tree) if d.severity == "error"] == ["cannot compare a zone with a number by size"]
+
+
+def test_pairs_compare_item_by_item_from_the_first():
+    from dsl.engine import Game
+    from dsl.loader import load
+    rules, _ = load(str(ROOT / "tests" / "fixtures" / "pair_bid.rules"))
+    game = Game(rules, 2)
+    s = game.new_initial_state()
+    _, moves = game.decision(s)
+    assert len(moves) == 6 * 4                      # above [0, 0]: every bid
+    six_ones = next(m for m in moves if list(m)[1:] == [6, 1])      # face 6, count 1
+    game.apply(s, six_ones, 0)
+    _, moves = game.decision(s)
+    assert len(moves) == 6 * 3                      # above [1, 6]: a count of 2 or more, any face
+
+
+def test_pairs_of_different_lengths_are_an_error():
+    from dsl.language.checker import check
+    from dsl.language.parser import parse_text
+    text = "game g\n  players 2 to 2\ncounter c = 0\nplay\n  if [c, 1] > [2]\n    pass\n  end game\n"
+    tree, _ = parse_text(text, "p.rules")
+    assert [d.message for d in check(tree) if d.severity == "error"] == ["cannot compare 2 values with 1"]

@@ -61,6 +61,14 @@ def check(ck, e, scope):
         ck.expr(e.left, scope, want=NUM)
         ck.expr(e.right, scope, want=NUM)
         return NUM
+    if isinstance(e.left, S.ListLit) and isinstance(e.right, S.ListLit):
+        # `[count, face] > [bid_count, bid_face]`: pairs ranked by their first item, then the next
+        if len(e.left.items) != len(e.right.items):
+            ck.error(e.span, f"cannot compare {len(e.left.items)} values with {len(e.right.items)}",
+                     "compare lists of the same length, item by item: [a, b] > [c, d]")
+        for x, y in zip(e.left.items, e.right.items):
+            check(ck, Binary(e.span, e.op, x, y), scope)
+        return BOOL
     a = ck.expr(e.left, scope)
     b = ck.expr(e.right, scope)
     if e.op in ("<", "<=", ">", ">=") and (a in (ZONE, COLL, "family") or b in (ZONE, COLL, "family")):
@@ -186,6 +194,9 @@ def read(v, e) -> Runs:
     ja, en = _COMPARE[e.op]
     template = say(v.lang, ja, en)
     a, b = v.expr(e.left), v.expr(e.right)
+    if isinstance(e.left, S.ListLit) and isinstance(e.right, S.ListLit) and e.op not in ("and", "or"):
+        a, b = [("", "(")] + a + [("", ")")], [("", "(")] + b + [("", ")")]
+        template += say(v.lang, "(前から順に比べる)", ", compared item by item from the first")
     if e.op in ("=", "!=") and v.lang == "ja" and isinstance(e.right, S.Name) and e.right.id == "nobody":
         someone = v.is_someone(e.left)
         template = "{a}が" + (("いない" if someone else "ない") if e.op == "=" else ("いる" if someone else "ある"))
