@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 import click
 
 from ..analyses import replay as replay_mod
-from .common import main, _variant_option, _load_or_exit, _game_or_exit
+from .common import main, _variant_option, _load_or_exit, _game_or_exit, save_replay_or_exit, writable_or_exit
 
 
 @main.command(help="""Hunt for dead ends: drive the game with Hypothesis and shrink each finding to a minimal game.
@@ -36,15 +35,15 @@ def fuzz(file, variants, players, max_examples, max_time, seed, as_json, save_re
     from ..analyses.fuzz import fuzz as run_fuzz
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
+    if save_replays:
+        writable_or_exit(save_replays, "--save-replays", folder=True)
     with _progress(f"fuzzing {rules.game.name}") as progress:
         report = run_fuzz(game, max_examples=max_examples, max_time=max_time, seed=seed, progress=progress)
     saved = []
     if save_replays:
         for f in report.findings:
-            name = f"{rules.game.name}-p{players}-seed{seed}-{f.rule}-{f.kind}.json".replace(" ", "_")
-            path = os.path.join(save_replays, name)
-            replay_mod.save(report.replay_of(f, variants=list(variants)), path)
-            saved.append(path)
+            saved.append(save_replay_or_exit(report.replay_of(f, rules=file, variants=list(variants)), game,
+                                             save_replays, f"p{players}", f"seed{seed}", f.rule, f.kind))
     _print_report(report.to_json(), report.format_text(), saved, as_json)
 
 
@@ -68,17 +67,17 @@ def explore(file, variants, players, max_states, as_json, save_replays):
     from ..analyses.explore import explore as run_explore
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
+    if save_replays:
+        writable_or_exit(save_replays, "--save-replays", folder=True)
     with _progress(f"exploring {rules.game.name}") as progress:
         report = run_explore(game, max_states=max_states, progress=progress)
     data = report.to_json()
     saved = []
     if save_replays:
         for d in data["dead_ends"]:
-            name = f"{rules.game.name}-p{players}-explore-{d['rule']}-{d['kind']}.json".replace(" ", "_")
-            path = os.path.join(save_replays, name)
-            replay_mod.save(replay_mod.Replay(file, list(variants), players, 0, 0, d["shortest"]["actions"],
-                                              note=f"explore: {d['kind']} in {d['rule']} ({d['where']})"), path)
-            saved.append(path)
+            rep = replay_mod.Replay(file, list(variants), players, 0, 0, d["shortest"]["actions"],
+                                    note=f"explore: {d['kind']} in {d['rule']} ({d['where']})")
+            saved.append(save_replay_or_exit(rep, game, save_replays, f"p{players}", "explore", d["rule"], d["kind"]))
     _print_report(data, report.format_text(), saved, as_json)
 
 
