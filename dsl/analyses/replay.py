@@ -24,7 +24,7 @@ from ..engine.state import State
 
 FORMAT = "playtest-replay/1"
 MAX_REPLAY_BYTES = 64 * 1024 * 1024     # a replay is actions and rule texts; this is far past any real one
-MAX_PLAYERS = 1000                      # as the checker's bound on player counts
+from ..language.limits import MAX_PLAYERS
 
 
 @dataclass

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 import click
@@ -27,7 +28,7 @@ Examples:
 @_variant_option
 @click.option("--players", "-p", type=int, required=True, help="Number of players.")
 @click.option("--max-examples", type=click.IntRange(1), default=None, help="Games to generate (default 1000 if no --max-time).")
-@click.option("--max-time", type=click.FloatRange(0.1), default=None, help="Seconds to spend, at most (the report gives the games run, to repeat it with --max-examples).")
+@click.option("--max-time", type=click.FloatRange(0.1), default=None, callback=lambda ctx, param, v: _finite(v), help="Seconds to spend, at most (the report gives the games run, to repeat it with --max-examples).")
 @click.option("--seed", type=int, default=1, show_default=True, help="The same seed and --max-examples give the same report.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--save-replays", type=click.Path(file_okay=False), default=None, help="Folder for one minimal replay file per finding.")
@@ -79,6 +80,13 @@ def explore(file, variants, players, max_states, as_json, save_replays):
                                     note=f"explore: {d['kind']} in {d['rule']} ({d['where']})")
             saved.append(save_replay_or_exit(rep, game, save_replays, f"p{players}", "explore", d["rule"], d["kind"]))
     _print_report(data, report.format_text(), saved, as_json)
+
+
+def _finite(seconds):
+    # nan passes FloatRange (every comparison with it is false) and would never stop the search
+    if seconds is not None and not math.isfinite(seconds):
+        raise click.BadParameter(f"{seconds} is not a number of seconds")
+    return seconds
 
 
 def _print_report(data: dict, text: str, saved: list, as_json: bool):
