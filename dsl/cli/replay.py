@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..analyses import replay as replay_mod
+from ..language.diagnostics import shown
 from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit
 
 
@@ -38,9 +39,9 @@ def replay(file, lang, rules_path, variants):
         _fail(f"{file}: {e}")
     narrator = Narrator(game, lang)
     if rep.note:
-        click.echo(f"# {rep.note}")
+        click.echo(f"# {shown(rep.note)}")
     for line in narrator.tell(state.log):
-        click.echo(line)
+        click.echo(shown(line))
     if not state.is_terminal():
         click.echo("(the replay stops before the game ends)")
     click.echo(f"state {state.digest()}")
