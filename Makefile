@@ -6,7 +6,7 @@ PLAYTEST := $(BIN)/playtest
 GAMES := $(wildcard games/*.rules)
 N ?= 500
 
-.PHONY: demo test install bench clean variants-table findings generated skill reports
+.PHONY: demo test install bench clean variants-table findings generated skill reports mutate
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,11 @@ reports: install
 
 test: install
 	$(BIN)/python -m pytest
+
+# 10,000 mutants of the seed games, each checked and the checkable ones played under a time and
+# memory bound: no traceback, no run over the bound (about 40 minutes on 2 cores; make test runs a slice).
+mutate: install
+	$(BIN)/python scripts/mutate.py -n 10000
 
 bench: install
 	$(BIN)/python bench/run.py
