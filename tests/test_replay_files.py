@@ -167,3 +167,13 @@ replay.write_atomic({str(tmp_path / 'x.json')!r}, "data")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True)
     assert p.returncode == -signal.SIGTERM, p.stderr
     assert list(tmp_path.iterdir()) == []      # mkstemp had made the temporary file
+
+
+@pytest.mark.parametrize("command", [["book", BLUFF], ["sheet", BLUFF], ["cards", ROOT / "games" / "democracy.rules"],
+                                     ["diff", BLUFF, LIFE]])
+def test_an_output_that_cannot_be_written_is_an_error_before_any_work(tmp_path, command):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    r = run(*command, "-o", blocker / "out.html")
+    assert r.exit_code == 2
+    assert "cannot write there (a file stands where a folder is needed)" in r.output

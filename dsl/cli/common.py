@@ -46,8 +46,19 @@ def writable_or_exit(path: str, option: str, folder: bool = False):
         os.makedirs(target, exist_ok=True)
         with tempfile.TemporaryFile(dir=target, prefix=".tmp-probe-"):
             pass
+    except (FileExistsError, NotADirectoryError):
+        _fail(f"{option} {path}: cannot write there (a file stands where a folder is needed)", 2)
     except OSError as e:
         _fail(f"{option} {path}: cannot write there ({e.strerror or e})", 2)
+
+
+def write_or_exit(path: str, data) -> None:
+    """Write a whole output file, or say why it could not be written (nothing is left behind)."""
+    from ..analyses.replay import write_atomic
+    try:
+        write_atomic(path, data)
+    except OSError as e:
+        _fail(f"{path}: cannot write the file ({e.strerror or e})")
 
 
 def save_replay_or_exit(replay, game, folder: str, *parts) -> str:
