@@ -174,3 +174,14 @@ def test_many_diagnostics_split_the_source_once():
 def test_control_characters_in_rule_text_do_not_reach_the_terminal(tmp_path):
     out = errors_of(tmp_path, SOURCE + 'counter c = "\x1b[2J" + 1\n')
     assert "\x1b" not in out and "\\x1b[2J" in out
+
+
+def test_a_renamed_card_column_is_a_check_error(tmp_path):
+    text = SOURCE.replace("where d.face = bid_face", "where d.fase = bid_face")
+    assert "no card or piece has a value called 'fase'" in errors_of(tmp_path, text)
+
+
+def test_runtime_failures_read_in_plain_words():
+    from dsl.engine.errors import plain_error
+    for err in (ZeroDivisionError("x"), TypeError("x"), IndexError("x"), KeyError("rank"), AttributeError("x")):
+        assert type(err).__name__ not in plain_error(err)
