@@ -11,7 +11,7 @@ from _util import BLUFF, rules_text
 from dsl.cli import main
 from dsl.engine import Game
 from dsl.language import limits
-from dsl.language.diagnostics import Diagnostic, RuleFileError
+from dsl.language.diagnostics import Diagnostic
 from dsl.language.syntax import Span
 from dsl.loader import load
 

@@ -111,12 +111,12 @@ BAD = [
 
 
 @pytest.mark.parametrize("change, message", BAD, ids=[m + str(i) for i, (_, m) in enumerate(BAD)])
-def test_a_malformed_replay_is_refused_with_what_is_wrong(tmp_path, change, message):
+def test_a_malformed_replay_is_refused_with_what_is_wrong(tmp_path, monkeypatch, change, message):
     data = {"format": replay_mod.FORMAT, "rules": "games/bluff.rules", "variants": [], "players": 2, "actions": []}
     data.update(change)
     f = tmp_path / "r.json"
     f.write_text(json.dumps(data), encoding="utf-8")
-    os.chdir(ROOT)
+    monkeypatch.chdir(ROOT)
     r = run("replay", f)
     assert r.exit_code == 1
     assert message in r.output

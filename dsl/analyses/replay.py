@@ -11,7 +11,6 @@ from __future__ import annotations
 import glob
 import hashlib
 import json
-import math
 import os
 import signal
 import tempfile
@@ -243,7 +242,7 @@ def load(path: str) -> Replay:
 
 
 def _short(v) -> str:
-    text = json.dumps(v) if not (isinstance(v, float) and not math.isfinite(v)) else str(v)
+    text = json.dumps(v)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
