@@ -49,7 +49,8 @@ def main():
     current = None
     for game_path, stack, players in configurations():
         rules, _ = load(game_path, stack)
-        report = fuzz(Game(rules, players), max_examples=EXAMPLES, seed=SEED)
+        game = Game(rules, players)
+        report = fuzz(game, max_examples=EXAMPLES, seed=SEED)
         label = " + ".join([game_path] + stack)
         if label != current:
             lines += [f"## {label}", ""]
@@ -61,7 +62,7 @@ def main():
         for f in report.findings:
             name = "-".join([os.path.basename(p)[:-6] for p in [game_path] + stack] + [f"p{players}", f.rule, f.kind.replace(" ", "_")]) + ".json"
             path = os.path.join(OUT, name)
-            replay.save(report.replay_of(f, variants=stack), path)
+            replay.save(replay.stamped(report.replay_of(f, variants=stack), game), path)
             index.append({"replay": path, "rules": game_path, "variants": stack, "players": players,
                           "rule": f.rule, "kind": f.kind, "where": f.where, "message": f.message})
             lines.append(f"- `{f.rule}`: **{f.kind}** at `{f.where}`, in {f.hits} of {report.examples} games: {f.message}. "

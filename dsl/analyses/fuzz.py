@@ -126,10 +126,13 @@ class FuzzReport:
         """The JSON text: stable key order, byte-identical for the same inputs."""
         return json.dumps(self.to_json(), ensure_ascii=False, indent=1, sort_keys=True)
 
-    def replay_of(self, finding: Finding, variants=(), note: str = ""):
-        """The reproduction as a dsl.replay.Replay, ready for replay.save()."""
+    def replay_of(self, finding: Finding, variants=(), note: str = "", rules: str = ""):
+        """The reproduction as a dsl.replay.Replay, ready for replay.stamped() and save().
+
+        `rules` is the file as the user named it: a variant file there stands for its game
+        with the variant, which self.rules (the game's path) would lose."""
         from .replay import Replay
-        return Replay(self.rules, list(variants), self.players, self.seed, finding.first_example,
+        return Replay(rules or self.rules, list(variants), self.players, self.seed, finding.first_example,
                       [list(a) for a in finding.actions],
                       note=note or f"fuzz: {finding.kind} in {finding.rule} ({finding.where})")
 

@@ -1,19 +1,29 @@
 """Saved games: a rule file, a player count, a seed and the list of actions.
 
 Replaying applies the actions in order and checks that each one was legal, so a replay
-reproduces the game exactly and fails loudly if the rules have changed underneath it.
+reproduces the game exactly and fails loudly if the rules have changed underneath it. A
+replay also keeps the texts of the rules it was made with (and their fingerprint) and the
+digest of the state it ended in: legal actions under changed rules can still make another
+game, and only those two tell.
 """
 from __future__ import annotations
 
+import glob
+import hashlib
 import json
 import os
+import signal
 import tempfile
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field, replace
+from typing import Optional
 
 from ..engine import CHANCE, Game, IllegalMove
 from ..engine.state import State
 
 FORMAT = "playtest-replay/1"
+MAX_REPLAY_BYTES = 64 * 1024 * 1024     # a replay is actions and rule texts; this is far past any real one
+from ..language.limits import MAX_PLAYERS
 
 
 @dataclass
@@ -25,24 +35,98 @@ class Replay:
     index: int
     actions: list
     note: str = ""
+    fingerprint: Optional[str] = None   # None: saved by a playtest that did not record it
+    sources: list = field(default_factory=list)     # [[path, text], ...] of the rules it was made with
+    final_state: Optional[str] = None
 
     def to_json(self) -> dict:
-        return {"format": FORMAT, "rules": self.rules, "variants": self.variants, "players": self.players,
+        data = {"format": FORMAT, "rules": self.rules, "variants": self.variants, "players": self.players,
                 "seed": self.seed, "game_index": self.index, "note": self.note, "actions": self.actions}
+        if self.fingerprint is not None:
+            data.update(fingerprint=self.fingerprint, final_state=self.final_state, sources=self.sources)
+        return data
 
 
 class ReplayError(Exception):
     pass
 
 
-def write_atomic(path: str, data: str | bytes) -> None:
-    """Write a whole file or nothing: a temporary file in the same folder, then rename."""
+def fingerprint(rules) -> str:
+    """sha256 of the rule texts in the order they were applied (paths left out: moving a file changes nothing)."""
+    texts = [text for _, text in rules.sources] or [rules.source]
+    return hashlib.sha256(json.dumps(texts, ensure_ascii=False).encode()).hexdigest()
+
+
+def stamped(replay: Replay, game: Game) -> Replay:
+    """The replay with the fingerprint and texts of `game`'s rules and the digest of its final state."""
+    final = run(game, replay.actions, log=False)
+    rules = game.rules
+    sources = [list(p) for p in rules.sources] or [[rules.path, rules.source]]
+    return replace(replay, fingerprint=fingerprint(rules), sources=sources, final_state=final.digest())
+
+
+def saved_rules(replay: Replay):
+    """The rule set the replay was made with, rebuilt from its texts; None if they no longer read."""
+    from ..language.diagnostics import RuleFileError
+    from ..language.parser import parse_text
+    from ..variants import overlay
+    try:
+        files = []
+        for path, text in replay.sources:
+            tree, _ = parse_text(text, path)
+            if tree is None:
+                return None
+            files.append(tree)
+        return overlay.apply(files[0], files[1:]) if files else None
+    except (RuleFileError, RecursionError, ValueError, TypeError):
+        return None
+
+
+def _tmp_prefix() -> str:
+    return f".tmp-{os.getpid()}-"
+
+
+def _remove_stale(folder: str) -> None:
+    """Temporary files left by a writer that was killed (its process is gone)."""
+    for tmp in glob.glob(os.path.join(glob.escape(folder), ".tmp-*")):
+        pid = os.path.basename(tmp).split("-")[1]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        except OSError:
+            pass                        # alive (another user's): not ours to remove
+
+
+class _Terminated(BaseException):
+    pass
+
+
+def _raise_terminated(signum, frame):
+    raise _Terminated()
+
+
+def write_atomic(path: str, data: str | bytes, overwrite: bool = True) -> None:
+    """Write a whole file or nothing: a temporary file in the same folder, then rename.
+
+    A SIGTERM during the write removes the temporary file before the process ends; a
+    SIGKILL cannot be caught, so the next write into the folder removes what it left.
+    With overwrite=False an existing file is never replaced (FileExistsError)."""
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
-    umask = os.umask(0)
-    os.umask(umask)
+    _remove_stale(folder)
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.signal(signal.SIGTERM, _raise_terminated) if main else None
+    tmp = None
     try:
+        fd, tmp = tempfile.mkstemp(prefix=_tmp_prefix(), dir=folder)
+        umask = os.umask(0)
+        os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)       # as an ordinary new file, not mkstemp's owner-only mode
         if isinstance(data, bytes):
             with os.fdopen(fd, "wb") as f:
@@ -50,32 +134,116 @@ def write_atomic(path: str, data: str | bytes) -> None:
         else:
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
                 f.write(data)
-        os.replace(tmp, path)
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)              # fails if the name is taken, even by a racing writer
+            os.unlink(tmp)
+    except _Terminated:
+        if tmp and os.path.exists(tmp):
+            os.unlink(tmp)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        raise
     except BaseException:
-        if os.path.exists(tmp):
+        if tmp and os.path.exists(tmp):
             os.unlink(tmp)
         raise
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, old if old is not None else signal.SIG_DFL)
 
 
 def save(replay: Replay, path: str) -> None:
-    write_atomic(path, json.dumps(replay.to_json(), ensure_ascii=False, indent=1) + "\n")
+    write_atomic(path, dumps(replay))
+
+
+def dumps(replay: Replay) -> str:
+    return json.dumps(replay.to_json(), ensure_ascii=False, indent=1) + "\n"
+
+
+def file_name(rules_path: str, variants, *parts) -> str:
+    """A replay's file name: the stems of the game and every variant, then what tells it apart."""
+    stems = [os.path.splitext(os.path.basename(p))[0] for p in [rules_path, *variants]]
+    return "-".join(stems + [str(p) for p in parts]).replace(" ", "_") + ".json"
+
+
+def save_new(replay: Replay, folder: str, name: str) -> str:
+    """Save under `name` in `folder` without replacing another replay: the same replay again
+    keeps its name, a different one that collides gets -2, -3, ...; returns the path."""
+    text = dumps(replay)
+    stem = name[:-5] if name.endswith(".json") else name
+    for n in range(1, 10_000):
+        path = os.path.join(folder, stem + (f"-{n}" if n > 1 else "") + ".json")
+        try:
+            write_atomic(path, text, overwrite=False)
+            return path
+        except FileExistsError:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    if f.read() == text:
+                        return path
+            except (OSError, UnicodeDecodeError):
+                pass
+    raise OSError(f"{folder}: too many replays named {stem}")
+
+
+def _fail(path, what):
+    raise ReplayError(f"{path}: {what}")
 
 
 def load(path: str) -> Replay:
+    """Read a replay file; every way it can be wrong is a ReplayError naming what is wrong."""
     try:
+        if os.path.isdir(path):
+            _fail(path, "this is a folder, not a replay file")
+        if os.path.getsize(path) > MAX_REPLAY_BYTES:
+            _fail(path, f"the file is over {MAX_REPLAY_BYTES // 2**20} MB: not a replay file")
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
     except FileNotFoundError:
-        raise ReplayError(f"{path}: no such replay file")
+        _fail(path, "no such replay file")
+    except RecursionError:
+        _fail(path, "not a replay file (its JSON is nested too deeply)")
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ReplayError(f"{path}: not a replay file ({e})")
+        _fail(path, f"not a replay file ({e})")
+    except OSError as e:
+        _fail(path, f"cannot read the file: {e.strerror}")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ReplayError(f"{path}: not a replay file (expected format {FORMAT})")
-    try:
-        return Replay(data["rules"], list(data.get("variants", [])), int(data["players"]), int(data.get("seed", 0)),
-                      int(data.get("game_index", 0)), list(data["actions"]), data.get("note", ""))
-    except (KeyError, TypeError, ValueError) as e:
-        raise ReplayError(f"{path}: replay file is missing {e}")
+        _fail(path, f"not a replay file (expected format {FORMAT})")
+    for key in ("rules", "players", "actions"):
+        if key not in data:
+            _fail(path, f"replay file is missing '{key}'")
+
+    def integer(key, default, lo, hi):
+        v = data.get(key, default)
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            _fail(path, f"'{key}' must be a whole number from {lo} to {hi}, not {_short(v)}")
+        return v
+
+    rules, variants = data["rules"], data.get("variants", [])
+    if not isinstance(rules, str) or not rules:
+        _fail(path, f"'rules' must be the path of a rule file, not {_short(rules)}")
+    if not isinstance(variants, list) or not all(isinstance(v, str) and v for v in variants):
+        _fail(path, f"'variants' must be a list of rule file paths, not {_short(variants)}")
+    if not isinstance(data["actions"], list):
+        _fail(path, f"'actions' must be a list, not {_short(data['actions'])}")
+    note = data.get("note", "")
+    if not isinstance(note, str):
+        _fail(path, f"'note' must be text, not {_short(note)}")
+    fp, final, sources = data.get("fingerprint"), data.get("final_state"), data.get("sources", [])
+    if fp is not None and not (isinstance(fp, str) and isinstance(final, str) and isinstance(sources, list)
+                               and all(isinstance(s, list) and len(s) == 2 and all(isinstance(x, str) for x in s)
+                                       for s in sources)):
+        _fail(path, "its fingerprint, final_state or sources are not what playtest writes")
+    return Replay(rules, list(variants), integer("players", None, 1, MAX_PLAYERS),
+                  integer("seed", 0, -2**63, 2**64), integer("game_index", 0, 0, 2**63), data["actions"], note,
+                  fp, [list(s) for s in sources] if fp is not None else [], final if fp is not None else None)
+
+
+def _short(v) -> str:
+    text = json.dumps(v)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def run(game: Game, actions: list, log: bool = True, on_state=None) -> State:
@@ -91,7 +259,7 @@ def run(game: Game, actions: list, log: bool = True, on_state=None) -> State:
         try:
             actor, move = action
             actor = int(actor)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise ReplayError(f"action {i + 1}: {action!r} is not an action (expected [actor, move])")
         if s.is_terminal():
             raise ReplayError(f"action {i + 1}: the game had already ended")
@@ -111,6 +279,8 @@ def run(game: Game, actions: list, log: bool = True, on_state=None) -> State:
                 s.apply(tuple(move), actor)
         except IllegalMove as e:
             raise ReplayError(f"action {i + 1}: {e}")
+        except TypeError:               # a move made of lists or objects no rule file can ask for
+            raise ReplayError(f"action {i + 1}: {move!r} is not a legal move")
         if on_state:
             on_state(s)
     if not s.is_terminal() and game.stuck(s) and on_state:

@@ -35,6 +35,42 @@ def _fail(message: str, code: int = 1):
     sys.exit(code)
 
 
+def writable_or_exit(path: str, option: str, folder: bool = False):
+    """Refuse an output that cannot be written before any work is done, not after it."""
+    import os
+    import tempfile
+    target = path if folder else (os.path.dirname(os.path.abspath(path)) or ".")
+    if not folder and os.path.isdir(path):
+        _fail(f"{option} {path}: this is a folder; give a file name", 2)
+    try:
+        os.makedirs(target, exist_ok=True)
+        with tempfile.TemporaryFile(dir=target, prefix=".tmp-probe-"):
+            pass
+    except (FileExistsError, NotADirectoryError):
+        _fail(f"{option} {path}: cannot write there (a file stands where a folder is needed)", 2)
+    except OSError as e:
+        _fail(f"{option} {path}: cannot write there ({e.strerror or e})", 2)
+
+
+def write_or_exit(path: str, data) -> None:
+    """Write a whole output file, or say why it could not be written (nothing is left behind)."""
+    from ..analyses.replay import write_atomic
+    try:
+        write_atomic(path, data)
+    except OSError as e:
+        _fail(f"{path}: cannot write the file ({e.strerror or e})")
+
+
+def save_replay_or_exit(replay, game, folder: str, *parts) -> str:
+    """Save a replay stamped with its rules and final state under a name no other run takes."""
+    from ..analyses import replay as replay_mod
+    try:
+        return replay_mod.save_new(replay_mod.stamped(replay, game), folder,
+                                   replay_mod.file_name(replay.rules, replay.variants, *parts))
+    except OSError as e:
+        _fail(f"{folder}: cannot save the replay ({e.strerror or e})")
+
+
 def _variant_option(f):
     return click.option("--variant", "-v", "variants", multiple=True, type=click.Path(),
                         help="A variant file to apply (repeat to stack them, in order).")(f)

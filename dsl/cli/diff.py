@@ -6,8 +6,7 @@ import json
 import click
 
 from ..language.diagnostics import RuleFileError
-from ..analyses import replay as replay_mod
-from .common import main, _fail, _load_or_exit, _game_or_exit, _echo_errors
+from .common import main, _fail, _load_or_exit, _game_or_exit, _echo_errors, writable_or_exit, write_or_exit
 from .simulate import agents_or_exit, simulate_or_exit
 
 
@@ -41,6 +40,8 @@ def diff(a, b, a_variants, b_variants, fmt, output, n_games, players, seed, agen
     from ..variants import diff as diff_mod, overlay
     from ..analyses import stats
     from ..language.parser import parse_file
+    if output:
+        writable_or_exit(output, "-o")
     if b is None and not b_variants:
         try:
             only = parse_file(a)
@@ -79,7 +80,7 @@ def diff(a, b, a_variants, b_variants, fmt, output, n_games, players, seed, agen
             lines += [""] + _behaviour_lines(behaviour)
         text = "\n".join(lines) + "\n"
     if output:
-        replay_mod.write_atomic(output, text)
+        write_or_exit(output, text)
         click.echo(f"wrote {output}", err=True)
     else:
         click.echo(text, nl=False)

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import json
-import os
+import math
 import sys
 
 import click
 
 from ..analyses import replay as replay_mod
-from .common import main, _variant_option, _load_or_exit, _game_or_exit
+from .common import main, _variant_option, _load_or_exit, _game_or_exit, save_replay_or_exit, writable_or_exit
 
 
 @main.command(help="""Hunt for dead ends: drive the game with Hypothesis and shrink each finding to a minimal game.
@@ -28,7 +28,7 @@ Examples:
 @_variant_option
 @click.option("--players", "-p", type=int, required=True, help="Number of players.")
 @click.option("--max-examples", type=click.IntRange(1), default=None, help="Games to generate (default 1000 if no --max-time).")
-@click.option("--max-time", type=click.FloatRange(0.1), default=None, help="Seconds to spend, at most (the report gives the games run, to repeat it with --max-examples).")
+@click.option("--max-time", type=click.FloatRange(0.1), default=None, callback=lambda ctx, param, v: _finite(v), help="Seconds to spend, at most (the report gives the games run, to repeat it with --max-examples).")
 @click.option("--seed", type=int, default=1, show_default=True, help="The same seed and --max-examples give the same report.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--save-replays", type=click.Path(file_okay=False), default=None, help="Folder for one minimal replay file per finding.")
@@ -36,15 +36,15 @@ def fuzz(file, variants, players, max_examples, max_time, seed, as_json, save_re
     from ..analyses.fuzz import fuzz as run_fuzz
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
+    if save_replays:
+        writable_or_exit(save_replays, "--save-replays", folder=True)
     with _progress(f"fuzzing {rules.game.name}") as progress:
         report = run_fuzz(game, max_examples=max_examples, max_time=max_time, seed=seed, progress=progress)
     saved = []
     if save_replays:
         for f in report.findings:
-            name = f"{rules.game.name}-p{players}-seed{seed}-{f.rule}-{f.kind}.json".replace(" ", "_")
-            path = os.path.join(save_replays, name)
-            replay_mod.save(report.replay_of(f, variants=list(variants)), path)
-            saved.append(path)
+            saved.append(save_replay_or_exit(report.replay_of(f, rules=file, variants=list(variants)), game,
+                                             save_replays, f"p{players}", f"seed{seed}", f.rule, f.kind))
     _print_report(report.to_json(), report.format_text(), saved, as_json)
 
 
@@ -68,18 +68,25 @@ def explore(file, variants, players, max_states, as_json, save_replays):
     from ..analyses.explore import explore as run_explore
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
+    if save_replays:
+        writable_or_exit(save_replays, "--save-replays", folder=True)
     with _progress(f"exploring {rules.game.name}") as progress:
         report = run_explore(game, max_states=max_states, progress=progress)
     data = report.to_json()
     saved = []
     if save_replays:
         for d in data["dead_ends"]:
-            name = f"{rules.game.name}-p{players}-explore-{d['rule']}-{d['kind']}.json".replace(" ", "_")
-            path = os.path.join(save_replays, name)
-            replay_mod.save(replay_mod.Replay(file, list(variants), players, 0, 0, d["shortest"]["actions"],
-                                              note=f"explore: {d['kind']} in {d['rule']} ({d['where']})"), path)
-            saved.append(path)
+            rep = replay_mod.Replay(file, list(variants), players, 0, 0, d["shortest"]["actions"],
+                                    note=f"explore: {d['kind']} in {d['rule']} ({d['where']})")
+            saved.append(save_replay_or_exit(rep, game, save_replays, f"p{players}", "explore", d["rule"], d["kind"]))
     _print_report(data, report.format_text(), saved, as_json)
+
+
+def _finite(seconds):
+    # nan passes FloatRange (every comparison with it is false) and would never stop the search
+    if seconds is not None and not math.isfinite(seconds):
+        raise click.BadParameter(f"{seconds} is not a number of seconds")
+    return seconds
 
 
 def _print_report(data: dict, text: str, saved: list, as_json: bool):

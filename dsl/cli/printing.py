@@ -7,7 +7,7 @@ import click
 
 from ..engine import RuleError
 from ..language.syntax import Component
-from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit
+from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, writable_or_exit, write_or_exit
 
 
 _PRINTED = {
@@ -37,12 +37,13 @@ print their values by the titles, marks and colours of the file's `symbol`s.
 def _printed(kind: str):
     def command(file, variants, lang, fmt, output, paper, players=None):
         from ..printing import book
-        from ..analyses.replay import write_atomic
         fmt = fmt or (os.path.splitext(output)[1].lstrip(".").lower() if output else "html")
         if fmt not in book.FORMATS:
             _fail(f"cannot tell the format from '{output}': use --format html, pdf or typ")
         if fmt == "pdf" and not output:
             _fail("a PDF needs a file: add -o PATH")
+        if output:
+            writable_or_exit(output, "-o")
         rules, _ = _load_or_exit(file, variants)
         base = _load_or_exit(rules.path)[0] if rules.variants else None
         if kind == "cards":
@@ -57,7 +58,7 @@ def _printed(kind: str):
         except Exception as e:      # typst reports its own errors; they would be ours, not the user's
             _fail(f"could not typeset the {kind}: {e}")
         if output:
-            write_atomic(output, data)
+            write_or_exit(output, data)
             click.echo(f"wrote {output}", err=True)
         else:
             click.echo(data, nl=False)

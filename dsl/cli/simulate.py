@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 import click
 
 from ..analyses import replay as replay_mod
 from ..analyses.simulate import Restriction, counter_score, simulate as run_simulation
-from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit
+from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, save_replay_or_exit, writable_or_exit
 
 
 def _play_options(f):
@@ -49,6 +48,8 @@ Example:
 def simulate(file, variants, players, games, seed, as_json, save_dead_ends, score, agent_spec, bans, ban_seats):
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
+    if save_dead_ends:
+        writable_or_exit(save_dead_ends, "--save-dead-ends", folder=True)
     summary = simulate_or_exit(game, games, seed, f"simulating {rules.game.name}", score=score,
                                agents=agents_or_exit(agent_spec, players),
                                restriction=restriction_or_exit(bans, ban_seats, players))
@@ -56,11 +57,10 @@ def simulate(file, variants, players, games, seed, as_json, save_dead_ends, scor
     if save_dead_ends:
         for key, played in sorted(summary.examples.items()):
             rule, kind = key.split("|", 1)
-            name = f"{rules.game.name}-p{players}-seed{seed}-game{played.index}-{rule}.json".replace(" ", "_")
-            path = os.path.join(save_dead_ends, name)
-            replay_mod.save(replay_mod.Replay(file, list(variants), players, seed, played.index, played.actions,
-                                              note=f"dead end: {kind} in {rule}"), path)
-            saved.append(path)
+            rep = replay_mod.Replay(file, list(variants), players, seed, played.index, played.actions,
+                                    note=f"dead end: {kind} in {rule}")
+            saved.append(save_replay_or_exit(rep, game, save_dead_ends, f"p{players}", f"seed{seed}",
+                                             f"game{played.index}", rule))
     result = summary.to_json()
     if saved:
         result["saved"] = saved

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..engine.values import Piece
 from ..language.building import span
+from ..language.diagnostics import did_you_mean
 from ..language.kinds import ANY, NUM, PLAYER
 from ..language.syntax import Expr
 from ..printing.runs import Runs
@@ -30,12 +31,19 @@ GRAMMAR = {"attr": _attr}
 
 # ---------------------------------------------------------------- checks
 def check(ck, e, scope):
-    ck.expr(e.obj, scope)
+    ck.expr(e.obj, scope)        # not its kind: holder(x) is a player or, in a zone kept per piece, that piece
     if e.name in ("face", "seat"):
         return NUM
     if e.name == "owner":
         return PLAYER
+    known = _BUILT_IN | {name for c in ck.rules.decls for spec in getattr(c, "cards", ()) for name, _ in spec.attrs}
+    if e.name not in known:     # at run time it would read as nothing, silently
+        ck.error(e.span, f"no card or piece has a value called '{e.name}'",
+                 did_you_mean(e.name, known) or "the values are the columns of the deck tables")
     return ANY
+
+
+_BUILT_IN = {"face", "seat", "owner", "kind"}
 
 
 # ---------------------------------------------------------------- compilation

@@ -60,6 +60,8 @@ def check(ck, e, scope):
     if e.op in ("+", "-", "*", "//", "%"):
         ck.expr(e.left, scope, want=NUM)
         ck.expr(e.right, scope, want=NUM)
+        if e.op in ("//", "%") and isinstance(e.right, S.Num) and e.right.value == 0:
+            ck.error(e.right.span, f"'{e.op}' by zero has no value", "divide by a number other than 0")
         return NUM
     if isinstance(e.left, S.ListLit) and isinstance(e.right, S.ListLit):
         # `[count, face] > [bid_count, bid_face]`: pairs ranked by their first item, then the next

@@ -15,7 +15,7 @@ from ..language import syntax as S
 from ..language.building import span
 from ..language.diagnostics import did_you_mean
 from ..language.constants import COMPARISONS
-from ..language.kinds import ANY, BOOL, NUM, PLAYER, TEAM, ZONE
+from ..language.kinds import ANY, BOOL, COLL, NUM, PLAYER, TEAM, ZONE
 from ..language.syntax import Expr
 from ..printing.runs import Runs, fill, join, possessive, say
 from ..printing.runs import plain as plain_text
@@ -83,9 +83,18 @@ def check(ck, e, scope):
     if not lo <= len(args) <= hi:
         want = f"{lo}" if lo == hi else f"{lo} to {hi}"
         ck.error(e.span, f"'{fn}' takes {want} argument(s), not {len(args)}")
-    for a in args:
-        ck.expr(a, scope)
+    kinds = _ARG_KINDS.get(fn, ())
+    if fn in ("max", "min"):
+        kinds = (COLL,) if len(args) == 1 else (NUM,) * len(args)
+    for i, a in enumerate(args):
+        want = kinds[i] if i < len(kinds) else None
+        if ck.expr(a, scope, want=want) == COLL and want == NUM:     # `players` passes expr's test
+            ck.error(a.span, "expected a number here, but this is a collection")
     return b.returns
+
+
+# What an argument must be where any other kind could only fail during play (the rest take anything).
+_ARG_KINDS = {"count": (COLL,), "sum": (COLL,), "first": (COLL,), "top": (COLL,), "empty": (COLL,), "abs": (NUM,)}
 
 
 # ---------------------------------------------------------------- compilation

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..language import syntax as S
 from ..language.building import span
 from ..language.kinds import ANY, Scope
 from ..language.syntax import Decl, Expr
@@ -33,6 +34,49 @@ GRAMMAR = {"define": _define}
 def check(ck, d):
     scope = Scope({p: ANY for p in d.params})
     ck.expr(d.expr, scope)
+    cycle = _cycle(ck.rules, d)
+    if cycle:
+        ck.error(d.span, f"value '{d.name}' is worked out from itself: {' -> '.join(cycle)}",
+                 "a value cannot use itself; keep a running total in a counter and 'set' it")
+
+
+def _cycle(rules, d) -> list:
+    """The shortest path of values from d back to itself, or [] (the compiler would never finish inlining)."""
+    defs = {x.name: x for x in rules.of(Define)}
+    uses = {}
+
+    def used(x):
+        if x.name not in uses:
+            uses[x.name] = sorted(n for n in _names(x.expr) if n in defs and n not in x.params)
+        return uses[x.name]
+
+    paths, seen = [[d.name]], {d.name}
+    while paths:
+        path = paths.pop(0)
+        for n in used(defs[path[-1]]):
+            if n == d.name:
+                return path + [n]
+            if n not in seen:
+                seen.add(n)
+                paths.append(path + [n])
+    return []
+
+
+def _names(e) -> set:
+    """Every name and function name in an expression (its depth is bounded by the parser)."""
+    import dataclasses
+    out, stack = set(), [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif dataclasses.is_dataclass(x):
+            if isinstance(x, S.Name):
+                out.add(x.id)
+            elif isinstance(x, S.Call):
+                out.add(x.fn)
+            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x) if f.name != "span")
+    return out
 
 
 # ---------------------------------------------------------------- reading

@@ -10,6 +10,7 @@ from typing import Optional
 from ..language import syntax as S
 from ..language.building import span
 from ..language.syntax import Decl, Expr
+from ..language.limits import MAX_PLAYERS
 from .registry import Absent, register
 
 
@@ -58,6 +59,9 @@ GRAMMAR = {"game": _game, "players_line": _players_line, "seating_line": _seatin
 
 # ---------------------------------------------------------------- checks
 def check(ck, d):
+    if d.max_players > MAX_PLAYERS:
+        ck.error(d.span, f"a game for up to {d.max_players:,} players is more than playtest can play "
+                 f"(at most {MAX_PLAYERS})", "write the player counts the game is for")
     if d.max_steps is not None:
         ck.const(d.max_steps, "max steps")
 

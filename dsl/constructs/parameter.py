@@ -10,6 +10,7 @@ from typing import Optional
 from ..language.building import span
 from ..language.syntax import Decl, Expr
 from ..printing.runs import Runs, say
+from ..language.limits import MAX_PLAYERS
 from .registry import register
 
 
@@ -57,11 +58,22 @@ def check(ck, d):
     if d.otherwise is not None:
         ck.const(d.otherwise, what, above)
     g = ck.rules.game
-    if g and d.by_players and d.otherwise is None:
+    if g and d.by_players and d.otherwise is None and g.max_players <= MAX_PLAYERS:
         missing = [n for n in range(g.min_players, g.max_players + 1) if n not in dict(d.by_players)]
         if missing:
-            ck.error(d.span, f"parameter '{d.name}' has no value for {', '.join(map(str, missing))} players",
+            ck.error(d.span, f"parameter '{d.name}' has no value for {_counts(missing)} players",
                        "add those counts or an 'otherwise' value")
+
+
+def _counts(ns) -> str:
+    """3, 5 to 9, 12: runs of player counts, so a long list stays one short line."""
+    runs = []
+    for n in ns:
+        if runs and runs[-1][1] == n - 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}, {b}" if b == a + 1 else f"{a} to {b}" for a, b in runs)
 
 
 # ---------------------------------------------------------------- reading

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..language import syntax as S
-from ..language.building import body_of, span
+from ..language.building import TableError, body_of, span
 from ..language.syntax import Decl
 from .registry import Absent, register
 
@@ -33,8 +33,16 @@ class Patch(Decl):
 
 
 # ---------------------------------------------------------------- grammar
+def _whole_part(meta, op, item):
+    """The grammar's `item` includes patches, so `add add ...` parses; it names no part to add."""
+    if isinstance(item, Patch):
+        raise TableError(span(meta), f"'{op} {item.op}': a patch cannot {op} another patch")
+    return item
+
+
 def _replace_item(meta, c):
-    return Patch(c[0].name, (), span(meta), "replace", S.kind_of(c[0]), c[0])
+    item = _whole_part(meta, "replace", c[0])
+    return Patch(item.name, (), span(meta), "replace", S.kind_of(item), item)
 
 
 def _replace_block(meta, c):
@@ -42,7 +50,8 @@ def _replace_block(meta, c):
 
 
 def _add_item(meta, c):
-    return Patch(c[0].name, (), span(meta), "add", S.kind_of(c[0]), c[0])
+    item = _whole_part(meta, "add", c[0])
+    return Patch(item.name, (), span(meta), "add", S.kind_of(item), item)
 
 
 def _add_block(meta, c):

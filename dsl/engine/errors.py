@@ -21,3 +21,22 @@ class RuleError(Exception):
         self.kind = kind
         self.message = message
         self.span = span
+
+
+# What evaluating an expression the checker let through can still raise during play.
+EVALUATION_ERRORS = (TypeError, KeyError, IndexError, ValueError, ZeroDivisionError, AttributeError, OverflowError)
+
+
+def plain_error(err: Exception) -> str:
+    """A designer's reading of what went wrong, instead of Python's name for it."""
+    if isinstance(err, ZeroDivisionError):
+        return "a number was divided by zero ('//' or '%' by 0)"
+    if isinstance(err, IndexError):
+        return "it asks for an item past the end of a list or zone"
+    if isinstance(err, KeyError):
+        return f"a card or piece has no value called {err.args[0]!r}" if err.args else "a value is missing"
+    if isinstance(err, AttributeError):
+        return "it asks a value for something it does not have (an attribute of a player or a number?)"
+    if isinstance(err, OverflowError):
+        return "a number grew too large"
+    return "a value is not of the kind this needs (a number where a collection is wanted, or the other way round)"

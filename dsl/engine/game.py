@@ -64,3 +64,4 @@ class Game(Tables, Compiler, Moves, Machine):
             raise RuleError("rules", f"the rules cannot be compiled ({type(err).__name__}: {err})", None)
         self.live_at: dict[int, tuple[int, ...]] = {
             ip: tuple(sl for sl, (a, b) in sorted(self.slot_scopes.items()) if a <= ip < b) for ip in self.pauses}
+        self.blank_state()              # starting values are the same in every game: a bad one is found here, once

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 
 from ..language import syntax as S
-from .errors import IllegalMove, RuleError
+from .errors import EVALUATION_ERRORS, IllegalMove, RuleError, plain_error
 from .program import CHANCE, Chance, Choice, Env, items_of, param_names, plain_move
 from .state import DeadEnd, State
 from .values import Piece, Team, plain
@@ -49,11 +49,16 @@ class Machine:
 
     def init_vars(self, s):
         cs = s
-        for name, i in self.var_slots.items():
-            s.vars[i] = self.expr(self.var_decls[name].initial, Env(self, {}))(cs)
-        for name, i in self.pvar_slots.items():
-            f = self.expr(self.var_decls[name].initial, Env(self, {}))
-            s.pvars[i] = [f(cs) for _ in range(len(self.teams) if self.var_decls[name].per == "team" else self.n)]
+        name = None
+        try:
+            for name, i in self.var_slots.items():
+                s.vars[i] = self.expr(self.var_decls[name].initial, Env(self, {}))(cs)
+            for name, i in self.pvar_slots.items():
+                f = self.expr(self.var_decls[name].initial, Env(self, {}))
+                s.pvars[i] = [f(cs) for _ in range(len(self.teams) if self.var_decls[name].per == "team" else self.n)]
+        except EVALUATION_ERRORS as err:
+            raise RuleError("evaluation failed", f"the starting value of '{name}' cannot be worked out: {plain_error(err)}",
+                            self.var_decls[name].span)
 
     def run(self, s, ip):
         code = self.code
@@ -62,8 +67,8 @@ class Machine:
                 ip = code[ip](s)
         except RuleError as err:
             self.fail(s, err.kind, err.message, err.span, getattr(err, "ip", ip))
-        except (TypeError, KeyError, IndexError, ValueError, ZeroDivisionError, AttributeError) as err:
-            self.fail(s, "evaluation failed", f"{type(err).__name__}: {err}", None, ip)
+        except EVALUATION_ERRORS as err:
+            self.fail(s, "evaluation failed", plain_error(err), None, ip)
         except RecursionError:
             self.fail(s, "evaluation failed", "the rules recurse without end", None, ip)
         if s.outcome is None and s.dead_end is None and s.moves > self.max_moves:
@@ -185,9 +190,9 @@ class Machine:
             s.loc_slots[:] = saved
             self.fail(s, err.kind, err.message, err.span or pause.span, s.ip)
             return []
-        except (TypeError, KeyError, IndexError, ValueError, ZeroDivisionError, AttributeError) as err:
+        except EVALUATION_ERRORS as err:
             s.loc_slots[:] = saved
-            self.fail(s, "evaluation failed", f"{type(err).__name__}: {err}", pause.span, s.ip)
+            self.fail(s, "evaluation failed", plain_error(err), pause.span, s.ip)
             return []
         finally:
             if s.dead_end is None:

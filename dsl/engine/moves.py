@@ -7,9 +7,14 @@ from __future__ import annotations
 
 import itertools
 
+from ..language.limits import MAX_OPTIONS
 from .errors import IllegalMove, RuleError
 from .program import plain_move
 from .values import Player, ZoneId
+
+
+def _too_many(choice, n):
+    return RuleError("too many options", f"the decision offers {n:,} moves (at most {MAX_OPTIONS:,})", choice.span)
 
 
 class Moves:
@@ -43,6 +48,11 @@ class Moves:
                     moves.append((name,))
             elif opt.independent:
                 doms = [self.domain(s, p, bounds) for p in params]
+                size = 1
+                for d in doms:
+                    size *= len(d)
+                if size + len(moves) > MAX_OPTIONS:
+                    raise _too_many(choice, size + len(moves))
                 if len(params) == 1:
                     s0 = params[0][1]
                     for v in doms[0]:
@@ -89,12 +99,17 @@ class Moves:
                 b = min(b, v - 1)
             else:
                 a, b = max(a, v), min(b, v)
+        if b - a + 1 > MAX_OPTIONS:
+            raise RuleError("too many options", f"'{pname}' may be any of {b - a + 1:,} numbers "
+                            f"(at most {MAX_OPTIONS:,} moves in one decision)")
         return range(a, b + 1)
 
     def product(self, s, L, params, k, bounds, rest, prefix, out):
         if k == len(params):
             if rest is None or rest(s):
                 out.append(tuple(prefix))
+                if len(out) > MAX_OPTIONS:
+                    raise RuleError("too many options", f"the decision offers more than {MAX_OPTIONS:,} moves")
             return
         slot = params[k][1]
         for v in self.domain(s, params[k], bounds):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..language import constants
 from ..language import syntax as S
+from ..language.limits import MAX_PIECES
 from .errors import RuleError
 from .program import describe
 from .values import Piece, Player, Team, ZoneId, plain
@@ -91,6 +92,10 @@ class Tables:
                 if count < 0:
                     raise RuleError("component", f"'{c.name}' cannot have {count} pieces", spec.count.span)
                 owners = self._players if c.count_per_player and not c.cards else (None,)
+                if len(self.kind_of) + int(count) * len(owners) > MAX_PIECES:
+                    raise RuleError("component", f"the game would have more than {MAX_PIECES:,} pieces "
+                                    f"('{c.name}' adds {int(count) * len(owners):,})",
+                                    spec.count.span if spec.count is not None else c.span)
                 # pieces counted per player belong to a player: `x.owner`, and their zone if it is per player
                 for owner in owners:
                     for _ in range(int(count)):

@@ -9,10 +9,11 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from lark import Lark, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
+from . import limits
 from . import syntax as S
 from .building import FILE, TableError, texts, unquote
 from .diagnostics import Diagnostic, RuleFileError
@@ -255,6 +256,10 @@ def parse_text(text: str, path: str = "<text>") -> tuple[S.RuleFile | None, list
     keeps the file whole (a second mistake in the same block is found too), else the whole
     declaration is blanked; line numbers never move."""
     diagnostics: list[Diagnostic] = []
+    if len(text) > limits.MAX_FILE_CHARS:
+        return None, [Diagnostic("error", path, S.Span(1, 1, 1, 1),
+                                 f"the file is too long ({len(text):,} characters; at most {limits.MAX_FILE_CHARS:,})",
+                                 "a rule file is one game; split long texts or leave data out")]
     work = text.replace("\r\n", "\n")
     if not work.endswith("\n"):
         work += "\n"
@@ -270,6 +275,7 @@ def parse_text(text: str, path: str = "<text>") -> tuple[S.RuleFile | None, list
             diagnostics.append(_syntax_diagnostic(path, text, err))
             line = getattr(err, "line", 0) or 0
         else:
+            diagnostics += _past_limits(tree, path)
             if diagnostics:
                 return None, diagnostics
             token = FILE.set(path)
@@ -299,6 +305,43 @@ def parse_text(text: str, path: str = "<text>") -> tuple[S.RuleFile | None, list
             break
         work = new
     return None, diagnostics
+
+
+_CHAINS = ("or_expr", "and_expr", "sum", "term")
+
+
+def _past_limits(tree, path: str) -> list[Diagnostic]:
+    """What no construct may hold: too deep a tree (the passes recurse over it), too big a
+    number or too long a text. Walked without recursion, before anything else recurses."""
+    out, deep = [], None
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Tree):
+            if depth > limits.MAX_DEPTH:
+                if deep is None:
+                    deep = node
+                continue
+            # a chain `a + b + c` is one node here but nests once per operand once built
+            step = 1 if node.data not in _CHAINS else sum(1 for c in node.children if not isinstance(c, Token)
+                                                          or c.type not in ("ADD_OP", "MUL_OP"))
+            stack.extend((c, depth + step) for c in node.children)
+        elif isinstance(node, Token):
+            at = S.Span(node.line, node.column, node.end_line or node.line, node.end_column or node.column)
+            if node.type == "INT" and (len(node) > 7 or int(node) > limits.MAX_NUMBER):
+                shown = node if len(node) <= 20 else f"{node[:8]}...({len(node):,} digits)"
+                out.append(Diagnostic("error", path, at, f"the number {shown} is too large (at most {limits.MAX_NUMBER:,})",
+                                      "no game needs more; a number this size is usually a typing slip"))
+            elif node.type == "STRING" and len(node) - 2 > limits.MAX_TEXT_CHARS:
+                out.append(Diagnostic("error", path, at, f"this text is too long ({len(node) - 2:,} characters; "
+                                      f"at most {limits.MAX_TEXT_CHARS:,})", "shorten it, or split it over several text lines"))
+    if deep is not None:
+        meta = deep.meta
+        at = S.Span(getattr(meta, "line", 1), getattr(meta, "column", 1), getattr(meta, "line", 1), getattr(meta, "column", 1))
+        out.append(Diagnostic("error", path, at, f"this is nested too deeply (more than {limits.MAX_DEPTH} levels)",
+                              "give the inner part a name (a value or a rule) and use the name; "
+                              "a long sum can be split into named parts"))
+    return sorted(out, key=lambda d: (d.span.line, d.span.column))
 
 
 def read_source(path: str) -> str:
