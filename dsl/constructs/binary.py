@@ -10,6 +10,7 @@ from ..engine.errors import RuleError
 from ..language import syntax as S
 from ..language.constants import COMPARISONS
 from ..language.kinds import BOOL, COLL, NUM, ZONE
+from ..language.kinds import a as a_kind
 from ..language.syntax import Expr
 from ..printing.runs import Runs, fill, say
 from .registry import nothing, register
@@ -62,10 +63,10 @@ def check(ck, e, scope):
         if e.op in ("//", "%") and isinstance(e.right, S.Num) and e.right.value == 0:
             ck.error(e.right.span, f"'{e.op}' by zero has no value", "divide by a number other than 0")
         return NUM
-    a = ck.expr(e.left, scope)
-    b = ck.expr(e.right, scope)
-    if e.op in ("<", "<=", ">", ">=") and (a in (ZONE, COLL, "family") or b in (ZONE, COLL, "family")):
-        ck.error(e.span, f"cannot compare {a(a)} with {a(b)} by size", "compare counts, e.g. count(hand(p))")
+    left = ck.expr(e.left, scope)
+    right = ck.expr(e.right, scope)
+    if e.op in ("<", "<=", ">", ">=") and (left in (ZONE, COLL, "family") or right in (ZONE, COLL, "family")):
+        ck.error(e.span, f"cannot compare {a_kind(left)} with {a_kind(right)} by size", "compare counts, e.g. count(hand(p))")
     return BOOL
 
 
