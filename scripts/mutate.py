@@ -53,7 +53,11 @@ def main():
     if total.failures:
         os.makedirs("out/mutate", exist_ok=True)
         for i, what, detail in sorted(total.failures):
-            name, text = mutants.mutant(i, BASE, a.seed)
+            try:
+                name, text = mutants.mutant(i, BASE, a.seed)
+            except Exception:           # making it again can hit the same bug; the detail below says where
+                print(f"  mutant {i}: {what}\n{detail}")
+                continue
             path = f"out/mutate/mutant-{i}-{name}"
             with open(path, "w", encoding="utf-8", newline="") as f:
                 f.write(text)

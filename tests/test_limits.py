@@ -185,3 +185,9 @@ def test_runtime_failures_read_in_plain_words():
     from dsl.engine.errors import plain_error
     for err in (ZeroDivisionError("x"), TypeError("x"), IndexError("x"), KeyError("rank"), AttributeError("x")):
         assert type(err).__name__ not in plain_error(err)
+
+
+def test_comparing_a_zone_by_size_is_a_check_error_not_a_traceback(tmp_path):
+    # found by make mutate: the message's helper was shadowed by a local named `a`
+    text = SOURCE + "value vv = supply < 3\n"
+    assert "cannot compare a zone with a number by size" in errors_of(tmp_path, text)
