@@ -15,7 +15,7 @@ from typing import Callable, Optional
 from ..engine import Game
 from . import charts
 from . import replay as replay_mod
-from .simulate import Restriction, simulate
+from .simulate import Restriction, declared_score, score_label, simulate
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "printing", "templates")
 CARD_ROWS = 30              # cards shown per player count, the largest gaps first
@@ -28,15 +28,19 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
     """Simulate every player count with every agent set (None: random play).
 
     agent_sets: list of (spec label, factory n_players -> per-seat agents or None).
-    scorer: game -> score function (state, player) -> number, when `score` names one."""
+    scorer: game -> score function (state, player) -> number, when `score` names one; without
+    it the rule file's own `score` declaration is used, if it has one."""
     from ..printing.narrate import Narrator
     agent_sets = agent_sets or [("random", lambda n: None)]
     configs = []
+    declared = None
     for n in player_counts:
         game = Game(rules, n)
+        declared = declared or score_label(game)
         for label, make in agent_sets:
             summary = simulate(game, games, seed, progress, agents=make(n),
-                               score=(score, scorer(game)) if score else None, restriction=restriction)
+                               score=(score, scorer(game)) if score else declared_score(game),
+                               restriction=restriction)
             result = summary.to_json()
             dead = []
             for key, played in sorted(summary.examples.items()):
@@ -51,7 +55,7 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
                             "rounds": [g.rounds for g in summary.logs], "dead_end_games": dead})
     g = rules.game
     return {"game": g.name, "file": rules.path, "variants": [v.path for v in rules.variants],
-            "seed": seed, "games": games, "score": score,
+            "seed": seed, "games": games, "score": score or declared,
             "restriction": {"banned": list(restriction.banned), "seats": [s + 1 for s in restriction.seats]}
             if restriction else None, "configs": configs}
 

@@ -147,6 +147,30 @@ def counter_score(game: Game, expr: str) -> Callable:
     return score
 
 
+def declared_score(game: Game) -> Optional[tuple]:
+    """The rule file's own score (`score a + b`): (its name for the reports, (state, player) -> number)."""
+    if game.score_of is None:
+        return None
+    return score_label(game), game.score_of
+
+
+def score_label(game: Game) -> Optional[str]:
+    """How the reports name the declared score: its English title, else the names it adds up."""
+    from ..language import syntax as S
+    declared = game.rules.of(S.Score)
+    if not declared:
+        return None
+    d = declared[0]
+    return S.text_of(d.texts, "title", "en") or S.text_of(d.texts, "title", "ja") or "+".join(d.parts)
+
+
+def scoring(game: Game, option: Optional[str]) -> Optional[tuple]:
+    """The score the analyses use: --score when given (it overrides), else the declared one."""
+    if option:
+        return option, counter_score(game, option)
+    return declared_score(game)
+
+
 @dataclass
 class Summary:
     games: int = 0

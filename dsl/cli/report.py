@@ -130,7 +130,7 @@ Examples:
 @click.option("-n", "games", type=click.IntRange(1), default=200, show_default=True,
               help="Games per combination and player count.")
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--score", default=None, metavar="COUNTER[+COUNTER]", help="A per-player counter measuring standing.")
+@click.option("--score", default=None, metavar="COUNTER[+COUNTER]", help="A per-player counter measuring standing (overrides the rule file's 'score' line).")
 @click.option("--target-length", default=None, metavar="LO-HI", help="Wanted mean length (rounds; decisions with --length-in decisions).")
 @click.option("--length-in", type=click.Choice(["rounds", "decisions"]), default="rounds", show_default=True)
 @click.option("--target-balance", type=click.FloatRange(0, 1), default=None, help="Wanted balance, at least.")
