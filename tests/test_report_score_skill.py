@@ -61,3 +61,12 @@ def test_the_skill_section_is_what_match_finds(tmp_path):
 def test_a_bad_skill_agent_stops_before_any_game():
     r = CliRunner().invoke(main, ["report", str(TTT), "--skill", "wizard:3"])
     assert r.exit_code == 2 and "--skill" in r.output
+
+
+def test_a_declared_score_is_charted_and_named_by_its_title(tmp_path):
+    run("report", DEMOCRACY, "-p", 3, "-n", 20, "-o", tmp_path / "d")
+    data = json.loads((tmp_path / "d.json").read_text())
+    assert data["score"] == "tribe" and data["score_title"] == "tribe points"
+    html = (tmp_path / "d.html").read_text(encoding="utf-8")
+    assert "Score: tribe points, the rule file's <code>score tribe</code>." in html
+    assert "lead changes per game" in html and "declares no score" not in html

@@ -1,7 +1,7 @@
 """`score NAME [+ NAME]`: the declaration that names a player's standing for the analyses."""
 import random
 
-from dsl.analyses.simulate import declared_score, play, scoring, simulate
+from dsl.analyses.simulate import declared_score, play, score_title, scoring, simulate
 from dsl.engine import Game
 from dsl.language.checker import check
 from dsl.language.parser import parse_text
@@ -60,14 +60,16 @@ def test_without_a_declaration_there_is_no_score():
 def test_the_analyses_read_the_declared_score_and_the_option_overrides_it():
     game = Game(_ok("score doubled\n  title ja \"得点\" en \"standing\""), 2)
     name, fn = scoring(game, None)
-    assert name == "standing"
+    assert name == "doubled" and score_title(game) == "standing" and score_title(game, "ja") == "得点"
     _, log = play(game, random.Random(1), 0, score=fn)
     # the game has no decisions: one sample, at the end (seats 1, 2: pts 2, 4, doubled 4, 8)
     assert log.scores == [(4, 8)]
     name, fn = scoring(game, "pts")
     _, log = play(game, random.Random(1), 0, score=fn)
     assert name == "pts" and log.scores == [(2, 4)]
-    assert simulate(game, 3, 1, score=scoring(game, None)).to_json()["score_by"] == "standing"
+    assert simulate(game, 3, 1, score=scoring(game, None)).to_json()["score_by"] == "doubled"
+    # without a title of its own, the parts' titles are added up
+    assert score_title(Game(_ok("score pts + doubled"), 2)) == "points + doubled points"
 
 
 def _error(score):

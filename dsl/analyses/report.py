@@ -15,7 +15,7 @@ from typing import Callable, Optional
 from ..engine import Game
 from . import charts
 from . import replay as replay_mod
-from .simulate import Restriction, declared_score, score_label, simulate
+from .simulate import Restriction, declared_score, score_label, score_title, simulate
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "printing", "templates")
 CARD_ROWS = 30              # cards shown per player count, the largest gaps first
@@ -35,10 +35,11 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
     from ..printing.narrate import Narrator
     agent_sets = agent_sets or [("random", lambda n: None)]
     configs = []
-    declared = None
+    declared = title = None
     for n in player_counts:
         game = Game(rules, n)
         declared = declared or score_label(game)
+        title = title or score_title(game)
         for label, make in agent_sets:
             summary = simulate(game, games, seed, progress, agents=make(n),
                                score=(score, scorer(game)) if score else declared_score(game),
@@ -59,6 +60,7 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
     skills = [_skill(Game(rules, n), skill, seed, progress) for n in player_counts] if skill else None
     return {"skill": skills, "game": g.name, "file": rules.path, "variants": [v.path for v in rules.variants],
             "seed": seed, "games": games, "score": score or declared,
+            "score_title": None if score else title,
             "restriction": {"banned": list(restriction.banned), "seats": [s + 1 for s in restriction.seats]}
             if restriction else None, "configs": configs}
 

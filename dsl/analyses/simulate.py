@@ -155,13 +155,26 @@ def declared_score(game: Game) -> Optional[tuple]:
 
 
 def score_label(game: Game) -> Optional[str]:
-    """How the reports name the declared score: its English title, else the names it adds up."""
+    """How the data names the declared score: the names it adds up, written as --score takes them."""
+    from ..language import syntax as S
+    declared = game.rules.of(S.Score)
+    if not declared:
+        return None
+    return "+".join(declared[0].parts)
+
+
+def score_title(game: Game, lang: str = "en") -> Optional[str]:
+    """The declared score in the designer's words: its title, else its parts' titles added up."""
     from ..language import syntax as S
     declared = game.rules.of(S.Score)
     if not declared:
         return None
     d = declared[0]
-    return S.text_of(d.texts, "title", "en") or S.text_of(d.texts, "title", "ja") or "+".join(d.parts)
+    own = S.text_of(d.texts, "title", lang)
+    if own:
+        return own
+    decls = {x.name: x for x in game.rules.decls}
+    return " + ".join(S.text_of(decls[n].texts, "title", lang) or n for n in d.parts)
 
 
 def scoring(game: Game, option: Optional[str]) -> Optional[tuple]:
