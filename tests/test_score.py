@@ -113,3 +113,13 @@ def test_the_rulebook_reads_the_score_by_titles_only():
         entries = [e for sec in contents(rules, lang).sections if sec.key == "markers" for e in sec.entries]
         assert entries[-1].title == title
         assert "pts" not in plain(entries[-1].detail) and "doubled" not in entries[-1].title
+
+
+def test_the_editor_finds_the_parts_of_a_score_for_references_and_rename():
+    from dsl.lsp.index import Index
+    rules = _ok("score pts + doubled")
+    index = Index([rules])
+    line = GAME.format(score="score pts + doubled").splitlines().index("score pts + doubled")
+    assert (line, 6, 9) in [(l.line, l.start, l.end) for l in index.occurrences("pts")]
+    assert (line, 12, 19) in [(l.line, l.start, l.end) for l in index.occurrences("doubled")]
+    assert index.declarations("score") == []       # the keyword is not a name the file declares
