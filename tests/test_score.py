@@ -123,3 +123,17 @@ def test_the_editor_finds_the_parts_of_a_score_for_references_and_rename():
     assert (line, 6, 9) in [(l.line, l.start, l.end) for l in index.occurrences("pts")]
     assert (line, 12, 19) in [(l.line, l.start, l.end) for l in index.occurrences("doubled")]
     assert index.declarations("score") == []       # the keyword is not a name the file declares
+
+
+def test_reading_a_score_leaves_the_state_as_it_was():
+    text = GAME.replace("value doubled(p) = 2 * pts(p)", "value doubled(p) = sum(2 * x for x in [pts(p)])")
+    rules, _ = parse_text(text.format(score="score doubled"), "scoring.rules")
+    assert [d for d in check(rules) if d.severity == "error"] == []
+    without = Game(parse_text(text.format(score=""), "scoring.rules")[0], 3)
+    game = Game(rules, 3)
+    assert game.n_slots == without.n_slots       # the comprehension's local is lent, not kept
+    s = game.blank_state()
+    game.run(s, 0)
+    before = (list(s.loc_slots), s.digest())
+    assert game.scores(s) == [4, 8, 12]
+    assert (list(s.loc_slots), s.digest()) == before

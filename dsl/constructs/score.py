@@ -81,6 +81,7 @@ def check(ck, d):
 def compile(c, d):
     """The score as a function (state, seat) -> number, for the analyses and the pay-offs."""
     from ..engine.program import Env
+    first = c.n_slots
     reads = []
     for n in d.parts:
         if n in c.pvar_slots:
@@ -91,7 +92,22 @@ def compile(c, d):
             per_seat = [c.expr(v.expr, Env(c, {}, bound={v.params[0]: (lambda s, who=who: who)}))
                         for who in c._players]
             reads.append(lambda s, p, f=per_seat: f[p](s) or 0)
-    return lambda s, p: sum(r(s, p) for r in reads)
+    # The locals a value's comprehensions need are lent for the reading and taken back, so a
+    # state keeps its size and contents (its hash, what an agent's determinization sees) whether
+    # or not the analyses read the score.
+    end, c.n_slots = c.n_slots, first
+    if end == first:
+        return lambda s, p: sum(r(s, p) for r in reads)
+
+    def score(s, p):
+        L = s.loc_slots
+        kept = L[first:]
+        L.extend([None] * (end - len(L)))
+        try:
+            return sum(r(s, p) for r in reads)
+        finally:
+            L[first:] = kept
+    return score
 
 
 # ---------------------------------------------------------------- reading
