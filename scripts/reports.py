@@ -5,7 +5,10 @@ seeds leave open (Dream Duels' A, B, C, E; Populus' starting food).
     python scripts/reports.py populus    only the jobs whose output names contain a word
 
 Each job is one `playtest report` or `playtest sweep` command line, run in this process;
-the game counts are chosen so that the whole set takes a few minutes on one core. The
+the game counts are chosen so that the whole set takes a few minutes on one core. The score
+comes from each rule file's `score` line. Skill (an agent against random seats) is measured
+where it is quick; Democracy, Dream Duels and Populus games are long enough that it is left
+to `make skill` (generated/skill/). The
 outputs depend only on the rule files and these lines, so a rerun changes nothing.
 """
 from __future__ import annotations
@@ -25,14 +28,15 @@ OUT = "generated/reports"
 # (output name, what it is, command line)
 JOBS = [
     ("tictactoe", "every state is known: draws 8/63 = 12.7% under random play",
-     ["report", "games/tictactoe.rules", "-n", "20000"]),
-    ("bluff", "2-6 players", ["report", "games/bluff.rules", "-n", "300"]),
-    ("democracy", "2-6 players, score: tribe points", ["report", "games/democracy.rules", "-n", "200", "--score", "tribe"]),
-    ("byzantine", "2-4 players (its score is a value, final(p), not a counter: no score chart yet)",
-     ["report", "games/byzantine.rules", "-n", "300"]),
+     ["report", "games/tictactoe.rules", "-n", "20000", "--skill", "flat:10", "--skill-games", "40"]),
+    ("bluff", "2-6 players, with skill (flat:10 against random)",
+     ["report", "games/bluff.rules", "-n", "300", "--skill", "flat:10", "--skill-games", "40"]),
+    ("democracy", "2-6 players, score: tribe points", ["report", "games/democracy.rules", "-n", "200"]),
+    ("byzantine", "2-4 players, score: final score, with skill (flat:10 against random)",
+     ["report", "games/byzantine.rules", "-n", "300", "--skill", "flat:10", "--skill-games", "40"]),
     ("dream-duels", "4, 6, 8 and 12 players (2 players make one team)",
      ["report", "games/dream-duels.rules", "-p", "4,6,8,12", "-n", "200"]),
-    ("populus", "3-5 players, score: VP + FP", ["report", "games/populus.rules", "-n", "60", "--score", "vp+fp"]),
+    ("populus", "3-5 players, score: VP + FP", ["report", "games/populus.rules", "-n", "60"]),
     ("dream-duels-sweep-A-B", "A (copies of each card) x B (extraction multiple), 4 players",
      ["sweep", "games/dream-duels.rules", "--param", "A=1..3", "--param", "B=1..3", "-p", "4", "-n", "150",
       "--target-length", "4-10", "--target-dead-ends", "0.5"]),
@@ -40,7 +44,7 @@ JOBS = [
      ["sweep", "games/dream-duels.rules", "--param", "C=0..2", "--param", "E=1..3", "-p", "4", "-n", "150",
       "--target-length", "4-10", "--target-dead-ends", "0.5"]),
     ("populus-sweep-start_food", "starting food 2-6, 3 players, score VP + FP",
-     ["sweep", "games/populus.rules", "--param", "start_food=2..6", "-p", "3", "-n", "40", "--score", "vp+fp",
+     ["sweep", "games/populus.rules", "--param", "start_food=2..6", "-p", "3", "-n", "40",
       "--target-length", "10-20", "--target-dead-ends", "0.1"]),
 ]
 

@@ -15,7 +15,7 @@ from typing import Callable, Optional
 from ..engine import Game
 from . import charts
 from . import replay as replay_mod
-from .simulate import Restriction, simulate
+from .simulate import Restriction, declared_score, score_label, score_title, simulate
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "printing", "templates")
 CARD_ROWS = 30              # cards shown per player count, the largest gaps first
@@ -24,19 +24,26 @@ REPLAY_LINES = 80           # a narrated dead end longer than this shows its las
 
 def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optional[list] = None,
           score: Optional[str] = None, scorer: Optional[Callable] = None,
-          restriction: Optional[Restriction] = None, progress=None) -> dict:
+          restriction: Optional[Restriction] = None, progress=None, skill: Optional[tuple] = None) -> dict:
     """Simulate every player count with every agent set (None: random play).
 
     agent_sets: list of (spec label, factory n_players -> per-seat agents or None).
-    scorer: game -> score function (state, player) -> number, when `score` names one."""
+    scorer: game -> score function (state, player) -> number, when `score` names one; without
+    it the rule file's own `score` declaration is used, if it has one.
+    skill: (agent spec, games) to measure skill: at each player count the agent in one seat
+    (rotated) against random players, as `playtest match` does."""
     from ..printing.narrate import Narrator
     agent_sets = agent_sets or [("random", lambda n: None)]
     configs = []
+    declared = title = None
     for n in player_counts:
         game = Game(rules, n)
+        declared = declared or score_label(game)
+        title = title or score_title(game)
         for label, make in agent_sets:
             summary = simulate(game, games, seed, progress, agents=make(n),
-                               score=(score, scorer(game)) if score else None, restriction=restriction)
+                               score=(score, scorer(game)) if score else declared_score(game),
+                               restriction=restriction)
             result = summary.to_json()
             dead = []
             for key, played in sorted(summary.examples.items()):
@@ -50,10 +57,20 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
                             "lengths": [g.decisions for g in summary.logs],
                             "rounds": [g.rounds for g in summary.logs], "dead_end_games": dead})
     g = rules.game
-    return {"game": g.name, "file": rules.path, "variants": [v.path for v in rules.variants],
-            "seed": seed, "games": games, "score": score,
+    skills = [_skill(Game(rules, n), skill, seed, progress) for n in player_counts] if skill else None
+    return {"skill": skills, "game": g.name, "file": rules.path, "variants": [v.path for v in rules.variants],
+            "seed": seed, "games": games, "score": score or declared,
+            "score_title": None if score else title,
             "restriction": {"banned": list(restriction.banned), "seats": [s + 1 for s in restriction.seats]}
             if restriction else None, "configs": configs}
+
+
+def _skill(game: Game, skill: tuple, seed: int, progress) -> dict:
+    """How much a stronger agent gains over random seats at one player count."""
+    from ..agents import RandomAgent, parse_agent
+    from ..agents.match import match
+    spec, games = skill
+    return match(game, parse_agent(spec), RandomAgent(), games, seed, progress)
 
 
 def _label(c) -> str:

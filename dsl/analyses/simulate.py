@@ -147,6 +147,43 @@ def counter_score(game: Game, expr: str) -> Callable:
     return score
 
 
+def declared_score(game: Game) -> Optional[tuple]:
+    """The rule file's own score (`score a + b`): (its name for the reports, (state, player) -> number)."""
+    if game.score_of is None:
+        return None
+    return score_label(game), game.score_of
+
+
+def score_label(game: Game) -> Optional[str]:
+    """How the data names the declared score: the names it adds up, written as --score takes them."""
+    from ..language import syntax as S
+    declared = game.rules.of(S.Score)
+    if not declared:
+        return None
+    return "+".join(declared[0].parts)
+
+
+def score_title(game: Game, lang: str = "en") -> Optional[str]:
+    """The declared score in the designer's words: its title, else its parts' titles added up."""
+    from ..language import syntax as S
+    declared = game.rules.of(S.Score)
+    if not declared:
+        return None
+    d = declared[0]
+    own = S.text_of(d.texts, "title", lang)
+    if own:
+        return own
+    decls = {x.name: x for x in game.rules.decls}
+    return " + ".join(S.text_of(decls[n].texts, "title", lang) or n for n in d.parts)
+
+
+def scoring(game: Game, option: Optional[str]) -> Optional[tuple]:
+    """The score the analyses use: --score when given (it overrides), else the declared one."""
+    if option:
+        return option, counter_score(game, option)
+    return declared_score(game)
+
+
 @dataclass
 class Summary:
     games: int = 0

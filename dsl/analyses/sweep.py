@@ -14,7 +14,7 @@ from typing import Optional
 from ..engine import Game, RuleError
 from ..language import syntax as S
 from ..language.diagnostics import did_you_mean
-from .simulate import simulate
+from .simulate import declared_score, score_label, simulate
 
 MAX_COMBINATIONS = 400
 
@@ -131,8 +131,9 @@ def run(rules, params: list, players: list, games: int, seed: int, score=None, p
         target: Optional[Target] = None, agents=None) -> dict:
     """Every combination at every player count, each with the same seeds (common random numbers).
 
-    score: None or (name, game -> score function)."""
+    score: None or (name, game -> score function); None uses the rule file's `score`, if any."""
     rows = []
+    label = score[0] if score else None
     for combo in combinations(params):
         changed = with_values(rules, combo)
         for n in players:
@@ -141,7 +142,8 @@ def run(rules, params: list, players: list, games: int, seed: int, score=None, p
             except RuleError as e:
                 raise SweepError(f"{', '.join(f'{k}={v}' for k, v in combo.items())}: {e.message}") from None
             summary = simulate(game, games, seed, progress, agents=agents(n) if agents else None,
-                               score=(score[0], score[1](game)) if score else None)
+                               score=(score[0], score[1](game)) if score else declared_score(game))
+            label = label or (score_label(game) if not score else None)
             result = summary.to_json()
             m = result["metrics"]
             fig = {k: f(m) for k, f in FIGURES.items()}
@@ -159,7 +161,7 @@ def run(rules, params: list, players: list, games: int, seed: int, score=None, p
     if target is not None:
         ranking = sorted(range(len(rows)), key=lambda i: (rows[i]["distance"], i))
     return {"game": rules.game.name, "file": rules.path, "params": [[n, v] for n, v in params],
-            "players": players, "games": games, "seed": seed, "score": score[0] if score else None,
+            "players": players, "games": games, "seed": seed, "score": label,
             "target": dataclasses.asdict(target) if target else None, "rows": rows, "ranking": ranking}
 
 

@@ -76,13 +76,15 @@ def _base(output, default):
 @main.command(help="""Write a balance report: one self-contained HTML file (charts inline, no
 network) with JSON and CSV beside it. Every player count the game allows (or --players),
 wins with 95% intervals, draws, dead ends with the shortest game of each narrated,
-game length, choice and option use, and with --score the lead changes, comebacks,
-final margin and score over time.
+game length, choice and option use; with a score (the rule file's 'score' line, or
+--score) the lead changes, comebacks, final margin and score over time; with --skill
+how much an agent that tries to win gains over random players.
 
 \b
 Examples:
   playtest report games/GAME.rules -n 500 -o out/GAME          (out/GAME.html, .json, .csv)
-  playtest report games/GAME.rules --players 3,4 --score COUNTER -n 300""")
+  playtest report games/GAME.rules --players 3,4 --score COUNTER -n 300
+  playtest report games/GAME.rules --skill flat:20 --skill-games 60""")
 @click.argument("file", type=click.Path())
 @_variant_option
 @click.option("--players", "-p", "players_text", default=None, metavar="N[,N|..N]",
@@ -91,8 +93,14 @@ Examples:
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Where to write, without suffix (default: GAME-report in the current folder).")
+@click.option("--skill", "skill_spec", default=None, metavar="AGENT",
+              help="Also measure skill: this agent (e.g. flat:20 or ismcts:50) in one seat, rotated, against "
+                   "random players at each player count, as 'playtest match' does.")
+@click.option("--skill-games", type=click.IntRange(1), default=60, show_default=True,
+              help="Games per player count for --skill.")
 @_play_options
-def report(file, variants, players_text, games, seed, output, score, agent_spec, bans, ban_seats):
+def report(file, variants, players_text, games, seed, output, skill_spec, skill_games, score, agent_spec, bans,
+           ban_seats):
     from ..analyses import report as report_mod
     rules, _ = _load_or_exit(file, variants)
     counts = _player_counts(rules, players_text)
@@ -104,9 +112,14 @@ def report(file, variants, players_text, games, seed, output, score, agent_spec,
             agents_or_exit(agent_spec, n)        # a bad spec stops here, before any game
         # random play beside the named agents, so the report shows what skill changes
         agent_sets = [("random", lambda n: None), (agent_spec, lambda n: parse_agents(agent_spec, n))]
-    with _Bar(games * len(counts) * len(agent_sets or [None]), f"report {rules.game.name}") as bar:
+    if skill_spec:
+        from .agents import _agent_or_exit
+        _agent_or_exit(skill_spec, "--skill")        # a bad spec stops here, before any game
+    total = games * len(counts) * len(agent_sets or [None]) + (skill_games * len(counts) if skill_spec else 0)
+    with _Bar(total, f"report {rules.game.name}") as bar:
         data = report_mod.build(rules, counts, games, seed, agent_sets, score=score, scorer=scorer,
-                                restriction=restriction, progress=bar)
+                                restriction=restriction, progress=bar,
+                                skill=(skill_spec, skill_games) if skill_spec else None)
     title = rules.game.name + "".join(f" + {os.path.basename(v.path)}" for v in rules.variants)
     _write(_base(output, f"{rules.game.name}-report"),
            [(".json", json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"),
@@ -130,7 +143,7 @@ Examples:
 @click.option("-n", "games", type=click.IntRange(1), default=200, show_default=True,
               help="Games per combination and player count.")
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--score", default=None, metavar="COUNTER[+COUNTER]", help="A per-player counter measuring standing.")
+@click.option("--score", default=None, metavar="COUNTER[+COUNTER]", help="A per-player counter measuring standing (overrides the rule file's 'score' line).")
 @click.option("--target-length", default=None, metavar="LO-HI", help="Wanted mean length (rounds; decisions with --length-in decisions).")
 @click.option("--length-in", type=click.Choice(["rounds", "decisions"]), default="rounds", show_default=True)
 @click.option("--target-balance", type=click.FloatRange(0, 1), default=None, help="Wanted balance, at least.")

@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..analyses import replay as replay_mod
-from ..analyses.simulate import Restriction, counter_score, simulate as run_simulation
+from ..analyses.simulate import Restriction, scoring as score_of, simulate as run_simulation
 from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, save_replay_or_exit, writable_or_exit
 
 
@@ -22,7 +22,7 @@ def _play_options(f):
                      help="Who plays each seat: random (the default), flat:N or ismcts:N, one spec for "
                           "every seat or one per seat, e.g. ismcts:500,random,random.")(f)
     return click.option("--score", default=None, metavar="COUNTER[+COUNTER]",
-                        help="A per-player counter (or a sum) that measures each player's standing.")(f)
+                        help="A per-player counter (or a sum) that measures each player's standing; overrides the rule file's own 'score' line.")(f)
 
 
 @main.command(help="""Play many games (random legal moves, or the agents --agents names) and report balance:
@@ -73,7 +73,7 @@ def simulate(file, variants, players, games, seed, as_json, save_dead_ends, scor
 def simulate_or_exit(game, games, seed, label, agents=None, score=None, restriction=None):
     """Run a simulation with a progress bar on a terminal; a bad --score exits cleanly."""
     try:
-        scoring = (score, counter_score(game, score)) if score else None
+        scoring = score_of(game, score)
     except ValueError as e:
         _fail(f"--score: {e}", 2)
     kw = dict(agents=agents, score=scoring, restriction=restriction)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..constructs.registry import hook
 from ..language import syntax as S
 from .compiler import Compiler
 from .errors import IllegalMove, RuleError
@@ -56,6 +57,9 @@ class Game(Tables, Compiler, Moves, Machine):
         try:
             self.build_tables()
             self.compile_all()
+            declared = self.rules.of(S.Score)
+            # (state, seat) -> number, or None: what the rule file says measures standing
+            self.score_of = hook(declared[0], "compile")(self, declared[0]) if declared else None
         except RuleError:
             raise
         except RecursionError:
@@ -65,3 +69,11 @@ class Game(Tables, Compiler, Moves, Machine):
         self.live_at: dict[int, tuple[int, ...]] = {
             ip: tuple(sl for sl, (a, b) in sorted(self.slot_scopes.items()) if a <= ip < b) for ip in self.pauses}
         self.blank_state()              # starting values are the same in every game: a bad one is found here, once
+
+    def scores(self, s):
+        """Every seat's score in state `s` by the rule file's `score` declaration, or None
+        without one. At the end these are the players' pay-offs; `returns` stays the share of
+        the win (1/winners), because the agents play to win, not to score."""
+        if self.score_of is None:
+            return None
+        return [self.score_of(s, p) for p in range(self.n)]

@@ -73,7 +73,7 @@ class Checker:
             if g.min_players < 1 or g.min_players > g.max_players:
                 self.error(g.span, f"players {g.min_players} to {g.max_players} is not a range of player counts")
         for d in r.decls:
-            if isinstance(d, (S.Game, S.Flow)):
+            if isinstance(d, (S.Game, S.Flow, S.Score)):      # named by their keyword, not by the designer
                 continue
             if d.name in self.declared:
                 first = self.declared[d.name]

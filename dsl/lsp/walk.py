@@ -38,7 +38,7 @@ def _decl(d) -> Iterator[Mention]:
     if isinstance(d, S.Patch):
         yield from _patch(d)
         return
-    if not isinstance(d, S.Flow):           # setup and play declare no name
+    if not isinstance(d, (S.Flow, S.Score)):        # setup, play and score declare no name
         yield Mention("def", d.name, S.kind_of(d), d.span, d)
     if isinstance(d, S.Game) and d.max_steps is not None:
         yield from _expr(d.max_steps, frozenset())
@@ -62,6 +62,9 @@ def _decl(d) -> Iterator[Mention]:
             yield Mention("ref", d.about, "about", d.span, d)
     elif isinstance(d, S.Define):
         yield from _expr(d.expr, frozenset(d.params))
+    elif isinstance(d, S.Score):
+        for n in d.parts:
+            yield Mention("ref", n, "any", d.span, d)
     elif isinstance(d, S.Rule):
         yield from _body(d.body, frozenset(d.params))
     elif isinstance(d, S.Trigger):

@@ -53,6 +53,7 @@ LABELS = {
     "teams": ("{n}人ずつのチーム", "teams of {n}"),
     "numbers": ("数値", "Numbers"),
     "markers": ("記録するもの", "What to keep track of"),
+    "score": ("得点", "Score"),
     "terms": ("用語", "Terms"),
     "setup": ("準備", "Setup"),
     "play": ("ゲームの流れ", "How to play"),
@@ -294,6 +295,11 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
                for p in rules.of(S.Parameter)]
     sections.append(Section("numbers", label(lang, "numbers"), entries=numbers))
     markers = [b.entry(c, describe(v, c)) for c in rules.of(S.Counter)]
+    for d in rules.of(S.Score):
+        e = b.entry(d, describe(v, d))
+        if d.name not in v.titles:
+            e.title = label(lang, "score")      # its name is the keyword, not a word to print
+        markers.append(e)
     sections.append(Section("markers", label(lang, "markers"), entries=markers))
     terms = [b.entry(d, describe(v, d)) for d in rules.of(S.Define) + rules.of(S.Order)]
     sections.append(Section("terms", label(lang, "terms"), entries=terms))
