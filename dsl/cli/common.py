@@ -27,6 +27,20 @@ Variants (variants/*.rules) patch a game; stack them with --variant:
 Hunting dead ends:
   playtest fuzz games/GAME.rules --players 2 --max-time 30   search, shrink, save replays
   playtest explore games/GAME.rules --players 2              every state of a small game
+
+\b
+Balance, skill and the best parameter values:
+  playtest report games/GAME.rules -o out/report           HTML report with charts
+  playtest sweep games/GAME.rules --param A=1..3 -p 4      every combination, ranked
+  playtest match games/GAME.rules -p 2 ismcts:200 random   which agent is stronger
+  playtest skill games/GAME.rules -p 3                     does skill matter?
+
+\b
+Printing (ja/en, HTML or PDF) and the editor:
+  playtest book games/GAME.rules --lang ja -o book.pdf     the rulebook
+  playtest sheet games/GAME.rules -o sheet.pdf             one page to play from
+  playtest cards games/GAME.rules --players 4 -o cards.pdf print-and-play cards
+  playtest lsp                                             the language server
 """
 
 
