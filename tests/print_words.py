@@ -14,9 +14,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _WORD = re.compile(r"[A-Za-z_]+")
-# the colophon names the rule files and the version stamp; that is where they belong
-_COLOPHON = re.compile(r"<footer.*?</footer>", re.S)
-_STAMP = re.compile(r"\b[0-9a-f]{8,}\b")
 # English words a sentence may hold that are also one letter
 _ONE_LETTER_WORDS = {"a", "A", "I"}
 
@@ -38,11 +35,13 @@ def identifiers(files: list[Path]) -> set[str]:
 
 
 def designer_words(files: list[Path], lang: str) -> set[str]:
-    """ASCII words the designer's own text in that language uses: the game prints them."""
+    """ASCII words the game itself prints: a declared mark, or a word in a title of that
+    language (VP, the S mark). English prose may use any word its titles and texts use."""
     out: set[str] = set()
     for f in files:
         for line in f.read_text(encoding="utf-8").splitlines():
-            for m in re.finditer(rf'\b{lang}\s+("(?:[^"\\]|\\.)*")', line):
+            where = r"\btitle\s+(?:ja\s+\"(?:[^\"\\]|\\.)*\"\s+)?" if lang == "ja" else r"\b"
+            for m in re.finditer(where + rf'{lang}\s+("(?:[^"\\]|\\.)*")', line):
                 out.update(re.findall(r"[A-Za-z_]+", m.group(1)))
             for m in re.finditer(r'\bmark\s+("(?:[^"\\]|\\.)*")', line):
                 out.update(re.findall(r"[A-Za-z_]+", m.group(1)))
@@ -50,7 +49,6 @@ def designer_words(files: list[Path], lang: str) -> set[str]:
 
 
 def visible_text(page: str) -> str:
-    page = _COLOPHON.sub(" ", page)
     page = re.sub(r"<(style|script)\b.*?</\1>", " ", page, flags=re.S)
     page = re.sub(r"<[^>]+>", " ", page)
     return html.unescape(page)
@@ -60,9 +58,7 @@ def leftovers(text: str, lang: str, files: list[Path], names: set[str] | None = 
     """Each rule-file word, variable letter or (in Japanese) English word the text shows."""
     names = identifiers(files) if names is None else names
     allowed = designer_words(files, lang)
-    for f in files:
-        text = text.replace(f.name, " ")
-    text = _STAMP.sub(" ", text).replace("'s", "").replace("’s", "")
+    text = text.replace("'s", "").replace("’s", "")
     text = re.sub(r"\bp\. ?\d", " ", text)         # a page reference: (p. 3)
     found = []
     for word in re.findall(r"[A-Za-z_]+", text):
@@ -80,10 +76,8 @@ def leftovers(text: str, lang: str, files: list[Path], names: set[str] | None = 
 
 
 def code_runs(page: str) -> list[str]:
-    """Names printed as written (code style): a reading that fell back to the identifier.
-    A variant's file name is how a reader finds the file, so it may stand as written."""
-    found = [html.unescape(c) for c in re.findall(r"<code>(.*?)</code>", _COLOPHON.sub(" ", page), re.S)]
-    return [c for c in found if not c.endswith(".rules")]
+    """Names printed as written (code style): a reading that fell back to the identifier."""
+    return [html.unescape(c) for c in re.findall(r"<code>(.*?)</code>", page, re.S)]
 
 
 @lru_cache(maxsize=None)

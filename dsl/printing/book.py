@@ -67,7 +67,7 @@ LABELS = {
     "how_it_ends": ("ゲームの終わり", "How it ends"),
     "scoring": ("得点", "Scoring"),
     "see_book": ("未決の点が{n}つある。詳しくはルールブックを参照。", "{n} points are not yet decided: see the rulebook."),
-    "generated": ("このルールブックはルールファイル {f} から生成された。", "Generated from the rule file {f}."),
+    "generated": ("このルールブックはルールファイルから生成された。", "Generated from the rule file."),
     "version": ("版 {v}", "version {v}"),
     "page_ref": ("{n}ページ", "p. {n}"),
     "undecided_line": ("未決の点が{n}つある。それぞれ当てはまる箇所に印を付け、「{list}」にまとめた。",
@@ -144,7 +144,11 @@ class _Builder:
 
     def mark_of(self, kind: str, name: str) -> str:
         path = self.changed.get((overlay.family(kind), name))
-        return self.variant_titles.get(path, os.path.basename(path or "")) if path else ""
+        if not path:
+            return ""
+        # a part of the game that a variant changed inside (a step added to a phase) is the variants'
+        # doing, whichever file declares it: named by their titles, never by a file
+        return self.variant_titles.get(path) or say(self.lang, "、", ", ").join(self.variant_titles.values())
 
     def mark_items(self, items: list[Item], where: tuple[str, ...]) -> None:
         """Mark the steps and phases a variant changed; put each open question where it applies.
@@ -353,7 +357,7 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
     variants = []
     for vr in rules.variants:
         h = overlay.head(vr)
-        variants.append({"title": b.variant_titles[vr.path], "file": os.path.basename(vr.path),
+        variants.append({"title": b.variant_titles[vr.path],
                          "why": [t for _, t in notes_of(h.texts, lang)]})
     sheet = _sheet(rules, v, sections, lang)
     return Contents(lang, title, game.name, facts, notes_of(game.texts, lang), rules.path, variants,
@@ -764,13 +768,13 @@ def render(kind: str, fmt: str, rules: S.RuleFile, lang: str, base: Optional[S.R
     doc = contents(rules, lang, base)
     sheets = card_sheets(rules, lang, paper, players) if kind == "cards" else None
     page = PAPERS[paper]
-    files = [os.path.basename(rules.path)] + [os.path.basename(vr.path) for vr in rules.variants]
     hashed = version(rules)
-    stamp = " + ".join(files) + " · " + label(lang, "version", v=hashed)
+    # the table reads the game and its version; which files made it is the designer's business
+    stamp = doc.title + " · " + label(lang, "version", v=hashed)
     def fill(env: str, size: float) -> str:
         return _env(env).get_template(f"{kind}.{env}.j2").render(
             doc=doc, lang=lang, page=page, sheets=sheets, card=CARD, bleed=BLEED, safe=SAFE, token=TOKEN,
-            source=files[0], variant_files=files[1:], stamp=stamp, version=hashed, size=size)
+            stamp=stamp, version=hashed, size=size)
     size = SHEET_SIZES[0]
     if kind == "sheet":
         # the sheet is one page: the largest type that keeps it there (the HTML follows the PDF's choice)
@@ -803,7 +807,8 @@ def version(rules: S.RuleFile) -> str:
     h = hashlib.sha256()
     for text in [rules.source] + [vr.source for vr in rules.variants]:
         h.update(text.replace("\r\n", "\n").encode("utf-8") + b"\0")
-    return h.hexdigest()[:8]
+    # digits, not hex: a Japanese printout shows no Latin letters the game does not print
+    return f"{int(h.hexdigest()[:8], 16):010d}"
 
 
 def make(kind: str, fmt: str, rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None,
