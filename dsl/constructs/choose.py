@@ -5,6 +5,7 @@ May import: the syntax base classes and the leaf helpers of the language, engine
 """
 from __future__ import annotations
 
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Optional
 
@@ -247,20 +248,15 @@ def _option_name(v, o: Option) -> Runs:
 
 def _with_params(v, o: Option, read):
     """Read with each parameter of an option bound, so the option's body names them as nouns."""
-    params = list(o.params)
     heads: list[Runs] = []
     seen: dict = {}
-
-    def bind(i):
-        if i == len(params):
-            return read(heads)
-        p = params[i]
-        noun = _param_noun(v, p)
-        seen[noun] = seen.get(noun, 0) + 1
-        heads.append(_read_param(v, p, noun, seen[noun]))
-        with v.bound(p.name, noun):
-            return bind(i + 1)
-    return bind(0)
+    with ExitStack() as bound:
+        for p in o.params:      # in order: a later parameter's range may name an earlier one
+            noun = _param_noun(v, p)
+            seen[noun] = seen.get(noun, 0) + 1
+            heads.append(_read_param(v, p, noun, seen[noun]))
+            bound.enter_context(v.bound(p.name, noun))
+        return read(heads)
 
 
 def option_head(v, o: Option, single: bool, heads=None) -> Runs:

@@ -4,6 +4,7 @@ May import: the syntax base classes and the leaf helpers of the language, engine
 """
 from __future__ import annotations
 
+from contextlib import ExitStack
 from dataclasses import dataclass
 
 from ..language.building import body_of, span
@@ -39,14 +40,10 @@ def check(ck, d):
 def params_bound(v, d, read):
     """Read a rule or value with its parameters named by what its callers pass ('that team')."""
     nouns = [v.param_nouns.get((d.name, i), ("もの", "item")) for i in range(len(d.params))]
-
-    def bind(i):
-        if i == len(d.params):
-            return read(nouns)
-        role = "param alone" if nouns.count(nouns[i]) == 1 else "param"
-        with v.bound(d.params[i], nouns[i], role=role):
-            return bind(i + 1)
-    return bind(0)
+    with ExitStack() as bound:
+        for name, noun in zip(d.params, nouns):
+            bound.enter_context(v.bound(name, noun, role="param alone" if nouns.count(noun) == 1 else "param"))
+        return read(nouns)
 
 
 def _for_whom(v, nouns) -> str:

@@ -114,20 +114,20 @@ class Voice:
             noun, role = (self.titles[name], self.titles[name]), "titled"
         kin = ("param", "param alone") if role.startswith("param") else (role,)
         ordinal = 1 + sum(1 for x in self.scope if x.noun == noun and x.runs is None and x.role in kin)
-        self.scope.append(Local(name, noun, ordinal, subject, role=role))
-        try:
+        with self._pushed([Local(name, noun, ordinal, subject, role=role)]):
             yield
-        finally:
-            self.scope.pop()
 
-    @contextmanager
     def given(self, names, args: list[Runs]):
         """Read a rule's parameters as the arguments a call passes (the rule read in place)."""
-        self.scope += [Local(n, ("", ""), 0, runs=a) for n, a in zip(names, args)]
+        return self._pushed([Local(n, ("", ""), 0, runs=a) for n, a in zip(names, args)])
+
+    @contextmanager
+    def _pushed(self, locals_: list[Local]):
+        self.scope += locals_
         try:
             yield
         finally:
-            del self.scope[len(self.scope) - len(args):]
+            del self.scope[len(self.scope) - len(locals_):]
 
     def counter(self, zone) -> str:
         """The Japanese counter word for what a zone holds: 枚 for cards, 個 for dice and tokens."""
@@ -141,23 +141,14 @@ class Voice:
         kinds = {c.kind for c in (home or comps)}
         return "枚" if kinds == {"deck"} else "個" if kinds <= {"dice", "token"} else "つ"
 
-    @contextmanager
     def oneself(self, name: str, noun: tuple[str, str]):
         """Each chooser of a simultaneous choice speaks of itself: 「自チーム」, 'that team'."""
         ja = "自分" if noun == _PLAYER else "自" + noun[0]
-        self.scope.append(Local(name, noun, 0, runs=[("", say(self.lang, ja, "that " + noun[1]))]))
-        try:
-            yield
-        finally:
-            self.scope.pop()
+        return self._pushed([Local(name, noun, 0, runs=[("", say(self.lang, ja, "that " + noun[1]))])])
 
     def is_someone(self, e) -> bool:
         """Does this value name a player or a team (who 'is' there, not what)?"""
         return _value_noun(self, e) in (_PLAYER, _TEAM, _MEMBER)
-
-    def each(self, noun: tuple[str, str]) -> Runs:
-        """'each player' / 「各プレイヤー」: how a loop names its item the first time."""
-        return [("", say(self.lang, noun[0], noun[1]))]
 
     def local(self, n: str) -> Local | None:
         for x in reversed(self.scope):
