@@ -14,9 +14,10 @@ from ..engine.values import Team
 from ..language import syntax as S
 from ..language.building import span
 from ..language.diagnostics import did_you_mean
-from ..language.kinds import NUM, PLAYER, TEAM
+from ..language.kinds import NUM, PLAYER, TEAM, unlike
+from ..language.kinds import a as a_kind
 from ..language.syntax import Expr, Node, Span, Stmt
-from ..printing.runs import Item, Runs, possessive, say, sentence
+from ..printing.runs import Item, Runs, possessive, sentence
 from .registry import register
 
 
@@ -84,8 +85,23 @@ def check(ck, st, scope, t):
         ck.error(tg.span, f"'{tg.name}' is one value for the whole game, not per player")
     if tg.player is not None:
         ck.expr(tg.player, scope, want=TEAM if d.per == "team" else PLAYER)
+    if st.op == "set" and d.kind == "variable":
+        _holds_one_kind(ck, st, d)
     if st.op != "set" and d.kind == "variable":
         ck.warning(tg.span, f"'{tg.name}' is a variable; adding to it assumes it holds a number")
+
+
+def _holds_one_kind(ck, st, d):
+    """A variable set to a player in one place and to a number in another is a slip in one of them."""
+    kinds = ck.variable_kinds(d.name)
+    if not kinds:
+        return
+    first, where = kinds[0]
+    here = next((k for k, span in kinds if span == st.value.span), None)
+    if here is not None and unlike(first, here):
+        what = "starts as" if where == d.initial.span else "is set to"
+        ck.error(st.value.span, f"'{d.name}' {what} {a_kind(first)} (line {where.line}), but here it is set to {a_kind(here)}",
+                 "a variable holds one kind of value: use another variable for the other")
 
 
 # ---------------------------------------------------------------- compilation

@@ -15,7 +15,7 @@ from ..language import syntax as S
 from ..language.building import span
 from ..language.diagnostics import did_you_mean
 from ..language.constants import COMPARISONS
-from ..language.kinds import ANY, BOOL, COLL, NUM, PLAYER, TEAM, ZONE
+from ..language.kinds import ANY, BOOL, COLL, NUM, PIECE, PLAYER, TEAM, WHO, ZONE, element_kind
 from ..language.syntax import Expr
 from ..printing.runs import Runs, fill, join, possessive, say
 from ..printing.runs import plain as plain_text
@@ -86,15 +86,23 @@ def check(ck, e, scope):
     kinds = _ARG_KINDS.get(fn, ())
     if fn in ("max", "min"):
         kinds = (COLL,) if len(args) == 1 else (NUM,) * len(args)
+    got = []
     for i, a in enumerate(args):
         want = kinds[i] if i < len(kinds) else None
-        if ck.expr(a, scope, want=want) == COLL and want == NUM:     # `players` passes expr's test
+        got.append(ck.expr(a, scope, want=want))
+        if got[-1] == COLL and want == NUM:     # `players` passes expr's test
             ck.error(a.span, "expected a number here, but this is a collection")
+    if fn in ("first", "top") and args:
+        # the first of the players is a player, the top of a zone a piece: so a variable set to it has a kind
+        return element_kind(args[0]) if element_kind(args[0]) != ANY else PIECE if got[0] == ZONE else ANY
     return b.returns
 
 
 # What an argument must be where any other kind could only fail during play (the rest take anything).
-_ARG_KINDS = {"count": (COLL,), "sum": (COLL,), "first": (COLL,), "top": (COLL,), "empty": (COLL,), "abs": (NUM,)}
+_ARG_KINDS = {"count": (COLL,), "sum": (COLL,), "first": (COLL,), "top": (COLL,), "empty": (COLL,), "abs": (NUM,),
+              "size": (COLL,), "contains": (COLL,), "next_player": (PLAYER,), "previous_player": (PLAYER,),
+              "team_of": (PLAYER,), "members": (TEAM,), "alive": (WHO,), "seat": (PLAYER,), "holder": (PIECE,),
+              "zone_of": (PIECE,), "wild": (PIECE,)}
 
 
 # ---------------------------------------------------------------- compilation
