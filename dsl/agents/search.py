@@ -54,9 +54,10 @@ class _Budget:
 
 
 def utility(game, s) -> list:
-    """What a finished game is worth to each player: winners share 1; a game that ends with
-    nobody winning is a draw, 1/n each; a dead end (a gap in the rules) is worth 0 to all."""
-    if s.outcome is not None and not s.outcome:
+    """What a finished game is worth to each player: its pay-offs when it ends with them, else
+    winners share 1; a game that ends with nobody winning is a draw, 1/n each; a dead end (a
+    gap in the rules) is worth 0 to all."""
+    if s.outcome is not None and not s.outcome and s.payoffs is None:
         return [1.0 / game.n] * game.n
     return game.returns(s)
 
