@@ -89,7 +89,7 @@ def test_checks_name_the_mistake_where_it_stands():
     text = FIXTURE.read_text(encoding="utf-8")
     for old, new, message in (
             ("payoff won(p) for p in players", "payoff hand(p) for p in players", "expected a number"),
-            ("payoff won(p) for p in players", "payoff won(p) for p in teams", "for players, not teams"),
+            ("payoff won(p) for p in players", "payoff won(p) for p in teams", "pay-offs are for players, not teams"),
             ("payoff won(p) for p in players", "payoff won(q) for p in players", "unknown name 'q'")):
         rules, _ = parse_text(text.replace(old, new), "bad.rules")
         errors = [d for d in check(rules) if d.severity == "error"]
@@ -115,4 +115,27 @@ def test_reads_and_narrates_in_both_languages():
         "ゲーム終了。各プレイヤーの収支は勝ち取ったチップ(負なら支払い)。収支が最も多いプレイヤーの勝ち。")
     s = run(game, [[CHANCE, 0], [0, ["bet"]], [1, ["fold"]]])
     assert Narrator(game, "en").tell(s.log)[-1] == "Game over. Pay-offs: P1 +1, P2 -1. Winner: P1"
-    assert Narrator(game, "ja").tell(s.log)[-1] == "ゲーム終了。得点: P1 +1, P2 -1。勝者: P1"
+    assert Narrator(game, "ja").tell(s.log)[-1] == "ゲーム終了。収支: P1 +1, P2 -1。勝者: P1"
+
+
+def test_agents_play_for_the_pay_offs():
+    """Holding the lowest card against a bet, calling loses 2 and folding 1, though both lose:
+    an agent that played for the win alone would not care (and calls); one that plays for
+    the pay-offs folds."""
+    import random
+
+    from dsl.agents import FlatAgent, ISMCTSAgent
+    game = _game()
+    s = game.new_initial_state()
+    s.apply(1)
+    s.apply(("bet",), s.current_actors()[0])
+    assert _ranks(game, s) == (3, 1) and [int(p) for p in s.current_actors()] == [1]
+    for agent in (FlatAgent(50), ISMCTSAgent(100)):
+        assert [agent.act(s, s.current_actors()[0], random.Random(i)) for i in range(4)] == [("fold",)] * 4
+
+
+def test_a_match_still_measures_winning():
+    from dsl.agents import FlatAgent, RandomAgent
+    from dsl.agents.match import match
+    result = match(_game(), FlatAgent(20), RandomAgent(), 40, 1)
+    assert 0 <= result["score"] <= 1 and result["wins"] + result["losses"] + result["shared_wins"] == 40

@@ -239,6 +239,9 @@ def read(v, e) -> Runs:
     args = [v.expr(a) for a in e.args]
     if e.fn == "first" and isinstance(e.args[0], S.Name) and e.args[0].id == "players":
         return [("", say(v.lang, "席1のプレイヤー", "the player in seat 1"))]
+    if e.fn == "player" and e.fn not in v.kinds and isinstance(e.args[0], S.Num):
+        k = e.args[0].value          # a seat written as a number is a name, as in 'seat 1', not an amount
+        return [("", say(v.lang, f"席{k}のプレイヤー", f"the player in seat {k}"))]
     if e.fn in ("highest", "lowest", "nth_highest") and isinstance(e.args[-1], S.Comprehension) \
             and e.args[-1].item is not None and e.fn not in v.kinds:
         most = {"highest": ("最も大きい", "highest"), "lowest": ("最も小さい", "lowest")}.get(e.fn)

@@ -10,9 +10,9 @@ from typing import Optional
 
 from ..engine.errors import RuleError
 from ..engine.values import Player
+from ..language import syntax as S
 from ..language.building import span
 from ..language.kinds import COLL, NUM, PLAYER, TEAM, element_kind
-from ..language import syntax as S
 from ..language.syntax import Expr, Node, Stmt
 from ..printing.runs import Item, Runs, say, sentence
 from .registry import register
@@ -68,9 +68,9 @@ def check(ck, st, scope, t):
         ck.expr(st.winners, scope, want=COLL)
     if st.keys or st.payoff is not None:
         ck.expr(st.coll, scope, want=COLL)
-        if element_kind(st.coll) == TEAM:
-            ck.error(st.coll.span, "pay-offs and rankings are for players, not teams",
-                     f"rank the players instead: `for {st.var} in players`")
+        if st.payoff is not None and element_kind(st.coll) == TEAM:
+            ck.error(st.coll.span, "pay-offs are for players, not teams",
+                     f"pay each member: `for {st.var} in players`, with the team's amount as `...(team_of({st.var}))`")
         inner = scope.child(**{st.var: PLAYER})
         for e in [k.expr for k in st.keys] + ([st.payoff] if st.payoff is not None else []):
             ck.expr(e, inner, want=NUM)
@@ -192,7 +192,7 @@ def _read(v, st) -> Item:
 def _narrate(n, ev) -> str:
     ws = ", ".join(n.player(p) for p in ev["winners"])
     paid = ", ".join(f"{n.player(i)} {v:+d}" for i, v in enumerate(ev.get("payoffs", ())))
-    return n.say(f"ゲーム終了。{'得点: ' + paid + '。' if paid else ''}勝者: {ws or 'なし'}",
+    return n.say(f"ゲーム終了。{'収支: ' + paid + '。' if paid else ''}勝者: {ws or 'なし'}",
                  f"Game over. {'Pay-offs: ' + paid + '. ' if paid else ''}"
                  f"Winner{'s' if len(ev['winners']) != 1 else ''}: {ws or 'nobody'}")
 

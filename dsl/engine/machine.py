@@ -306,6 +306,9 @@ class Machine:
         """A game that ends with pay-offs returns them; else the winners share 1."""
         if s.payoffs is not None:
             return [float(v) for v in s.payoffs]
+        return self.win_shares(s)
+
+    def win_shares(self, s) -> list[float]:
         if s.outcome is None:
             return [0.0] * self.n
         w = set(int(p) for p in s.outcome)
