@@ -8,10 +8,10 @@ from dsl.analyses.explore import explore
 from dsl.analyses.replay import run
 from dsl.engine import Game
 from dsl.engine.order import piece_classes
-from dsl.language.checker import check
-from dsl.language.parser import parse_text
 from dsl.printing.book import render
 from dsl.printing.narrate import Narrator
+
+from _util import errors_of, parsed
 
 GAME = """game ballot
   players 2 to 3
@@ -31,18 +31,10 @@ play
 """
 
 
-def _rules(text=GAME):
-    rules, diags = parse_text(text, "ballot.rules")
-    assert rules is not None, diags
-    return rules
-
-
-def _errors(text):
-    return [d for d in check(_rules(text)) if d.severity == "error"]
 
 
 def test_each_piece_keeps_its_own_value():
-    game = Game(_rules(), 3)
+    game = Game(parsed(GAME), 3)
     north, south = game.kind_pieces["space"]
     s = run(game, [[0, ["choose", int(south)]], [1, ["choose", int(north)]], [2, ["choose", int(south)]]], log=True)
     assert s.pvars[game.pvar_slots["votes"]] == [1, 2]
@@ -52,7 +44,7 @@ def test_each_piece_keeps_its_own_value():
 
 
 def test_passing_the_bound_is_a_dead_end():
-    game = Game(_rules(), 3)
+    game = Game(parsed(GAME), 3)
     south = int(game.kind_pieces["space"][1])
     s = run(game, [[0, ["choose", south]], [1, ["choose", south]], [2, ["choose", south]]], log=False)
     assert (s.dead_end.kind, s.dead_end.line) == ("above maximum", 14)
@@ -60,29 +52,29 @@ def test_passing_the_bound_is_a_dead_end():
 
 def test_something_that_is_not_such_a_piece_is_a_dead_end_not_another_value():
     text = GAME.replace("add 1 to votes(sp)", "add 1 to votes(p)")
-    assert [e.message for e in _errors(text)] == []       # the checker cannot tell a piece's kind
-    s = Game(_rules(text), 2).new_initial_state()
+    assert [e.message for e in errors_of(text)] == []       # the checker cannot tell a piece's kind
+    s = Game(parsed(text), 2).new_initial_state()
     s.apply(s.legal_moves()[0], s.current_actors()[0])
     assert s.dead_end.kind == "evaluation failed"
     assert s.dead_end.message == "'votes' is kept per space, and 0 is not one"
 
 
 def test_checks_name_the_mistake():
-    [err] = _errors(GAME.replace("counter votes per space", "counter votes per spcae"))
+    [err] = errors_of(GAME.replace("counter votes per space", "counter votes per spcae"))
     assert err.message == "counter 'votes' is kept per 'spcae', which is not a component"
     assert "space" in err.hint and err.span.line == 10
-    [err] = _errors(GAME.replace("counter votes per space", "counter votes per spaces"))
+    [err] = errors_of(GAME.replace("counter votes per space", "counter votes per spaces"))
     assert err.message == "counter 'votes' is kept per 'spaces', which is not a component"
-    [err] = _errors(GAME.replace("add 1 to votes(sp)", "add 1 to votes"))
+    [err] = errors_of(GAME.replace("add 1 to votes(sp)", "add 1 to votes"))
     assert err.message == "'votes' is kept per space: say whose, e.g. votes(s)"
 
 
 def test_pieces_with_values_of_their_own_are_kept_apart_by_explore():
     alike = GAME.replace("| north |", "| same  |").replace("| south |", "| same  |")
-    game = Game(_rules(alike), 2)
+    game = Game(parsed(alike), 2)
     north, south = game.kind_pieces["space"]
     assert piece_classes(game)[north] != piece_classes(game)[south]
-    unkept = Game(_rules(alike.replace("counter votes per space", "counter votes per player")
+    unkept = Game(parsed(alike.replace("counter votes per space", "counter votes per player")
                          .replace("votes(sp)", "votes(p)").replace("votes(first(spaces))", "votes(player(1))")
                          .replace("votes(top(spaces))", "votes(player(2))")), 2)
     assert piece_classes(unkept)[north] == piece_classes(unkept)[south]
@@ -95,7 +87,7 @@ def _text(html: str) -> str:
 
 
 def test_reads_in_both_languages():
-    rules = _rules()
+    rules = parsed(GAME)
     en, ja = _text(render("book", "html", rules, "en")), _text(render("book", "html", rules, "ja"))
     assert "What to keep track of votes one for each space · starts at 0, at most 2" in en
     assert "記録するもの votes spaceごと · 開始時 0, 最大 2" in ja
