@@ -139,3 +139,15 @@ def test_a_match_still_measures_winning():
     from dsl.agents.match import match
     result = match(_game(), FlatAgent(20), RandomAgent(), 40, 1)
     assert 0 <= result["score"] <= 1 and result["wins"] + result["losses"] + result["shared_wins"] == 40
+
+
+def test_the_report_shows_the_mean_pay_off_beside_the_wins():
+    from dsl.analyses.report import build, render_csv, render_html
+    rules, _ = load(str(FIXTURE))
+    data = build(rules, [2], 60, 3)
+    paid = data["configs"][0]["summary"]["mean_payoff_by_seat"]
+    assert paid == simulate(Game(rules, 2), 60, 3).to_json()["mean_payoff_by_seat"]
+    html = render_html(data)
+    assert "<th>mean pay-off</th>" in html
+    assert f"<td>{paid['1']}</td>" in html and f"<td>{paid['2']}</td>" in html
+    assert "pay" not in render_csv(data)        # the CSV's columns stay as they were
