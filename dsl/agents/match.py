@@ -25,7 +25,7 @@ from typing import Callable, Optional
 
 from ..analyses.simulate import game_rng
 from .play import play
-from .search import utility
+from .search import win_share
 
 Z95 = 1.959964
 
@@ -66,7 +66,7 @@ def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], 
         agents = [b] * n
         agents[seat] = a
         s = play(game, agents, game_rng(seed, i), record=False, index=i).state
-        u = utility(game, s)
+        u = win_share(game, s)          # a match measures winning, also where a game pays out chips
         r = u[seat]
         gaps.append(r - (sum(u) - r) / (n - 1) if n > 1 else 0.0)
         score += r

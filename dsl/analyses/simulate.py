@@ -200,6 +200,8 @@ class Summary:
     teams: tuple = ()                                 # seats (from 0) of each team
     agents: tuple = ()                                # the agent spec of each seat
     score: Optional[str] = None                       # what the score is, when there is one
+    payoff_games: int = 0                             # games that ended with a pay-off per seat
+    payoff_totals: list = field(default_factory=list) # each seat's pay-offs over those games, added up
 
     def add(self, p: Played, log=None) -> None:
         s = p.state
@@ -217,6 +219,9 @@ class Summary:
             if best is None or len(p.actions) < len(best.actions):
                 self.examples[key] = p
             return
+        if s.payoffs is not None:
+            self.payoff_games += 1
+            self.payoff_totals = [a + b for a, b in zip(self.payoff_totals or [0] * len(s.payoffs), s.payoffs)]
         winners = s.outcome or ()
         if len(winners) == 1:
             self.wins[int(winners[0])] += 1
@@ -246,8 +251,17 @@ class Summary:
             "mean_turns": round(statistics.fmean(turns), 3),
             "median_turns": statistics.median(turns),
             "max_turns": max(turns),
+            **self.payoff_figures(),
             **self.new_figures(),
         }
+
+    def payoff_figures(self) -> dict:
+        """Each seat's mean pay-off over the games that ended with pay-offs (none without)."""
+        if not self.payoff_games:
+            return {}
+        return {"payoff_games": self.payoff_games,
+                "mean_payoff_by_seat": {str(i + 1): round(t / self.payoff_games, 4)
+                                        for i, t in enumerate(self.payoff_totals)}}
 
     def new_figures(self) -> dict:
         """What `simulate` reports beyond its first version (keys added, none changed)."""

@@ -116,13 +116,15 @@ def _print_summary(name, r):
     click.echo(f"{name}: {r['games']} games, {r['players']} players, seed {r['seed']}, "
                f"{'/'.join(agents)} play")
     click.echo("")
-    click.echo(f"  {out['by']:>5}    wins  win rate  95% interval")
+    paid = r.get("mean_payoff_by_seat")
+    click.echo(f"  {out['by']:>5}    wins  win rate  95% interval" + ("  mean pay-off" if paid else ""))
     for w in out["wins"]:
         side = ",".join(str(s) for s in w["seats"])
         bar = "#" * round(w["value"] * 40)
         flag = (f"  {w['flag']} the fair share: {w['share_of_decided']['value']:.1%} of the games won "
                 f"(fair {out['fair_share']:.1%})") if w["flag"] else ""
-        click.echo(f"  {side:>5}  {w['count']:>6}  {_pct(w)}  {bar}{flag}")
+        mean = f"  {paid[side]:>+12.3f}" if paid and side in paid else ""
+        click.echo(f"  {side:>5}  {w['count']:>6}  {_pct(w)}{mean}  {bar}{flag}")
     click.echo("")
     for label, key in (("draws: the game ended and nobody won", "nobody"),
                        (f"draws: a win shared across {out['by']}s", "shared"),

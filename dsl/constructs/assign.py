@@ -18,6 +18,7 @@ from ..language.kinds import NUM, PLAYER, TEAM, unlike
 from ..language.kinds import a as a_kind
 from ..language.syntax import Expr, Node, Span, Stmt
 from ..printing.runs import Item, Runs, possessive, sentence
+from .counter import piece_position
 from .registry import register
 
 
@@ -84,7 +85,7 @@ def check(ck, st, scope, t):
     if not per and tg.player is not None:
         ck.error(tg.span, f"'{tg.name}' is one value for the whole game, not per player")
     if tg.player is not None:
-        ck.expr(tg.player, scope, want=TEAM if d.per == "team" else PLAYER)
+        ck.expr(tg.player, scope, want={"player": PLAYER, "team": TEAM}.get(d.per))
     if st.op == "set" and d.kind == "variable":
         _holds_one_kind(ck, st, d)
     if st.op != "set" and d.kind == "variable":
@@ -160,16 +161,18 @@ def compile(c, st, env, owner):
         return
     i = c.pvar_slots[t.name]
     who = c.expr(t.player, env)
+    at = piece_position(c, name, span)
 
     def assign_p(s, ip=len(c.code)):
         p = who(s)
-        v = combine(op, s.pvars[i][p], value(s))
+        k = p if at is None else at(p)
+        v = combine(op, s.pvars[i][k], value(s))
         check(v)
-        s.pvars[i][p] = v
+        s.pvars[i][k] = v
         s.memo.clear()
         if s.log is not None:
-            s.log.append({"event": "set", "name": name, ("team" if isinstance(p, Team) else "player"): int(p),
-                          "value": v})
+            key = "piece" if at is not None else "team" if isinstance(p, Team) else "player"
+            s.log.append({"event": "set", "name": name, key: int(p), "value": v})
         if name in game.trigger_reads:
             game.after_effect(s)
         return ip + 1
@@ -215,7 +218,8 @@ def read(v, st) -> Item:
 
 # ---------------------------------------------------------------- narration
 def _narrate(n, ev) -> str:
-    key = n.player(ev["player"]) if "player" in ev else (f"T{ev['team'] + 1}" if "team" in ev else "")
+    key = n.player(ev["player"]) if "player" in ev else f"T{ev['team'] + 1}" if "team" in ev \
+        else n.piece(ev["piece"]) if "piece" in ev else ""
     who = n.say(f"{key}の", f"{key}'s ") if key else ""
     return f"   {who}{n.name(ev['name'])} = {n.value(ev['value'])}"
 
