@@ -159,6 +159,11 @@ def read(v, st) -> Item:
     return _read(v, st)
 
 
+def _one(winners) -> bool:
+    """`winners [p]` names one winner: the sentence's verb agrees."""
+    return isinstance(winners, S.ListLit) and len(winners.items) == 1
+
+
 def _read(v, st) -> Item:
     if st.payoff is not None:
         x = v.expr(st.payoff)
@@ -174,7 +179,7 @@ def _read(v, st) -> Item:
             return sentence(v, st, [("", "ゲーム終了。勝者はいない。")], [("", "The game ends with no winner.")])
         w = v.expr(st.winners)
         return sentence(v, st, [("", "ゲーム終了。")] + w + [("", "の勝ち。")],
-                         [("", "The game ends: ")] + w + [("", " win.")])
+                         [("", "The game ends: ")] + w + [("", " wins." if _one(st.winners) else " win.")])
     keys_ja: Runs = []
     keys_en: Runs = []
     for i, k in enumerate(st.keys):
