@@ -35,6 +35,10 @@ def test_split_covers_every_game_once_in_order():
             assert [i for r in parts for i in r] == list(range(total))
     assert [len(r) for r in batches.Pool(2).split(40)] == [5] * 8         # 4 batches a worker
     assert [len(r) for r in batches.Pool(3).split(7)] == [1] * 7
+    on_dask = batches.Pool(2, scheduler="tcp://nowhere:8786")        # split() needs no connection
+    assert [len(r) for r in on_dask.split(250)] == [100, 100, 50]
+    searcher = type("Agent", (), {"name": "ismcts:100"})()
+    assert [len(r) for r in on_dask.split(25, [None, searcher])] == [10, 10, 5]
 
 
 def test_simulate_dead_ends_and_scores_are_byte_identical():

@@ -61,7 +61,7 @@ def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], 
     if pool is not None and pool.parallel:
         from ..analyses.batches import Portable
         portable = Portable(game.rules, n)
-        tasks = [(portable, a, b, seed, r) for r in pool.split(games)]
+        tasks = [(portable, a, b, seed, r) for r in pool.split(games, (a, b))]
         ends = [end for part in pool.map(_match_batch, tasks, (lambda t: progress(len(t[4]))) if progress else None)
                 for end in part]
     else:

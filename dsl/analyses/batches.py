@@ -22,7 +22,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Callable, Optional
 
 BATCHES_PER_WORKER = 4      # more batches than workers, so a slow batch does not leave the others idle
-DASK_MIN_GAMES = 100        # a Dask task costs about 1 ms or more: 100 games is a second or more of play
+DASK_MIN_GAMES = 100        # a Dask task costs about 1 ms or more: 100 random games are a second or more of play
+DASK_MIN_SEARCHED = 10      # games where an agent searches (flat:N, ismcts:N) take ten times as long or more
 CONNECT_SECONDS = 10
 
 
@@ -34,12 +35,12 @@ class Pool:
     """Where batches run: worker processes on this machine, or a Dask cluster.
 
     Use as a context manager; the processes (or the connection) start on first use and
-    end with the block. `size` is how many batches run at once."""
+    end with the block."""
 
     def __init__(self, workers: int = 1, scheduler: Optional[str] = None):
         self.workers = workers
         self.scheduler = scheduler
-        self.min_batch = DASK_MIN_GAMES if scheduler else 1
+        self.size = workers             # batches that run at once (a cluster's threads, once connected)
         self._executor = None
         self._client = None
 
@@ -47,15 +48,10 @@ class Pool:
     def parallel(self) -> bool:
         return self.scheduler is not None or self.workers > 1
 
-    @property
-    def size(self) -> int:
-        if self._client is not None:
-            return max(1, sum(self._client.nthreads().values()))
-        return self.workers
-
     def __enter__(self):
         if self.scheduler:
             self._client = connect(self.scheduler)
+            self.size = max(1, sum(self._client.nthreads().values()))
         return self
 
     def __exit__(self, *exc):
@@ -65,10 +61,15 @@ class Pool:
             self._client.close()
         return False
 
-    def split(self, total: int) -> list[range]:
+    def split(self, total: int, agents=()) -> list[range]:
         """Consecutive index ranges covering range(total): about BATCHES_PER_WORKER per worker,
-        and at least min_batch games each (the last one may be shorter)."""
-        size = max(self.min_batch, total // (self.size * BATCHES_PER_WORKER), 1)
+        and on Dask a second or more of play each (the last one may be shorter). `agents`:
+        the agents playing, when some may search."""
+        least = 1
+        if self.scheduler:
+            searching = any(a is not None and getattr(a, "name", "") != "random" for a in agents or ())
+            least = DASK_MIN_SEARCHED if searching else DASK_MIN_GAMES
+        size = max(least, total // (self.size * BATCHES_PER_WORKER), 1)
         return [range(a, min(a + size, total)) for a in range(0, total, size)]
 
     def map(self, fn: Callable, tasks: list, done: Optional[Callable] = None) -> list:
@@ -108,9 +109,16 @@ def connect(address: str):
     except (OSError, ValueError) as e:
         raise PoolError(f"'{address}' cannot be a Dask scheduler's address ({_first_line(e)}); {hint}") from None
     try:
-        return Client(resolved, timeout=CONNECT_SECONDS, set_as_default=False)
+        client = Client(resolved, timeout=CONNECT_SECONDS, set_as_default=False)
     except (OSError, TimeoutError) as e:
         raise PoolError(f"no Dask scheduler answers at {address} ({_first_line(e)}); {hint}") from None
+    try:
+        client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+    except (OSError, TimeoutError):
+        client.close()
+        raise PoolError(f"the Dask scheduler at {address} has no workers after {CONNECT_SECONDS} s; "
+                        f"start them with 'dask worker {address}' on machines with this playtest") from None
+    return client
 
 
 def _first_line(e: Exception) -> str:

@@ -306,7 +306,7 @@ def simulate(game: Game, n: int, seed: int, progress: Optional[Callable[[int], N
         # the declared score is compiled code: the worker takes its own game's
         sent = None if score is None else (name, None if score[1] is game.score_of else score[1])
         portable = Portable(game.rules, game.n)
-        tasks = [(portable, r, seed, agents, sent, restriction) for r in pool.split(n)]
+        tasks = [(portable, r, seed, agents, sent, restriction) for r in pool.split(n, agents)]
         for part in pool.map(_simulate_batch, tasks, (lambda t: progress(len(t[1]))) if progress else None):
             summary.merge(part)
         return summary

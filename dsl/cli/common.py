@@ -96,11 +96,13 @@ def _scale_options(f):
     f = click.option("--scheduler", metavar="ADDRESS", default=None,
                      help="Play the games on the Dask cluster whose scheduler is at ADDRESS, e.g. "
                           "tcp://HOST:8786 (start it with 'dask scheduler', and 'dask worker ADDRESS' on "
-                          "machines with this playtest installed), in batches of at least 100 games. "
+                          "machines with this playtest installed), in batches of at least 100 games "
+                          "(10 with searching agents). "
                           "See docs/scale.md.")(f)
-    return click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
-                        help="Processes on this machine to play the games in. Games are split by their "
-                             "index and merged in order, so the output is byte-identical for any number.")(f)
+    return click.option("--workers", type=click.IntRange(1), default=1, show_default=True, metavar="N",
+                        help="Processes on this machine to play the games in (a cluster's own with "
+                             "--scheduler). Games are split by their index and merged in order, so the "
+                             "output is byte-identical for any number.")(f)
 
 
 @contextmanager
