@@ -115,18 +115,20 @@ token stone
 zone pile is supply, per player, seen by everyone
 
 value probe = {probe}
+value holds = {holds}
 
 play
   for each p in players
-    if probe
+    if holds
       end game winners [p]
   end game
 """
 
 
-def _game(tmp_path, probe="true", w=3, h=3, adjacency="all", gravity=""):
+def _game(tmp_path, probe="true", w=3, h=3, adjacency="all", gravity="", holds="true"):
+    """A game whose value `probe` the test works out; `holds` is the condition play tests."""
     path = tmp_path / "geometry.rules"
-    path.write_text(GAME.format(probe=probe, w=w, h=h, adjacency=adjacency,
+    path.write_text(GAME.format(probe=probe, holds=holds, w=w, h=h, adjacency=adjacency,
                                 gravity=f"  gravity {gravity}\n" if gravity else ""), encoding="utf-8")
     rules, _ = load(str(path))
     return Game(rules, 2)
@@ -236,7 +238,7 @@ def test_dropping_into_a_column_off_the_board_is_off_the_board(tmp_path):
 
 
 def test_a_space_asked_of_something_off_the_boards_is_a_dead_end(tmp_path):
-    g = _game(tmp_path, "count(neighbours(first(stone))) > 0")
+    g = _game(tmp_path, holds="count(neighbours(first(stone))) > 0")
     s = g.new_initial_state()
     assert s.dead_end is not None and s.dead_end.kind == "evaluation failed"
     assert "a piece that is not on a board" in s.dead_end.message
