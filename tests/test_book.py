@@ -241,3 +241,15 @@ def test_every_committed_rulebook_pdf_names_its_steps_in_its_language(monkeypatc
         rules, _ = load(t.rules)
         missing = [title for title in step_titles(rules, t.lang) if title and re.sub(r"\s+", "", title) not in text]
         assert not missing, (t.path("pdf"), missing)
+
+
+def test_an_ending_listed_out_of_its_place_says_when_and_of_whom():
+    """Tic-tac-toe's win stands in `for each p` and `if`: listed among the endings it once read
+    「各プレイヤーの勝ち」 (every player wins)."""
+    rules, _ = load(str(ROOT / "games" / "tictactoe.rules"))
+    for lang, said, never in (("ja", "並んでいるとき、ゲーム終了。そのプレイヤーの勝ち。", "各プレイヤーの勝ち"),
+                              ("en", "diagonally: The game ends: that player wins.", "every player win")):
+        html = book.make("book", "html", rules, lang)
+        endings = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.split('id="ending"')[1]))
+        assert said in endings.replace(" 、", "、").replace(" :", ":"), endings[:400]
+        assert never not in endings

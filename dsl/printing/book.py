@@ -24,6 +24,7 @@ from ..engine import Game, RuleError
 from ..variants.diff import diff
 from ..constructs.component import count_runs
 from ..constructs.symbol import colour_hex
+from .runs import when
 from .prose import (UNDECIDED, Item, Runs, Voice, choice_summary, describe, notes_of, open_question, option_head, plain,
                     rule_item, say, title_of, trigger_item, whenever)
 
@@ -372,9 +373,13 @@ def _endings(rules: S.RuleFile, v: Voice, lang: str) -> list[Item]:
             continue
         where = [v.title(d.name)] if not isinstance(d, S.Flow) else []
 
-        def walk(node, where):
+        def walk(node, where, conds):
             if isinstance(node, S.EndGame):
                 it = v.stmt(node)
+                # out of its place, an ending says when it happens and of whom: 'that player' is
+                # the player of the loop it stands in, the one the condition picks out
+                for c in reversed(conds):
+                    it.runs = (when(c) + [("", "、")] if lang == "ja" else [("", "When ")] + c + [("", ": ")]) + it.runs
                 if isinstance(d, S.Trigger):
                     it.runs = [("", whenever(v, d) + " ")] + it.runs
                 if where:
@@ -383,10 +388,22 @@ def _endings(rules: S.RuleFile, v: Voice, lang: str) -> list[Item]:
                 return
             if isinstance(node, S.Block) and node.kind != "assume":
                 where = where + [v.title(node.name)]
+            if isinstance(node, S.ForEach):
+                with v.bound(node.var, v.noun(node.coll)):
+                    for st in node.body:
+                        walk(st, where, conds)
+                return
+            if isinstance(node, S.If):
+                for cond, body in node.branches:
+                    for st in body:
+                        walk(st, where, conds + [v.expr(cond)])
+                for st in node.otherwise or ():
+                    walk(st, where, conds)
+                return
             for child in S.children(node):
-                walk(child, where)
+                walk(child, where, conds)
         for st in d.body:
-            walk(st, where)
+            walk(st, where, [])
     return out
 
 
