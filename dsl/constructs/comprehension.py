@@ -13,7 +13,7 @@ from ..language.kinds import ANY, COLL
 from ..language import syntax as S
 from ..language.syntax import Expr
 from ..printing.runs import Runs, say, that
-from .registry import register
+from .registry import Absent, register
 
 
 @dataclass(frozen=True)
@@ -120,4 +120,6 @@ def sources(e, use):
     use.mark(e.coll)
 
 
-register(Comprehension, "expression", grammar=GRAMMAR, check=check, compile=compile, read=read, order=order, sources=sources)
+register(Comprehension, "expression", grammar=GRAMMAR, check=check, compile=compile,
+         generate=Absent("a loop that binds its variable item by item: its closure runs it, with its "
+                         "condition and item generated"), read=read, order=order, sources=sources)

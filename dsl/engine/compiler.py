@@ -11,6 +11,7 @@ from ..constructs.registry import hook
 from ..language import syntax as S
 from .errors import RuleError
 from .program import Chance, Env, first_line, items_of
+from .source import expression
 from .tables import LOOP_PASSES_PER_STEP
 from .state import DeadEnd
 
@@ -19,7 +20,7 @@ class Compiler:
     """The part of a Game that compiles the rule tree into `code`."""
 
     def expr(self, e: S.Expr, env: "Env") -> Callable:
-        return hook(e, "compile")(self, e, env)
+        return expression(self, e, env)
 
     def memo_value(self, name, d):
         """A value without arguments is computed once until the state next changes."""
