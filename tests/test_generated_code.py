@@ -37,7 +37,7 @@ counter 名前 per player = 0
 value k1(x) = x.s = os or x.s = "quote \\" and back\\\\slash" or x.lambda >= 3 and x.s != "new\\nline" or x.s = "ünïcødé 札"
 
 play
-  repeat until empty(__builtins__)
+  repeat until empty(__builtins__) or count(x in __builtins__ where x.s = "\\\\" or x.lambda > 99) > 0
     for each s in players
       step take
         s chooses k2 from __builtins__ where k1(k2)
@@ -48,9 +48,9 @@ play
           end game by highest 名前(p) for p in players
 '''
 
-# All a generated expression may name: the state's fields, a dict's get, and the values the
-# generator bound (k0, k1, ...). A rule file's own name never appears.
-_ALLOWED_NAME = re.compile(r"^(s|loc_slots|vars|pvars|face|get|k\d+)$")
+# All generated code may name: the state's fields, a dict's get, the locals of a generated
+# move lister, and the values the generator bound (k0, k1, ...). A rule file's own name never appears.
+_ALLOWED_NAME = re.compile(r"^(s|loc_slots|vars|pvars|face|get|moves|append|size|L|out|x|d\d|v\d|k\d+)$")
 
 
 def _hostile(tmp_path):
@@ -65,15 +65,12 @@ def _hostile(tmp_path):
 def _generated(monkeypatch):
     """Every function the generator makes while a game compiles."""
     made = []
-    real = source.expression
+    real = source.Source.function
 
-    def recording(c, e, env):
-        f = real(c, e, env)
-        if getattr(getattr(f, "__code__", None), "co_filename", "") == "<rule expression>":
-            made.append(f)
-        return f
-    monkeypatch.setattr(source, "expression", recording)
-    monkeypatch.setattr("dsl.engine.compiler.expression", recording)
+    def recording(src, params, body, statements=False):
+        made.append(real(src, params, body, statements))
+        return made[-1]
+    monkeypatch.setattr(source.Source, "function", recording)
     return made
 
 
@@ -99,8 +96,9 @@ def test_hostile_names_and_texts_are_inert_data(tmp_path, monkeypatch):
         names = set(code.co_names) | set(code.co_varnames)
         assert all(_ALLOWED_NAME.match(n) for n in names), names
         seen_texts |= {k for k in code.co_consts if isinstance(k, str)}
-    # the rule file's texts reach the code only as string constants, unchanged
-    assert seen_texts == texts | {"s", "lambda"}
+    # the rule file's texts reach the code only as string constants, unchanged: the cards' texts,
+    # the names of their columns, and the move's option name
+    assert seen_texts == texts | {"s", "lambda", "choose", "\\"}
     assert texts >= {v for v in game.piece_attrs[0].values() if isinstance(v, str)}
 
     s = game.new_initial_state()

@@ -37,13 +37,37 @@ class Moves:
                 return x
         return Player(player)
 
+    def option_filler(self, choice, name, params, bounds, src, rest):
+        """The loop `enumerate` runs for an option of one or two independent parameters with a
+        `where` to test, as one generated function with the test inline (`rest` is its code,
+        `src` the Source naming its values): the same moves, in the same order, the same checks.
+        None for any other option, which `enumerate` lists itself."""
+        if src is None or not 1 <= len(params) <= 2:
+            return None
+        k = len(params)
+        v = src.value
+        lines = [f"    d{i} = {v(self.domain)}(s, {v(p)}, {v(bounds)})" for i, p in enumerate(params)]
+        lines += [f"    size = {' * '.join(f'{v(len)}(d{i})' for i in range(k))}",
+                  f"    if size + {v(len)}(moves) > {MAX_OPTIONS!r}:",
+                  f"        raise {v(_too_many)}({v(choice)}, size + {v(len)}(moves))",
+                  "    L = s.loc_slots"]
+        for i, p in enumerate(params):
+            pad = "    " * (i + 1)
+            lines += [f"{pad}for v{i} in d{i}:", f"{pad}    L[{p[1]!r}] = v{i}"]
+        pad = "    " * (k + 1)
+        values = "".join(f", v{i}" for i in range(k))
+        lines += [f"{pad}if {rest}:", f"{pad}    moves.append(({v(name)}{values}))"]
+        return src.function("s, moves", "\n".join(lines) + "\n", statements=True)
+
     def enumerate(self, s, choice) -> list:
         moves = []
         L = s.loc_slots
         for name, avail, params, rest, bounds, label, opt, cov in choice.options:
             if avail is not None and not avail(s):
                 continue
-            if not params:
+            if opt.fill is not None:
+                opt.fill(s, moves)
+            elif not params:
                 if rest is None or rest(s):
                     moves.append((name,))
             elif opt.independent:

@@ -30,24 +30,20 @@ _MAX_CACHED = 20_000
 
 def expression(c, e, env) -> Callable:
     """The function of the state computing `e`: generated when its construct can, else its closure."""
+    return generated(c, e, env)[0]
+
+
+def generated(c, e, env) -> tuple:
+    """(function, Source, code): the function of the state computing `e`, and the code it runs
+    with the values it names, for code that embeds it; (closure, None, None) when `e` has no generator."""
     gen = _generator(e)
-    if gen is None:
-        return hook(e, "compile")(c, e, env)
     src = Source(c)
-    text = gen(src, e, env)
+    text = gen(src, e, env) if gen is not None else None
     if text is None:
-        return hook(e, "compile")(c, e, env)
+        return hook(e, "compile")(c, e, env), None, None
     whole = src.calls.get(text)
-    if whole is not None:
-        return whole            # the tree is one closure: calling it through a lambda only adds a call
-    code = _compiled.get(text)
-    if code is None:
-        if len(_compiled) >= _MAX_CACHED:
-            _compiled.clear()
-        code = _compiled[text] = compile(f"lambda s: {text}", "<rule expression>", "eval")
-    namespace = {"__builtins__": {}}
-    namespace.update(src.names)
-    return eval(code, namespace)
+    # a tree that is one closure is that closure: calling it through a lambda only adds a call
+    return (whole if whole is not None else src.function("s", text)), src, text
 
 
 def _generator(e):
@@ -83,6 +79,22 @@ class Source:
         text = f"{self.value(fn)}(s)"
         self.calls[text] = fn
         return text
+
+    def function(self, params: str, body: str, statements: bool = False) -> Callable:
+        """A function of `params` returning the expression `body`, or running the statements
+        `body`, with the values this Source named and nothing else in reach."""
+        text = f"def f({params}):\n{body}" if statements else f"lambda {params}: {body}"
+        code = _compiled.get(text)
+        if code is None:
+            if len(_compiled) >= _MAX_CACHED:
+                _compiled.clear()
+            code = _compiled[text] = compile(text, "<rule expression>", "exec" if statements else "eval")
+        namespace = {"__builtins__": {}}
+        namespace.update(self.names)
+        if not statements:
+            return eval(code, namespace)
+        exec(code, namespace)
+        return namespace["f"]
 
     def value(self, v) -> str:
         """The code for a value: a literal for a whole number, truth, text or nothing, else a bound name."""
