@@ -1,5 +1,6 @@
-"""Expressions run as generated Python (dsl/engine/source.py): hostile names and texts in a rule
-file stay inert data, and a game plays exactly as it does through the constructs' closures."""
+"""Expressions, comprehensions and move listing run as generated Python (dsl/engine/source.py,
+Moves.option_filler): hostile names and texts in a rule file stay inert data, and a game plays
+exactly as it does through the constructs' closures and the general move-listing loop."""
 import re
 
 import pytest
@@ -50,7 +51,7 @@ play
 
 # All generated code may name: the state's fields, a dict's get, the locals of a generated
 # move lister, and the values the generator bound (k0, k1, ...). A rule file's own name never appears.
-_ALLOWED_NAME = re.compile(r"^(s|loc_slots|vars|pvars|face|get|moves|append|size|L|out|x|d\d|v\d|k\d+)$")
+_ALLOWED_NAME = re.compile(r"^(s|loc_slots|vars|pvars|face|zones|get|moves|append|extend|size|L|out|x|a|b|v|coll|d\d|v\d|k\d+)$")
 
 
 def _hostile(tmp_path):
@@ -75,7 +76,9 @@ def _generated(monkeypatch):
 
 
 def _closures_only(monkeypatch):
+    """Expressions through their constructs' closures, moves listed by the general loop."""
     monkeypatch.setattr(source, "_generator", lambda e: None)
+    monkeypatch.setattr(Game, "option_filler", lambda *args: None)
 
 
 def _plays(game, games=30):
@@ -131,3 +134,24 @@ def test_seed_games_play_as_through_the_closures(path, players, monkeypatch):
     generated = _plays(Game(rules, players), 12)
     _closures_only(monkeypatch)
     assert _plays(Game(rules, players), 12) == generated
+
+
+def test_a_range_past_the_bound_ends_the_game_alike(monkeypatch):
+    """The generated move lister works a range out as `domain` does, refusal included."""
+    text = BLUFF.read_text(encoding="utf-8").replace(
+        "number from 1 to dice_in_play where", "number from 1 to dice_in_play * 100000 where")
+    rules, diagnostics = parse_text(text, str(BLUFF))
+    assert rules is not None and [d for d in check(rules) if d.severity == "error"] == []
+
+    def first_raise():
+        s = Game(rules, 3).new_initial_state()
+        while s.is_chance():
+            s.apply(0)
+        s.apply(("choose", 1, 1))       # the opening bid; the next player may raise or call
+        return s.legal_moves(), s.dead_end
+    generated = first_raise()
+    _closures_only(monkeypatch)
+    assert first_raise() == generated
+    moves, dead_end = generated
+    assert moves == [] and dead_end.kind == "too many options" and dead_end.rule == "bidding"
+    assert dead_end.message == "'number' may be any of 1,500,000 numbers (at most 100,000 moves in one decision)"

@@ -160,7 +160,7 @@ def compile(c, st, env, owner):
         names = {p.name for p in opt.params}
         independent = not any(mentions(p.low, names) or (p.high is not None and mentions(p.high, names))
                               for p in opt.params)
-        fill = c.option_filler(choice, opt.name, params, bound_fns, rest_src, rest_code) if independent else None
+        fill = c.option_filler(choice, opt.name, params, bound_fns, rest_fn, rest_src, rest_code) if independent else None
         choice.options.append((opt.name, avail, params, rest_fn, bound_fns, label,
                                OptionInfo(opt, independent, fill), cov))
         bodies.append((opt, inner, label))
