@@ -55,12 +55,14 @@ def rule_sets(only=()) -> list[tuple[str, str]]:
 
 
 def targets(only=()) -> list[Target]:
-    out = []
-    for stem, path in rule_sets(only):
-        rules, _ = load(path)
-        kinds = ["book", "sheet"] + (["cards"] if any(c.kind == "deck" for c in rules.of(Component)) else [])
-        out += [Target(stem, path, kind, lang) for kind in kinds for lang in LANGS]
-    return out
+    return [t for stem, path in rule_sets(only) for t in targets_of(stem, path)]
+
+
+def targets_of(stem: str, path: str) -> list[Target]:
+    """The printouts of one game or variant: book and sheet, and card sheets where it has a deck."""
+    rules, _ = load(path)
+    kinds = ["book", "sheet"] + (["cards"] if any(c.kind == "deck" for c in rules.of(Component)) else [])
+    return [Target(stem, path, kind, lang) for kind in kinds for lang in LANGS]
 
 
 def output(t: Target, fmt: str) -> str | bytes:

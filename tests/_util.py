@@ -82,3 +82,17 @@ def line_of(text: str, needle: str, start: int = 1) -> int:
         if i >= start and needle in line:
             return i
     raise AssertionError(f"{needle!r} not found")
+
+
+def parsed(text: str, path: str = "t.rules"):
+    """The rule tree of a text that must parse."""
+    from dsl.language.parser import parse_text
+    rules, diags = parse_text(text, path)
+    assert rules is not None, diags
+    return rules
+
+
+def errors_of(text: str) -> list:
+    """The checker's errors (not warnings) for a text that parses."""
+    from dsl.language.checker import check
+    return [d for d in check(parsed(text)) if d.severity == "error"]

@@ -114,15 +114,15 @@ async def test_hover_in_english_and_japanese(client: LanguageClient, client_ja: 
         await open_doc(c, BLUFF)
     name = position(TEXT, "move start_dice from supply", offset=6)
     statement = position(TEXT, "roll cup(p)", offset=1)
-    builtin = position(TEXT, "first(players)", offset=2)
+    builtin = position(TEXT, "player(1)", offset=2)
     assert await _hover(client, BLUFF, name) == \
         "**parameter** `start_dice` — dice per player at the start\n\n5\n\n*line 14*"
     assert await _hover(client_ja, BLUFF, name) == \
         "**パラメータ** `start_dice` — 最初のさいころの数\n\n5\n\n*14行目*"
     assert await _hover(client, BLUFF, statement) == "Roll each player's dice under your cup."
     assert await _hover(client_ja, BLUFF, statement) == "各プレイヤーの手元のさいころを振る。"
-    assert await _hover(client, BLUFF, builtin) == "**builtin** `first(a)`\n\nthe first of a"
-    assert await _hover(client_ja, BLUFF, builtin) == "**組み込み関数** `first(a)`\n\naの最初"
+    assert await _hover(client, BLUFF, builtin) == "**builtin** `player(a)`\n\nthe player in seat a"
+    assert await _hover(client_ja, BLUFF, builtin) == "**組み込み関数** `player(a)`\n\n席aのプレイヤー"
     for c in (client, client_ja):
         await close_doc(c, BLUFF)
 

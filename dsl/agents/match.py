@@ -25,7 +25,7 @@ from typing import Callable, Optional
 
 from ..analyses.simulate import game_rng
 from .play import play
-from .search import utility
+from .search import win_share
 
 Z95 = 1.959964
 
@@ -52,34 +52,43 @@ def mean_interval(values: list, z: float = Z95) -> tuple:
     return mean, mean - half, mean + half
 
 
-def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], None]] = None) -> dict:
-    """Agent a in one seat (seat i mod n in game i) against agent b in the others."""
+def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], None]] = None,
+          pool=None) -> dict:
+    """Agent a in one seat (seat i mod n in game i) against agent b in the others.
+    pool: a batches.Pool to play the games in (the result is the same without it)."""
     n = game.n
     fair = 1 / n
+    if pool is not None and pool.parallel:
+        from ..analyses.batches import Portable
+        portable = Portable(game.rules, n)
+        tasks = [(portable, a, b, seed, r) for r in pool.split(games, (a, b))]
+        ends = [end for part in pool.map(_match_batch, tasks, (lambda t: progress(len(t[4]))) if progress else None)
+                for end in part]
+    else:
+        ends = []
+        for i in range(games):
+            ends.append(_match_game(game, a, b, seed, i))
+            if progress is not None:
+                progress(1)
     score = 0.0
     wins = shared = draws = losses = dead = 0
     by_seat = [[0.0, 0] for _ in range(n)]
     turns = 0
     gaps = []
-    for i in range(games):
+    # summed game by game in index order: float sums come out the same for any split
+    for i, (u, won, ended, dead_end, moves) in enumerate(ends):
         seat = i % n
-        agents = [b] * n
-        agents[seat] = a
-        s = play(game, agents, game_rng(seed, i), record=False, index=i).state
-        u = utility(game, s)
         r = u[seat]
         gaps.append(r - (sum(u) - r) / (n - 1) if n > 1 else 0.0)
         score += r
         by_seat[seat][0] += r
         by_seat[seat][1] += 1
         wins += r == 1.0
-        shared += 0 < r < 1 and bool(s.outcome)
-        draws += not s.outcome and s.outcome is not None
-        losses += r == 0 and bool(s.outcome)
-        dead += s.dead_end is not None
-        turns += s.moves
-        if progress is not None:
-            progress(1)
+        shared += 0 < r < 1 and won
+        draws += not won and ended
+        losses += r == 0 and won
+        dead += dead_end
+        turns += moves
     lo, hi = wilson(score, games)
     mean, a_lo, a_hi = mean_interval(gaps)
     verdict = (f"{a.name} is stronger" if a_lo > 0 else f"{b.name} is stronger" if a_hi < 0
@@ -95,10 +104,27 @@ def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], 
     }
 
 
+def _match_game(game, a, b, seed: int, i: int) -> tuple:
+    """How game i of a match ended: (utilities, someone won, it ended, a dead end, decisions)."""
+    n = game.n
+    agents = [b] * n
+    agents[i % n] = a
+    s = play(game, agents, game_rng(seed, i), record=False, index=i).state
+    # a match measures winning, also where a game pays out chips
+    return tuple(win_share(game, s)), bool(s.outcome), s.outcome is not None, s.dead_end is not None, s.moves
+
+
+def _match_batch(task) -> list:
+    """In a worker: how the games of one index range ended."""
+    portable, a, b, seed, indices = task
+    game = portable.game()
+    return [_match_game(game, a, b, seed, i) for i in indices]
+
+
 def skill(game, levels: list, opponent, games: int, seed: int,
-          progress: Optional[Callable[[int], None]] = None) -> dict:
+          progress: Optional[Callable[[int], None]] = None, pool=None) -> dict:
     """Each level (an agent) in seat-rotated matches against `opponent` in the other seats."""
-    curve = [match(game, agent, opponent, games, seed, progress) for agent in levels]
+    curve = [match(game, agent, opponent, games, seed, progress, pool) for agent in levels]
     report = {
         "game": game.name, "players": game.n, "games_per_level": games, "seed": seed,
         "opponent": opponent.name, "fair_share": round(1 / game.n, 4),

@@ -54,11 +54,17 @@ class _Budget:
 
 
 def utility(game, s) -> list:
-    """What a finished game is worth to each player: winners share 1; a game that ends with
-    nobody winning is a draw, 1/n each; a dead end (a gap in the rules) is worth 0 to all."""
+    """What a finished game is worth to each player, what the agents play for: its pay-offs
+    when it ends with them (chips, not only the win), else its share of the win."""
+    return game.returns(s) if s.payoffs is not None else win_share(game, s)
+
+
+def win_share(game, s) -> list:
+    """Each player's share of the win: winners share 1; a game that ends with nobody winning
+    is a draw, 1/n each; a dead end (a gap in the rules) is worth 0 to all."""
     if s.outcome is not None and not s.outcome:
         return [1.0 / game.n] * game.n
-    return game.returns(s)
+    return game.win_shares(s)
 
 
 def _rollout(game, s, rng) -> None:

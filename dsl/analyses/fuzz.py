@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -324,7 +325,7 @@ def _run_hypothesis(test_body, batch_seed, max_examples, shrink):
     def test(data):
         test_body(data)
 
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), _no_local_constants():
         warnings.simplefilter("ignore")
         try:
             test()
@@ -337,17 +338,150 @@ def _run_hypothesis(test_body, batch_seed, max_examples, shrink):
     return None
 
 
+_CONSTANTS_LOCK = threading.Lock()
+_constants_users = [0, None]       # fuzz runs under way in this process, Hypothesis's own function
+
+
+class _no_local_constants:
+    """Hypothesis (6.131 on) now and then draws a constant it found in the source of the
+    modules loaded so far. Which modules are loaded differs between the command line, a
+    library call and a worker process, so the same seed would generate other games there.
+    While fuzzing, that pool is empty. Counted, because fuzz runs share a process under Dask."""
+
+    def __enter__(self):
+        try:
+            from hypothesis.internal.conjecture import providers
+            from hypothesis.internal.constants_ast import Constants
+        except ImportError:             # a Hypothesis without the pool: nothing to do
+            return self
+        with _CONSTANTS_LOCK:
+            if _constants_users[0] == 0 and hasattr(providers, "_get_local_constants"):
+                none = Constants()
+                _constants_users[1] = providers._get_local_constants
+                providers._get_local_constants = lambda: none
+                providers.CONSTANTS_CACHE.cache.clear()
+            _constants_users[0] += 1
+        return self
+
+    def __exit__(self, *exc):
+        with _CONSTANTS_LOCK:
+            if _constants_users[0] == 0:
+                return False
+            _constants_users[0] -= 1
+            if _constants_users[0] == 0 and _constants_users[1] is not None:
+                from hypothesis.internal.conjecture import providers
+                providers._get_local_constants = _constants_users[1]
+                _constants_users[1] = None
+                providers.CONSTANTS_CACHE.cache.clear()
+        return False
+
+
 # ---------------------------------------------------------------------------- the run
 
+class _Discovery:
+    """What the discover phase has seen: findings, coverage, outcomes. A batch of games can
+    be discovered apart (in a worker) and merged in batch order with the same result."""
+
+    def __init__(self, players: int, examples: int = 0):
+        self.findings: dict = {}
+        self.reached: set = set()
+        self.outcome = {"wins": [0] * players, "shared": 0, "no_winner": 0, "dead_ends": 0}
+        self.examples = examples            # the index of the next game
+        self.stopped_because = ""
+
+    def run_batch(self, runner: _Runner, seed: int, batch: int, size: int, progress=None, total=None) -> bool:
+        """Generate one batch of games; False when the run must stop after it."""
+        def record(data):
+            draw, drawn = _drawer(data)
+            s, actions, found = runner.play(draw)
+            self.record(self.examples, batch, s, actions, drawn, found)
+            self.examples += 1
+            if progress is not None:
+                progress("discover", self.examples, total)
+
+        before = self.examples
+        err = _run_hypothesis(record, _batch_seed(seed, batch), size, shrink=False)
+        if err is not None:                 # e.g. every generated game overran Hypothesis's budget
+            self.stopped_because = f"Hypothesis stopped: {type(err).__name__}"
+        elif self.examples - before < size:     # Hypothesis generated every distinct game there is
+            self.stopped_because = "every distinct game generated"
+        return not self.stopped_because
+
+    def record(self, i: int, batch: int, s, actions, drawn, found) -> None:
+        if s.fired:
+            self.reached.update(s.fired)
+        if found is not None:
+            rule, kind, where, message = found
+            f = self.findings.get((rule, kind))
+            if f is None:
+                f = self.findings[(rule, kind)] = Finding(kind, rule, where, message, first_example=i,
+                                                          actions=actions, batch=batch, _draws=list(drawn))
+            elif (len(actions), drawn) < (len(f.actions), f._draws):
+                f.actions = actions
+                f._draws = list(drawn)
+                f.batch = batch
+                f.where, f.message = where, message     # reported where the kept game ends
+            f.hits += 1
+            if s.dead_end is not None:
+                self.outcome["dead_ends"] += 1
+        elif s.outcome is not None:
+            w = s.outcome
+            if len(w) == 1:
+                self.outcome["wins"][int(w[0])] += 1
+            elif w:
+                self.outcome["shared"] += 1
+            else:
+                self.outcome["no_winner"] += 1
+
+    def merge(self, later: "_Discovery") -> None:
+        """Add a later batch: the same as recording its games here one by one."""
+        for key, g in later.findings.items():
+            f = self.findings.get(key)
+            if f is None:
+                self.findings[key] = g
+                continue
+            if (len(g.actions), g._draws) < (len(f.actions), f._draws):
+                f.actions, f._draws, f.batch, f.where, f.message = g.actions, g._draws, g.batch, g.where, g.message
+            f.hits += g.hits
+        self.reached |= later.reached
+        self.outcome["wins"] = [a + b for a, b in zip(self.outcome["wins"], later.outcome["wins"])]
+        for k in ("shared", "no_winner", "dead_ends"):
+            self.outcome[k] += later.outcome[k]
+        self.examples = later.examples
+        self.stopped_because = later.stopped_because
+
+
+def _discover_batch(task) -> _Discovery:
+    """In a worker: one discover batch, its game indices counted from `first`."""
+    portable, seed, batch, size, first = task
+    found = _Discovery(portable.players, first)
+    found.run_batch(_runner_of(portable.game()), seed, batch, size)
+    return found
+
+
+_RUNNERS: dict = {}
+
+
+def _runner_of(game: Game) -> _Runner:
+    """One runner per compiled game in a worker process (its initial state is worked out once)."""
+    runner = _RUNNERS.get(id(game))
+    if runner is None or runner.game is not game:
+        _RUNNERS.clear()
+        runner = _RUNNERS[id(game)] = _Runner(game)
+    return runner
+
+
 def fuzz(game: Game, *, max_examples: Optional[int] = None, max_time: Optional[float] = None,
-         seed: int = 0, progress: Optional[Callable[[str, int, Optional[int]], None]] = None) -> FuzzReport:
+         seed: int = 0, progress: Optional[Callable[[str, int, Optional[int]], None]] = None,
+         pool=None) -> FuzzReport:
     """Fuzz `game` with Hypothesis; see the module docstring.
 
     max_examples: games to generate in the discover phase (default 1000 when max_time is
     not given either). max_time: seconds for the whole run (discovery gets 70%).
     progress(phase, done, total): phase "discover" after every game (total: max_examples,
     or None when the run is bounded by time), then "shrink" after every finding (total:
-    the number of findings).
+    the number of findings). pool: a batches.Pool for the discover phase, batch by batch
+    (with max_examples the report is the same without it); shrinking stays here.
     """
     t0 = time.monotonic()
     if max_examples is None and max_time is None:
@@ -358,68 +492,27 @@ def fuzz(game: Game, *, max_examples: Optional[int] = None, max_time: Optional[f
                      "max_loop_passes": game.max_passes,
                      "max_loop_passes_from": "10 x max steps, counted between two decisions",
                      "hypothesis_actions": PREFIX}
-    findings: dict = {}
-    reached: set = set()
-    outcome = {"wins": [0] * game.n, "shared": 0, "no_winner": 0, "dead_ends": 0}
-    examples = [0]
-    batch = [0]
     discover_until = None if max_time is None else t0 + max_time * DISCOVER_SHARE
-
-    def record(data):
-        draw, drawn = _drawer(data)
-        s, actions, found = runner.play(draw)
-        i = examples[0]
-        examples[0] += 1
-        if s.fired:
-            reached.update(s.fired)
-        if found is not None:
-            rule, kind, where, message = found
-            f = findings.get((rule, kind))
-            if f is None:
-                f = findings[(rule, kind)] = Finding(kind, rule, where, message, first_example=i,
-                                                     actions=actions, batch=batch[0], _draws=list(drawn))
-            elif (len(actions), drawn) < (len(f.actions), f._draws):
-                f.actions = actions
-                f._draws = list(drawn)
-                f.batch = batch[0]
-                f.where, f.message = where, message     # reported where the kept game ends
-            f.hits += 1
-            if s.dead_end is not None:
-                outcome["dead_ends"] += 1
-        elif s.outcome is not None:
-            w = s.outcome
-            if len(w) == 1:
-                outcome["wins"][int(w[0])] += 1
-            elif w:
-                outcome["shared"] += 1
-            else:
-                outcome["no_winner"] += 1
-        if progress is not None:
-            progress("discover", examples[0], max_examples)
-
-    while True:
-        if max_examples is not None:
-            left = max_examples - examples[0]
-            if left <= 0:
+    if pool is not None and pool.parallel:
+        seen, batches = _discover_split(game, pool, seed, max_examples, discover_until, progress)
+    else:
+        seen, batches = _Discovery(game.n), 0
+        while True:
+            size = BATCH if max_examples is None else min(BATCH, max_examples - seen.examples)
+            if size <= 0:
                 break
-            size = min(BATCH, left)
-        else:
-            size = BATCH
-        if discover_until is not None and batch[0] > 0 and time.monotonic() >= discover_until:
-            report.stopped_because = "max_time"
-            break
-        before = examples[0]
-        err = _run_hypothesis(record, _batch_seed(seed, batch[0]), size, shrink=False)
-        batch[0] += 1
-        if err is not None:                 # e.g. every generated game overran Hypothesis's budget
-            report.stopped_because = f"Hypothesis stopped: {type(err).__name__}"
-            break
-        if examples[0] - before < size:     # Hypothesis generated every distinct game there is
-            report.stopped_because = "every distinct game generated"
-            break
-    report.examples = examples[0]
-    report.batches = batch[0]
+            if discover_until is not None and batches > 0 and time.monotonic() >= discover_until:
+                seen.stopped_because = "max_time"
+                break
+            going = seen.run_batch(runner, seed, batches, size, progress, max_examples)
+            batches += 1
+            if not going:
+                break
+    report.examples = seen.examples
+    report.batches = batches
+    report.stopped_because = seen.stopped_because
     report.discover_seconds = time.monotonic() - t0
+    findings, reached, outcome = seen.findings, seen.reached, seen.outcome
 
     # shrink every finding, in a stable order
     ordered = [findings[k] for k in sorted(findings)]
@@ -441,6 +534,36 @@ def fuzz(game: Game, *, max_examples: Optional[int] = None, max_time: Optional[f
                        "dead_ends": outcome["dead_ends"]}
     report.elapsed = time.monotonic() - t0
     return report
+
+
+def _discover_split(game: Game, pool, seed: int, max_examples, discover_until, progress) -> tuple:
+    """The discover phase in waves of batches across the pool, merged in batch order up to
+    the first batch that ends the run. With max_time, a wave starts only before the deadline."""
+    from .batches import Portable
+    portable = Portable(game.rules, game.n)
+    seen, batches = _Discovery(game.n), 0
+    while not seen.stopped_because:
+        if max_examples is not None:
+            sizes = [min(BATCH, max_examples - first) for first in range(seen.examples, max_examples, BATCH)]
+        else:
+            if batches > 0 and time.monotonic() >= discover_until:
+                seen.stopped_because = "max_time"
+                break
+            sizes = [BATCH] * pool.size
+        if not sizes:
+            break
+        tasks = [(portable, seed, batches + k, size, seen.examples + k * BATCH) for k, size in enumerate(sizes)]
+        done = [seen.examples]
+
+        def finished(task):
+            done[0] += task[3]
+            progress("discover", done[0], max_examples)
+        for part in pool.map(_discover_batch, tasks, finished if progress else None):
+            seen.merge(part)
+            batches += 1
+            if seen.stopped_because:
+                break
+    return seen, batches
 
 
 def _shrink(runner: _Runner, f: Finding, seed: int, deadline) -> int:

@@ -24,14 +24,16 @@ REPLAY_LINES = 80           # a narrated dead end longer than this shows its las
 
 def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optional[list] = None,
           score: Optional[str] = None, scorer: Optional[Callable] = None,
-          restriction: Optional[Restriction] = None, progress=None, skill: Optional[tuple] = None) -> dict:
+          restriction: Optional[Restriction] = None, progress=None, skill: Optional[tuple] = None,
+          pool=None) -> dict:
     """Simulate every player count with every agent set (None: random play).
 
     agent_sets: list of (spec label, factory n_players -> per-seat agents or None).
     scorer: game -> score function (state, player) -> number, when `score` names one; without
     it the rule file's own `score` declaration is used, if it has one.
     skill: (agent spec, games) to measure skill: at each player count the agent in one seat
-    (rotated) against random players, as `playtest match` does."""
+    (rotated) against random players, as `playtest match` does.
+    pool: a batches.Pool to play the simulations in (the report is the same without it)."""
     from ..printing.narrate import Narrator
     agent_sets = agent_sets or [("random", lambda n: None)]
     configs = []
@@ -43,7 +45,7 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
         for label, make in agent_sets:
             summary = simulate(game, games, seed, progress, agents=make(n),
                                score=(score, scorer(game)) if score else declared_score(game),
-                               restriction=restriction)
+                               restriction=restriction, pool=pool)
             result = summary.to_json()
             dead = []
             for key, played in sorted(summary.examples.items()):
@@ -57,7 +59,7 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
                             "lengths": [g.decisions for g in summary.logs],
                             "rounds": [g.rounds for g in summary.logs], "dead_end_games": dead})
     g = rules.game
-    skills = [_skill(Game(rules, n), skill, seed, progress) for n in player_counts] if skill else None
+    skills = [_skill(Game(rules, n), skill, seed, progress, pool) for n in player_counts] if skill else None
     return {"skill": skills, "game": g.name, "file": rules.path, "variants": [v.path for v in rules.variants],
             "seed": seed, "games": games, "score": score or declared,
             "score_title": None if score else title,
@@ -65,12 +67,12 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
             if restriction else None, "configs": configs}
 
 
-def _skill(game: Game, skill: tuple, seed: int, progress) -> dict:
+def _skill(game: Game, skill: tuple, seed: int, progress, pool) -> dict:
     """How much a stronger agent gains over random seats at one player count."""
     from ..agents import RandomAgent, parse_agent
     from ..agents.match import match
     spec, games = skill
-    return match(game, parse_agent(spec), RandomAgent(), games, seed, progress)
+    return match(game, parse_agent(spec), RandomAgent(), games, seed, progress, pool)
 
 
 def _label(c) -> str:

@@ -141,10 +141,16 @@ def counter_score(game: Game, expr: str) -> Callable:
             raise ValueError(f"'{name}' is not a counter kept per player (those are: {known})"
                              + (f"; {hint}" if hint else ""))
         slots.append(game.pvar_slots[name])
+    return CounterScore(tuple(slots))
 
-    def score(s: State, player: int) -> float:
-        return sum(s.pvars[i][player] or 0 for i in slots)
-    return score
+
+@dataclass(frozen=True)
+class CounterScore:
+    """A score that adds up per-player counters (a class, not a closure, so workers can get it)."""
+    slots: tuple
+
+    def __call__(self, s: State, player: int) -> float:
+        return sum(s.pvars[i][player] or 0 for i in self.slots)
 
 
 def declared_score(game: Game) -> Optional[tuple]:
@@ -200,6 +206,8 @@ class Summary:
     teams: tuple = ()                                 # seats (from 0) of each team
     agents: tuple = ()                                # the agent spec of each seat
     score: Optional[str] = None                       # what the score is, when there is one
+    payoff_games: int = 0                             # games that ended with a pay-off per seat
+    payoff_totals: list = field(default_factory=list) # each seat's pay-offs over those games, added up
 
     def add(self, p: Played, log=None) -> None:
         s = p.state
@@ -217,6 +225,9 @@ class Summary:
             if best is None or len(p.actions) < len(best.actions):
                 self.examples[key] = p
             return
+        if s.payoffs is not None:
+            self.payoff_games += 1
+            self.payoff_totals = [a + b for a, b in zip(self.payoff_totals or [0] * len(s.payoffs), s.payoffs)]
         winners = s.outcome or ()
         if len(winners) == 1:
             self.wins[int(winners[0])] += 1
@@ -227,6 +238,26 @@ class Summary:
                 self.team_wins[team] = self.team_wins.get(team, 0) + 1
         else:
             self.no_winner += 1
+
+    def merge(self, part: "Summary") -> None:
+        """Add the games of the next batch: the same as adding them one by one (see batches.py)."""
+        self.games += part.games
+        self.logs += part.logs
+        self.turns += part.turns
+        self.wins = [a + b for a, b in zip(self.wins, part.wins)]
+        self.draws += part.draws
+        self.no_winner += part.no_winner
+        for team, won in part.team_wins.items():
+            self.team_wins[team] = self.team_wins.get(team, 0) + won
+        if part.payoff_games:           # whole numbers: their sum does not depend on the split
+            self.payoff_games += part.payoff_games
+            self.payoff_totals = [a + b for a, b in zip(self.payoff_totals or [0] * len(part.payoff_totals),
+                                                        part.payoff_totals)]
+        for key, d in part.dead_ends.items():
+            self.dead_ends.setdefault(key, {**d, "count": 0})["count"] += d["count"]
+            best, found = self.examples.get(key), part.examples[key]
+            if best is None or len(found.actions) < len(best.actions):
+                self.examples[key] = found
 
     def to_json(self) -> dict:
         finished = self.games
@@ -246,8 +277,17 @@ class Summary:
             "mean_turns": round(statistics.fmean(turns), 3),
             "median_turns": statistics.median(turns),
             "max_turns": max(turns),
+            **self.payoff_figures(),
             **self.new_figures(),
         }
+
+    def payoff_figures(self) -> dict:
+        """Each seat's mean pay-off over the games that ended with pay-offs (none without)."""
+        if not self.payoff_games:
+            return {}
+        return {"payoff_games": self.payoff_games,
+                "mean_payoff_by_seat": {str(i + 1): round(t / self.payoff_games, 4)
+                                        for i, t in enumerate(self.payoff_totals)}}
 
     def new_figures(self) -> dict:
         """What `simulate` reports beyond its first version (keys added, none changed)."""
@@ -273,18 +313,44 @@ def _team_of_winners(game: Game, winners) -> Optional[int]:
 
 def simulate(game: Game, n: int, seed: int, progress: Optional[Callable[[int], None]] = None,
              agents: Optional[list] = None, score: Optional[tuple] = None,
-             restriction: Optional[Restriction] = None) -> Summary:
+             restriction: Optional[Restriction] = None, pool=None) -> Summary:
     """Play n games. `agents`: one per seat (None: uniform random play); `score`: (name,
-    function (state, player) -> number) for the score metrics."""
-    name, fn = score if score is not None else (None, None)
-    summary = Summary(players=game.n, seed=seed, wins=[0] * game.n,
-                      teams=tuple(tuple(int(p) for p in t) for t in game.team_members),
-                      agents=tuple(_spec(a) for a in agents) if agents else ("random",) * game.n, score=name)
+    function (state, player) -> number) for the score metrics; `pool`: a batches.Pool to
+    split the games across (the summary is the same as without it)."""
+    name = score[0] if score is not None else None
+    summary = _empty(game, seed, agents, name)
+    if pool is not None and pool.parallel:
+        from .batches import Portable
+        # the declared score is compiled code: the worker takes its own game's
+        sent = None if score is None else (name, None if score[1] is game.score_of else score[1])
+        portable = Portable(game.rules, game.n)
+        tasks = [(portable, r, seed, agents, sent, restriction) for r in pool.split(n, agents)]
+        for part in pool.map(_simulate_batch, tasks, (lambda t: progress(len(t[1]))) if progress else None):
+            summary.merge(part)
+        return summary
     for i in range(n):
-        summary.add(*play(game, game_rng(seed, i), i, agents, fn, restriction))
+        summary.add(*play(game, game_rng(seed, i), i, agents, score and score[1], restriction))
         if progress is not None:
             progress(1)
     return summary
+
+
+def _empty(game: Game, seed: int, agents, score_name) -> Summary:
+    return Summary(players=game.n, seed=seed, wins=[0] * game.n,
+                   teams=tuple(tuple(int(p) for p in t) for t in game.team_members),
+                   agents=tuple(_spec(a) for a in agents) if agents else ("random",) * game.n, score=score_name)
+
+
+def _simulate_batch(task) -> Summary:
+    """In a worker: the games of one index range, their examples without the final states."""
+    portable, indices, seed, agents, score, restriction = task
+    game = portable.game()
+    fn = None if score is None else score[1] or game.score_of
+    part = _empty(game, seed, agents, None if score is None else score[0])
+    for i in indices:
+        part.add(*play(game, game_rng(seed, i), i, agents, fn, restriction))
+    part.examples = {k: Played(p.index, p.actions, None) for k, p in part.examples.items()}
+    return part
 
 
 def _spec(agent) -> str:

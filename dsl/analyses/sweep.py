@@ -128,8 +128,9 @@ class Target:
 
 
 def run(rules, params: list, players: list, games: int, seed: int, score=None, progress=None,
-        target: Optional[Target] = None, agents=None) -> dict:
+        target: Optional[Target] = None, agents=None, pool=None) -> dict:
     """Every combination at every player count, each with the same seeds (common random numbers).
+    pool: a batches.Pool to play the games in (the result is the same without it).
 
     score: None or (name, game -> score function); None uses the rule file's `score`, if any."""
     rows = []
@@ -142,7 +143,7 @@ def run(rules, params: list, players: list, games: int, seed: int, score=None, p
             except RuleError as e:
                 raise SweepError(f"{', '.join(f'{k}={v}' for k, v in combo.items())}: {e.message}") from None
             summary = simulate(game, games, seed, progress, agents=agents(n) if agents else None,
-                               score=(score[0], score[1](game)) if score else declared_score(game))
+                               score=(score[0], score[1](game)) if score else declared_score(game), pool=pool)
             label = label or (score_label(game) if not score else None)
             result = summary.to_json()
             m = result["metrics"]

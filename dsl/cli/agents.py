@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit
+from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit
 
 _AGENT_HELP = ("random | flat:N | ismcts:N | ismcts:N:c=X, with N iterations a decision "
                "(add :time=S for a time budget in seconds, which makes the run nondeterministic)")
@@ -45,7 +45,8 @@ Agents: {_AGENT_HELP}.
 \b
 Examples:
   playtest match games/GAME.rules --players 2 ismcts:200 random -n 200 --seed 1
-  playtest match games/GAME.rules -p 4 ismcts:1000 flat:200 -n 100 --json""")
+  playtest match games/GAME.rules -p 4 ismcts:1000 flat:200 -n 100 --json
+  playtest match games/GAME.rules -p 4 ismcts:1000 random -n 400 --workers 4   (same result)""")
 @click.argument("file", type=click.Path())
 @click.argument("agent_a")
 @click.argument("agent_b")
@@ -54,13 +55,14 @@ Examples:
 @click.option("-n", "games", type=click.IntRange(1), default=100, show_default=True, help="Games to play.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed: the same seed gives the same games.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-def match(file, agent_a, agent_b, variants, players, games, seed, as_json):
+@_scale_options
+def match(file, agent_a, agent_b, variants, players, games, seed, as_json, workers, scheduler):
     from ..agents.match import match as run_match
     a, b = _agent_or_exit(agent_a, "agent A"), _agent_or_exit(agent_b, "agent B")
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
-    with _bar(games, f"{a.name} against {b.name}") as progress:
-        result = run_match(game, a, b, games, seed, progress)
+    with pool_or_exit(workers, scheduler) as pool, _bar(games, f"{a.name} against {b.name}") as progress:
+        result = run_match(game, a, b, games, seed, progress, pool)
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True))
         return
@@ -93,7 +95,8 @@ Levels: a comma list of agents ({_AGENT_HELP}).
 \b
 Examples:
   playtest skill games/GAME.rules --players 2 -n 100 --seed 1
-  playtest skill games/GAME.rules -p 4 --levels random,flat:50,ismcts:50,ismcts:200 --json""")
+  playtest skill games/GAME.rules -p 4 --levels random,flat:50,ismcts:50,ismcts:200 --json
+  playtest skill games/GAME.rules -p 3 -n 400 --workers 4                  (same result)""")
 @click.argument("file", type=click.Path())
 @_variant_option
 @click.option("--players", "-p", type=int, required=True, help="Number of players.")
@@ -101,14 +104,15 @@ Examples:
 @click.option("-n", "games", type=click.IntRange(1), default=100, show_default=True, help="Games per level.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed: the same seed gives the same games.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-def skill(file, variants, players, levels, games, seed, as_json):
+@_scale_options
+def skill(file, variants, players, levels, games, seed, as_json, workers, scheduler):
     from ..agents import RandomAgent
     from ..agents.match import skill as run_skill
     agents = [_agent_or_exit(spec, "--levels") for spec in levels.split(",")]
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
-    with _bar(games * len(agents), f"skill of {rules.game.name}") as progress:
-        result = run_skill(game, agents, RandomAgent(), games, seed, progress)
+    with pool_or_exit(workers, scheduler) as pool, _bar(games * len(agents), f"skill of {rules.game.name}") as progress:
+        result = run_skill(game, agents, RandomAgent(), games, seed, progress, pool)
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True))
         return

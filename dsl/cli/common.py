@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 
 import click
 
@@ -88,6 +89,35 @@ def save_replay_or_exit(replay, game, folder: str, *parts) -> str:
 def _variant_option(f):
     return click.option("--variant", "-v", "variants", multiple=True, type=click.Path(),
                         help="A variant file to apply (repeat to stack them, in order).")(f)
+
+
+def _scale_options(f):
+    """--workers and --scheduler: where the games are played (the output is the same anywhere)."""
+    f = click.option("--scheduler", metavar="ADDRESS", default=None,
+                     help="Play the games on the Dask cluster whose scheduler is at ADDRESS, e.g. "
+                          "tcp://HOST:8786 (start it with 'dask scheduler', and 'dask worker ADDRESS' on "
+                          "machines with this playtest installed), in batches of at least 100 games "
+                          "(10 with searching agents). "
+                          "See docs/scale.md.")(f)
+    return click.option("--workers", type=click.IntRange(1), default=1, show_default=True, metavar="N",
+                        help="Processes on this machine to play the games in (a cluster's own with "
+                             "--scheduler). Games are split by their index and merged in order, so the "
+                             "output is byte-identical for any number.")(f)
+
+
+@contextmanager
+def pool_or_exit(workers: int, scheduler):
+    """The worker processes or cluster connection for one command; a bad address exits cleanly."""
+    from ..analyses.batches import Pool, PoolError
+    pool = Pool(workers, scheduler)
+    try:
+        pool.__enter__()
+    except PoolError as e:
+        _fail(f"--scheduler: {e}", 2)
+    try:
+        yield pool
+    finally:
+        pool.__exit__(None, None, None)
 
 
 def _load_or_exit(path: str, variants=()):

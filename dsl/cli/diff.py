@@ -6,7 +6,8 @@ import json
 import click
 
 from ..language.diagnostics import RuleFileError
-from .common import main, _fail, _load_or_exit, _game_or_exit, _echo_errors, writable_or_exit, write_or_exit
+from .common import (main, _fail, _load_or_exit, _game_or_exit, _echo_errors, _scale_options, pool_or_exit,
+                     writable_or_exit, write_or_exit)
 from .simulate import agents_or_exit, simulate_or_exit
 
 
@@ -36,7 +37,8 @@ significant at 5% after the Holm-Bonferroni correction across all figures.""")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed for --simulate.")
 @click.option("--agents", "agent_spec", default=None, metavar="SPEC[,SPEC...]",
               help="Who plays each seat in --simulate (default random): flat:N or ismcts:N, one spec or one per seat.")
-def diff(a, b, a_variants, b_variants, fmt, output, n_games, players, seed, agent_spec):
+@_scale_options
+def diff(a, b, a_variants, b_variants, fmt, output, n_games, players, seed, agent_spec, workers, scheduler):
     from ..variants import diff as diff_mod, overlay
     from ..analyses import stats
     from ..language.parser import parse_file
@@ -59,11 +61,11 @@ def diff(a, b, a_variants, b_variants, fmt, output, n_games, players, seed, agen
     if n_games:
         if players is None:
             _fail("--simulate needs --players", 2)
-        summaries = []
-        for side, rules in (("A", left), ("B", right)):
-            game = _game_or_exit(rules, players)
-            summaries.append(simulate_or_exit(game, n_games, seed, f"simulating {side}",
-                                              agents=agents_or_exit(agent_spec, players)))
+        games = [_game_or_exit(rules, players) for rules in (left, right)]
+        agents = agents_or_exit(agent_spec, players)
+        with pool_or_exit(workers, scheduler) as pool:
+            summaries = [simulate_or_exit(game, n_games, seed, f"simulating {side}", agents=agents, pool=pool)
+                         for side, game in zip("AB", games)]
         behaviour = {"games": n_games, "players": players, "seed": seed,
                      "metrics": stats.compare(*(stats.summary_metrics(s) for s in summaries))}
     if fmt == "json":

@@ -8,7 +8,8 @@ import sys
 import click
 
 from ..analyses import replay as replay_mod
-from .common import main, _variant_option, _load_or_exit, _game_or_exit, save_replay_or_exit, writable_or_exit
+from .common import (main, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit,
+                     save_replay_or_exit, writable_or_exit)
 
 
 @main.command(help="""Hunt for dead ends: drive the game with Hypothesis and shrink each finding to a minimal game.
@@ -23,7 +24,11 @@ steps and branches never reached in the whole run.
 Examples:
   playtest fuzz games/GAME.rules --players 2 --max-time 30 --seed 1
   playtest fuzz games/GAME.rules -v variants/FIX.rules -p 4 --max-examples 2000 --json
-  playtest fuzz games/GAME.rules -p 3 --save-replays out/findings   (then: playtest replay FILE)""")
+  playtest fuzz games/GAME.rules -p 3 --save-replays out/findings   (then: playtest replay FILE)
+  playtest fuzz games/GAME.rules -p 4 --max-examples 20000 --workers 4
+
+With --workers or --scheduler the search for findings runs in batches of 100 games across
+the workers (the same batches, so the same report); shrinking them stays in this process.""")
 @click.argument("file", type=click.Path())
 @_variant_option
 @click.option("--players", "-p", type=int, required=True, help="Number of players.")
@@ -32,14 +37,16 @@ Examples:
 @click.option("--seed", type=int, default=1, show_default=True, help="The same seed and --max-examples give the same report.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--save-replays", type=click.Path(file_okay=False), default=None, help="Folder for one minimal replay file per finding.")
-def fuzz(file, variants, players, max_examples, max_time, seed, as_json, save_replays):
+@_scale_options
+def fuzz(file, variants, players, max_examples, max_time, seed, as_json, save_replays, workers, scheduler):
     from ..analyses.fuzz import fuzz as run_fuzz
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
     if save_replays:
         writable_or_exit(save_replays, "--save-replays", folder=True)
-    with _progress(f"fuzzing {rules.game.name}") as progress:
-        report = run_fuzz(game, max_examples=max_examples, max_time=max_time, seed=seed, progress=progress)
+    with pool_or_exit(workers, scheduler) as pool, _progress(f"fuzzing {rules.game.name}") as progress:
+        report = run_fuzz(game, max_examples=max_examples, max_time=max_time, seed=seed, progress=progress,
+                          pool=pool)
     saved = []
     if save_replays:
         for f in report.findings:

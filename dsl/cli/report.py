@@ -9,7 +9,7 @@ import click
 
 from ..analyses import replay as replay_mod
 from ..analyses.simulate import Restriction, counter_score
-from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit
+from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit
 from ..agents import parse_agents
 from .simulate import _play_options, agents_or_exit, restriction_or_exit, simulate_or_exit
 
@@ -84,7 +84,8 @@ how much an agent that tries to win gains over random players.
 Examples:
   playtest report games/GAME.rules -n 500 -o out/GAME          (out/GAME.html, .json, .csv)
   playtest report games/GAME.rules --players 3,4 --score COUNTER -n 300
-  playtest report games/GAME.rules --skill flat:20 --skill-games 60""")
+  playtest report games/GAME.rules --skill flat:20 --skill-games 60
+  playtest report games/GAME.rules -n 5000 --workers 4          (same files, 4 processes)""")
 @click.argument("file", type=click.Path())
 @_variant_option
 @click.option("--players", "-p", "players_text", default=None, metavar="N[,N|..N]",
@@ -99,8 +100,9 @@ Examples:
 @click.option("--skill-games", type=click.IntRange(1), default=60, show_default=True,
               help="Games per player count for --skill.")
 @_play_options
+@_scale_options
 def report(file, variants, players_text, games, seed, output, skill_spec, skill_games, score, agent_spec, bans,
-           ban_seats):
+           ban_seats, workers, scheduler):
     from ..analyses import report as report_mod
     rules, _ = _load_or_exit(file, variants)
     counts = _player_counts(rules, players_text)
@@ -116,10 +118,10 @@ def report(file, variants, players_text, games, seed, output, skill_spec, skill_
         from .agents import _agent_or_exit
         _agent_or_exit(skill_spec, "--skill")        # a bad spec stops here, before any game
     total = games * len(counts) * len(agent_sets or [None]) + (skill_games * len(counts) if skill_spec else 0)
-    with _Bar(total, f"report {rules.game.name}") as bar:
+    with pool_or_exit(workers, scheduler) as pool, _Bar(total, f"report {rules.game.name}") as bar:
         data = report_mod.build(rules, counts, games, seed, agent_sets, score=score, scorer=scorer,
                                 restriction=restriction, progress=bar,
-                                skill=(skill_spec, skill_games) if skill_spec else None)
+                                skill=(skill_spec, skill_games) if skill_spec else None, pool=pool)
     title = rules.game.name + "".join(f" + {os.path.basename(v.path)}" for v in rules.variants)
     _write(_base(output, f"{rules.game.name}-report"),
            [(".json", json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"),
@@ -133,7 +135,8 @@ seeds and report each metric per combination (table, heatmaps), ranked against a
 Examples:
   playtest sweep games/GAME.rules --param A=2,3,4 --param B=1..3 --players 4 -n 200
   playtest sweep games/GAME.rules --param start_food=2..6 --players 3 \\
-      --target-length 10-20 --target-balance 0.8 --target-dead-ends 0 -o out/sweep""")
+      --target-length 10-20 --target-balance 0.8 --target-dead-ends 0 -o out/sweep
+  playtest sweep games/GAME.rules --param A=1..9 -p 4 -n 1000 --workers 4   (same output)""")
 @click.argument("file", type=click.Path())
 @_variant_option
 @click.option("--param", "params", multiple=True, required=True, metavar="NAME=VALUES",
@@ -153,8 +156,9 @@ Examples:
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON instead of a table.")
 @click.option("--agents", "agent_spec", default=None, metavar="SPEC[,SPEC...]",
               help="Who plays each seat (default random): flat:N or ismcts:N, one spec or one per seat.")
+@_scale_options
 def sweep(file, variants, params, players_text, games, seed, score, target_length, length_in, target_balance,
-          target_dead_ends, output, as_json, agent_spec):
+          target_dead_ends, output, as_json, agent_spec, workers, scheduler):
     from ..analyses import sweep as sweep_mod
     rules, _ = _load_or_exit(file, variants)
     counts = _player_counts(rules, players_text)
@@ -179,9 +183,10 @@ def sweep(file, variants, params, players_text, games, seed, score, target_lengt
     for n in counts if agent_spec else ():
         agents_or_exit(agent_spec, n)
     try:
-        with _Bar(games * len(counts) * len(combos), f"sweep {rules.game.name}") as bar:
+        with pool_or_exit(workers, scheduler) as pool, \
+                _Bar(games * len(counts) * len(combos), f"sweep {rules.game.name}") as bar:
             data = sweep_mod.run(rules, parsed, counts, games, seed, (score, scorer) if score else None, bar, target,
-                                 agents=(lambda n: parse_agents(agent_spec, n)) if agent_spec else None)
+                                 agents=(lambda n: parse_agents(agent_spec, n)) if agent_spec else None, pool=pool)
     except sweep_mod.SweepError as e:
         _fail(str(e))
     if output:
@@ -226,31 +231,34 @@ Examples:
 @click.option("--ban", "bans", multiple=True, metavar="OPTION", help="The option, option name or card to ban (repeatable).")
 @click.option("--ban-seat", "ban_seats", multiple=True, type=int, help="The seat (from 1) the ban applies to (default every seat).")
 @click.option("--json", "as_json", is_flag=True)
-def restrict(file, variants, players, games, seed, bans, ban_seats, as_json):
+@_scale_options
+def restrict(file, variants, players, games, seed, bans, ban_seats, as_json, workers, scheduler):
     from ..analyses import stats
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
-    base = simulate_or_exit(game, games, seed, "unrestricted")
-    seen = [o["option"] for o in base.to_json()["metrics"]["options"]]
-    if bans:
-        names = set(seen) | {s.split(": ", 1)[-1] for s in seen} | set(game.piece_label)
-        unknown = [b for b in bans if b not in names]
-        if unknown:
-            from ..language.diagnostics import did_you_mean
-            hint = did_you_mean(unknown[0], names)
-            _fail(f"--ban {unknown[0]}: no such option or card in {games} games (options seen: "
-                  f"{', '.join(seen)})" + (f"; {hint}" if hint else ""), 2)
-        trials = [tuple(bans)]
-    else:
-        trials = [(o,) for o in seen]
-    restriction_or_exit(("x",), ban_seats, players)
-    rows = []
-    for banned in trials:
-        r = Restriction(banned, tuple(s - 1 for s in ban_seats))
-        summary = simulate_or_exit(game, games, seed, f"banning {', '.join(banned)}", restriction=r)
-        compared = stats.compare(stats.summary_metrics(base), stats.summary_metrics(summary))
-        rows.append({"banned": list(banned), "seats": list(ban_seats) or "every seat",
-                     "metrics": [c for c in compared if c["metric"].startswith(("win rate", "draws", "dead-end"))]})
+    with pool_or_exit(workers, scheduler) as pool:
+        base = simulate_or_exit(game, games, seed, "unrestricted", pool=pool)
+        seen = [o["option"] for o in base.to_json()["metrics"]["options"]]
+        if bans:
+            names = set(seen) | {s.split(": ", 1)[-1] for s in seen} | set(game.piece_label)
+            unknown = [b for b in bans if b not in names]
+            if unknown:
+                from ..language.diagnostics import did_you_mean
+                hint = did_you_mean(unknown[0], names)
+                _fail(f"--ban {unknown[0]}: no such option or card in {games} games (options seen: "
+                      f"{', '.join(seen)})" + (f"; {hint}" if hint else ""), 2)
+            trials = [tuple(bans)]
+        else:
+            trials = [(o,) for o in seen]
+        restriction_or_exit(("x",), ban_seats, players)
+        rows = []
+        for banned in trials:
+            r = Restriction(banned, tuple(s - 1 for s in ban_seats))
+            summary = simulate_or_exit(game, games, seed, f"banning {', '.join(banned)}", restriction=r,
+                                       pool=pool)
+            compared = stats.compare(stats.summary_metrics(base), stats.summary_metrics(summary))
+            rows.append({"banned": list(banned), "seats": list(ban_seats) or "every seat",
+                         "metrics": [c for c in compared if c["metric"].startswith(("win rate", "draws", "dead-end"))]})
     result = {"game": rules.game.name, "players": players, "games": games, "seed": seed, "trials": rows}
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True))

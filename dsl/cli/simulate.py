@@ -8,7 +8,8 @@ import click
 
 from ..analyses import replay as replay_mod
 from ..analyses.simulate import Restriction, scoring as score_of, simulate as run_simulation
-from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, save_replay_or_exit, writable_or_exit
+from .common import (main, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit,
+                     save_replay_or_exit, writable_or_exit)
 
 
 def _play_options(f):
@@ -35,7 +36,8 @@ Example:
   playtest simulate games/GAME.rules --players 4 -n 2000 --seed 1 --json
   playtest simulate games/GAME.rules --players 2 -n 200 --agents ismcts:200,random
   playtest simulate games/GAME.rules --players 3 --score COUNTER   (lead changes, comebacks)
-  playtest simulate games/GAME.rules --players 3 --ban OPTION --ban-seat 1""")
+  playtest simulate games/GAME.rules --players 3 --ban OPTION --ban-seat 1
+  playtest simulate games/GAME.rules --players 4 -n 20000 --workers 4   (same output, 4 processes)""")
 @click.argument("file", type=click.Path())
 @_variant_option
 @click.option("--players", "-p", type=int, required=True, help="Number of players.")
@@ -45,14 +47,18 @@ Example:
 @click.option("--save-dead-ends", type=click.Path(file_okay=False), default=None,
               help="Folder to save the shortest game of each distinct dead end, as replay files.")
 @_play_options
-def simulate(file, variants, players, games, seed, as_json, save_dead_ends, score, agent_spec, bans, ban_seats):
+@_scale_options
+def simulate(file, variants, players, games, seed, as_json, save_dead_ends, score, agent_spec, bans, ban_seats,
+             workers, scheduler):
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
     if save_dead_ends:
         writable_or_exit(save_dead_ends, "--save-dead-ends", folder=True)
-    summary = simulate_or_exit(game, games, seed, f"simulating {rules.game.name}", score=score,
-                               agents=agents_or_exit(agent_spec, players),
-                               restriction=restriction_or_exit(bans, ban_seats, players))
+    agents = agents_or_exit(agent_spec, players)
+    restriction = restriction_or_exit(bans, ban_seats, players)
+    with pool_or_exit(workers, scheduler) as pool:
+        summary = simulate_or_exit(game, games, seed, f"simulating {rules.game.name}", score=score,
+                                   agents=agents, restriction=restriction, pool=pool)
     saved = []
     if save_dead_ends:
         for key, played in sorted(summary.examples.items()):
@@ -70,13 +76,13 @@ def simulate(file, variants, players, games, seed, as_json, save_dead_ends, scor
     _print_summary(rules.game.name, result)
 
 
-def simulate_or_exit(game, games, seed, label, agents=None, score=None, restriction=None):
+def simulate_or_exit(game, games, seed, label, agents=None, score=None, restriction=None, pool=None):
     """Run a simulation with a progress bar on a terminal; a bad --score exits cleanly."""
     try:
         scoring = score_of(game, score)
     except ValueError as e:
         _fail(f"--score: {e}", 2)
-    kw = dict(agents=agents, score=scoring, restriction=restriction)
+    kw = dict(agents=agents, score=scoring, restriction=restriction, pool=pool)
     if sys.stderr.isatty() and games >= 200:
         with click.progressbar(length=games, label=label, file=sys.stderr) as bar:
             return run_simulation(game, games, seed, progress=bar.update, **kw)
@@ -116,13 +122,15 @@ def _print_summary(name, r):
     click.echo(f"{name}: {r['games']} games, {r['players']} players, seed {r['seed']}, "
                f"{'/'.join(agents)} play")
     click.echo("")
-    click.echo(f"  {out['by']:>5}    wins  win rate  95% interval")
+    paid = r.get("mean_payoff_by_seat")
+    click.echo(f"  {out['by']:>5}    wins  win rate  95% interval" + ("  mean pay-off" if paid else ""))
     for w in out["wins"]:
         side = ",".join(str(s) for s in w["seats"])
         bar = "#" * round(w["value"] * 40)
         flag = (f"  {w['flag']} the fair share: {w['share_of_decided']['value']:.1%} of the games won "
                 f"(fair {out['fair_share']:.1%})") if w["flag"] else ""
-        click.echo(f"  {side:>5}  {w['count']:>6}  {_pct(w)}  {bar}{flag}")
+        mean = f"  {paid[side]:>+12.3f}" if paid and side in paid else ""
+        click.echo(f"  {side:>5}  {w['count']:>6}  {_pct(w)}{mean}  {bar}{flag}")
     click.echo("")
     for label, key in (("draws: the game ended and nobody won", "nobody"),
                        (f"draws: a win shared across {out['by']}s", "shared"),

@@ -14,9 +14,11 @@ from ..engine.values import Team
 from ..language import syntax as S
 from ..language.building import span
 from ..language.diagnostics import did_you_mean
-from ..language.kinds import NUM, PLAYER, TEAM
+from ..language.kinds import NUM, PLAYER, TEAM, unlike
+from ..language.kinds import a as a_kind
 from ..language.syntax import Expr, Node, Span, Stmt
-from ..printing.runs import Item, Runs, possessive, say, sentence
+from ..printing.runs import Item, Runs, possessive, sentence
+from .counter import piece_position
 from .registry import register
 
 
@@ -83,9 +85,24 @@ def check(ck, st, scope, t):
     if not per and tg.player is not None:
         ck.error(tg.span, f"'{tg.name}' is one value for the whole game, not per player")
     if tg.player is not None:
-        ck.expr(tg.player, scope, want=TEAM if d.per == "team" else PLAYER)
+        ck.expr(tg.player, scope, want={"player": PLAYER, "team": TEAM}.get(d.per))
+    if st.op == "set" and d.kind == "variable":
+        _holds_one_kind(ck, st, d)
     if st.op != "set" and d.kind == "variable":
         ck.warning(tg.span, f"'{tg.name}' is a variable; adding to it assumes it holds a number")
+
+
+def _holds_one_kind(ck, st, d):
+    """A variable set to a player in one place and to a number in another is a slip in one of them."""
+    kinds = ck.variable_kinds(d.name)
+    if not kinds:
+        return
+    first, where = kinds[0]
+    here = next((k for k, span in kinds if span == st.value.span), None)
+    if here is not None and unlike(first, here):
+        what = "starts as" if where == d.initial.span else "is set to"
+        ck.error(st.value.span, f"'{d.name}' {what} {a_kind(first)} (line {where.line}), but here it is set to {a_kind(here)}",
+                 "a variable holds one kind of value: use another variable for the other")
 
 
 # ---------------------------------------------------------------- compilation
@@ -144,16 +161,18 @@ def compile(c, st, env, owner):
         return
     i = c.pvar_slots[t.name]
     who = c.expr(t.player, env)
+    at = piece_position(c, name, span)
 
     def assign_p(s, ip=len(c.code)):
         p = who(s)
-        v = combine(op, s.pvars[i][p], value(s))
+        k = p if at is None else at(p)
+        v = combine(op, s.pvars[i][k], value(s))
         check(v)
-        s.pvars[i][p] = v
+        s.pvars[i][k] = v
         s.memo.clear()
         if s.log is not None:
-            s.log.append({"event": "set", "name": name, ("team" if isinstance(p, Team) else "player"): int(p),
-                          "value": v})
+            key = "piece" if at is not None else "team" if isinstance(p, Team) else "player"
+            s.log.append({"event": "set", "name": name, key: int(p), "value": v})
         if name in game.trigger_reads:
             game.after_effect(s)
         return ip + 1
@@ -199,7 +218,8 @@ def read(v, st) -> Item:
 
 # ---------------------------------------------------------------- narration
 def _narrate(n, ev) -> str:
-    key = n.player(ev["player"]) if "player" in ev else (f"T{ev['team'] + 1}" if "team" in ev else "")
+    key = n.player(ev["player"]) if "player" in ev else f"T{ev['team'] + 1}" if "team" in ev \
+        else n.piece(ev["piece"]) if "piece" in ev else ""
     who = n.say(f"{key}の", f"{key}'s ") if key else ""
     return f"   {who}{n.name(ev['name'])} = {n.value(ev['value'])}"
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..engine.errors import RuleError
 from ..language import syntax as S
 from ..language.constants import COMPARISONS
-from ..language.kinds import BOOL, COLL, NUM, PLAYER, TEAM, ZONE
+from ..language.kinds import BOOL, COLL, NUM, ZONE, unlike
 from ..language.kinds import a as a_kind
 from ..language.syntax import Expr
 from ..printing.runs import Runs, fill, say
@@ -54,8 +54,8 @@ GRAMMAR = {"or_expr": _or_expr, "and_expr": _and_expr, "comparison": _chain, "su
 # ---------------------------------------------------------------- checks
 def check(ck, e, scope):
     if e.op in ("and", "or"):
-        ck.expr(e.left, scope)
-        ck.expr(e.right, scope)
+        ck.expr(e.left, scope, want=BOOL)
+        ck.expr(e.right, scope, want=BOOL)
         return BOOL
     if e.op in ("+", "-", "*", "//", "%"):
         ck.expr(e.left, scope, want=NUM)
@@ -75,7 +75,7 @@ def check(ck, e, scope):
     b = ck.expr(e.right, scope)
     if e.op in ("<", "<=", ">", ">=") and (a in (ZONE, COLL, "family") or b in (ZONE, COLL, "family")):
         ck.error(e.span, f"cannot compare {a_kind(a)} with {a_kind(b)} by size", "compare counts, e.g. count(hand(p))")
-    elif {a, b} & {NUM} and {a, b} & {PLAYER, TEAM}:
+    elif unlike(a, b):
         # `matching > bidder`: a number against a player is a mistake, not a question of size
         ck.error(e.span, f"cannot compare {a_kind(a)} with {a_kind(b)}",
                  "compare like with like: a count with a number, a player with a player (seat(p) gives a number)")

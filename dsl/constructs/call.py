@@ -15,11 +15,12 @@ from ..language import syntax as S
 from ..language.building import span
 from ..language.diagnostics import did_you_mean
 from ..language.constants import COMPARISONS
-from ..language.kinds import ANY, BOOL, COLL, NUM, PLAYER, TEAM, ZONE
+from ..language.kinds import ANY, BOOL, COLL, NUM, PIECE, PLAYER, TEAM, WHO, ZONE, element_kind
 from ..language.syntax import Expr
 from ..printing.runs import Runs, fill, join, possessive, say
 from ..printing.runs import plain as plain_text
 from . import comprehension
+from .counter import piece_position
 from .registry import register
 
 
@@ -54,7 +55,7 @@ def check(ck, e, scope):
                 ck.expr(a, scope, want=NUM)
             return ZONE
         if isinstance(d, S.Counter):
-            ck.whose(e, d, scope, "one value for the whole game", TEAM if d.per == "team" else PLAYER)
+            ck.whose(e, d, scope, "one value for the whole game", {"player": PLAYER, "team": TEAM}.get(d.per))
             return NUM if d.kind == "counter" else ck.variable_kind(fn)
         if isinstance(d, S.Order):
             if len(args) != 1:
@@ -73,8 +74,8 @@ def check(ck, e, scope):
     b = BUILTINS.get(fn)
     if b is None:
         candidates = list(BUILTINS) + [x.name for x in ck.rules.decls if isinstance(x, (S.Zone, S.Define, S.Order, S.Counter))]
-        hint = "players have no numbers in expressions: use first(players), next_player(p), or " \
-               "`for each p in players`" if fn in ("player", "seat_of", "team") else did_you_mean(fn, candidates)
+        hint = "the player in seat 1 is `player(1)`; a player's seat number is `seat(p)`" \
+            if fn in ("seat_of", "player_in_seat", "nth_player") else did_you_mean(fn, candidates)
         ck.error(e.span, f"unknown function '{fn}'", hint)
         for a in args:
             ck.expr(a, scope)
@@ -86,15 +87,42 @@ def check(ck, e, scope):
     kinds = _ARG_KINDS.get(fn, ())
     if fn in ("max", "min"):
         kinds = (COLL,) if len(args) == 1 else (NUM,) * len(args)
+    got = []
     for i, a in enumerate(args):
         want = kinds[i] if i < len(kinds) else None
-        if ck.expr(a, scope, want=want) == COLL and want == NUM:     # `players` passes expr's test
+        got.append(ck.expr(a, scope, want=want))
+        if got[-1] == COLL and want == NUM:     # `players` passes expr's test
             ck.error(a.span, "expected a number here, but this is a collection")
+    if fn == "player" and len(args) == 1:
+        _check_seat(ck, args[0])
+    if fn in ("first", "top") and args:
+        # the first of the players is a player, the top of a zone a piece: so a variable set to it has a kind
+        return element_kind(args[0]) if element_kind(args[0]) != ANY else PIECE if got[0] == ZONE else ANY
     return b.returns
 
 
+def _check_seat(ck, arg):
+    """`player(k)` with k written as a number: a seat every player count of the game has."""
+    k = arg.value if isinstance(arg, S.Num) else -arg.operand.value \
+        if isinstance(arg, S.Unary) and arg.op == "-" and isinstance(arg.operand, S.Num) else None
+    g = ck.rules.game
+    if k is None or g is None or 1 <= k <= g.min_players:
+        return
+    if k < 1:
+        ck.error(arg.span, f"there is no seat {k}: seats are numbered from 1", "the first player is `player(1)`")
+    else:
+        ck.error(arg.span, f"there is no seat {k} with {g.min_players} players (the game is for "
+                           f"{g.min_players} to {g.max_players})",
+                 "name that player another way (`next_player(p)`, `top(players)` for the last seat), "
+                 "or raise the smallest player count on the `players` line")
+
+
 # What an argument must be where any other kind could only fail during play (the rest take anything).
-_ARG_KINDS = {"count": (COLL,), "sum": (COLL,), "first": (COLL,), "top": (COLL,), "empty": (COLL,), "abs": (NUM,)}
+_ARG_KINDS = {"count": (COLL,), "sum": (COLL,), "first": (COLL,), "top": (COLL,), "empty": (COLL,), "abs": (NUM,),
+              "size": (COLL,), "contains": (COLL,), "next_player": (PLAYER,), "previous_player": (PLAYER,),
+              "team_of": (PLAYER,), "members": (TEAM,), "alive": (WHO,), "seat": (PLAYER,), "holder": (PIECE,),
+              "zone_of": (PIECE,), "wild": (PIECE,),
+              "player": (NUM,)}
 
 
 # ---------------------------------------------------------------- compilation
@@ -116,6 +144,9 @@ def compile(c, e, env):
     if fn in c.pvar_slots:
         i = c.pvar_slots[fn]
         a = c.expr(e.args[0], env)
+        at = piece_position(c, fn, e.span)
+        if at is not None:
+            return lambda s: s.pvars[i][at(a(s))]
         return lambda s: s.pvars[i][a(s)]
     if fn in c.orders:
         attr, strength = c.orders[fn]
@@ -245,6 +276,9 @@ def read(v, e) -> Runs:
     args = [v.expr(a) for a in e.args]
     if e.fn == "first" and isinstance(e.args[0], S.Name) and e.args[0].id == "players":
         return [("", say(v.lang, "席1のプレイヤー", "the player in seat 1"))]
+    if e.fn == "player" and e.fn not in v.kinds and isinstance(e.args[0], S.Num):
+        k = e.args[0].value          # a seat written as a number is a name, as in 'seat 1', not an amount
+        return [("", say(v.lang, f"席{k}のプレイヤー", f"the player in seat {k}"))]
     if e.fn in ("highest", "lowest", "nth_highest") and isinstance(e.args[-1], S.Comprehension) \
             and e.args[-1].item is not None and e.fn not in v.kinds:
         most = {"highest": ("最も大きい", "highest"), "lowest": ("最も小さい", "lowest")}.get(e.fn)

@@ -10,6 +10,7 @@ from typing import Optional
 
 from ..engine.program import Label, source
 from ..language.building import body_of, span
+from ..language.kinds import BOOL
 from ..language.syntax import Expr, Node, Span, Stmt, Text
 from ..printing.runs import Item, notes_of, say, when
 from .registry import Absent, nothing, register
@@ -45,7 +46,7 @@ GRAMMAR = {"cases": _cases, "case": _case}
 # ---------------------------------------------------------------- checks
 def check(ck, st, scope, t):
     for c in st.cases:
-        ck.expr(c.cond, scope)
+        ck.expr(c.cond, scope, want=BOOL)
         ck.block(c.body, scope, t)
 
 

@@ -12,7 +12,7 @@ from typing import Optional
 from ..engine.errors import RuleError
 from ..engine.program import Choice, Label, OptionInfo, mentions, split_bounds
 from ..language.building import body_of, span
-from ..language.kinds import ANY, COLL, NUM, WHO, element_kind
+from ..language.kinds import ANY, BOOL, COLL, NUM, WHO, element_kind
 from ..language import syntax as S
 from ..language.syntax import Expr, Node, Span, Stmt, Text
 from ..printing.runs import Item, Runs, join, notes_of, say, that, title_of
@@ -106,9 +106,9 @@ def check(ck, st, scope, t):
                 ck.expr(p.high, o_scope, want=NUM)
             o_scope = o_scope.child(**{p.name: NUM if p.high is not None else ANY})
         if opt.where is not None:
-            ck.expr(opt.where, o_scope)
+            ck.expr(opt.where, o_scope, want=BOOL)
         if opt.available is not None:
-            ck.expr(opt.available, inner)
+            ck.expr(opt.available, inner, want=BOOL)
         ck.block(opt.body, o_scope, t)
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..language.building import span
-from ..language.kinds import ANY, COLL
+from ..language.kinds import BOOL, COLL, element_kind
 from ..language import syntax as S
 from ..language.syntax import Expr
 from ..printing.runs import Runs, say, that
@@ -40,9 +40,9 @@ GRAMMAR = {"filter_arg": _filter_arg, "map_arg": _map_arg}
 # ---------------------------------------------------------------- checks
 def check(ck, e, scope):
     ck.expr(e.coll, scope, want=COLL)
-    inner = scope.child(**{e.var: ANY})
+    inner = scope.child(**{e.var: element_kind(e.coll)})
     if e.cond is not None:
-        ck.expr(e.cond, inner)
+        ck.expr(e.cond, inner, want=BOOL)
     if e.item is not None:
         ck.expr(e.item, inner)
     return COLL

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..language.building import span
+from ..language.kinds import BOOL
 from ..language.syntax import Expr
 from ..printing.runs import Runs, say
 from .registry import nothing, register
@@ -29,7 +30,7 @@ GRAMMAR = {"if_expr": _if_expr}
 
 # ---------------------------------------------------------------- checks
 def check(ck, e, scope):
-    ck.expr(e.cond, scope)
+    ck.expr(e.cond, scope, want=BOOL)
     a = ck.expr(e.then, scope)
     ck.expr(e.other, scope)
     return a

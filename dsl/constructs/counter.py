@@ -1,4 +1,5 @@
-"""`counter` and `variable`: values that change during play, for the game or per player or team.
+"""`counter` and `variable`: values that change during play, for the game, or one per player, per
+team or per piece of a component (a count of votes on each space).
 
 May import: the syntax base classes and the leaf helpers of the language, engine and printing.
 """
@@ -7,7 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from ..engine.errors import RuleError
+from ..engine.values import Piece, plain
+from ..language import syntax as S
 from ..language.building import span
+from ..language.diagnostics import did_you_mean
 from ..language.kinds import Scope
 from ..language.syntax import Decl, Expr
 from ..printing.runs import Runs, say
@@ -17,7 +22,8 @@ from .registry import register
 @dataclass(frozen=True)
 class Counter(Decl):
     kind: str                   # 'counter' (a number) | 'variable' (any value)
-    per: Optional[str]          # 'player' or 'team': one value each, written NAME(x); None: one for the game
+    per: Optional[str]          # 'player', 'team' or a component: one value each (per piece), written
+                                # NAME(x); None: one for the game
     initial: Expr
     minimum: Optional[Expr]
     maximum: Optional[Expr]
@@ -42,17 +48,53 @@ def _counter(meta, c):
     return Counter(name, c[-1], span(meta), kind, per, initial, bounds.get("min"), bounds.get("max"))
 
 
-GRAMMAR = {"min_bound": _min_bound, "max_bound": _max_bound, "per_owner": _per_owner, "counter": _counter}
+def _per_piece(meta, c):
+    return str(c[0])
+
+
+GRAMMAR = {"min_bound": _min_bound, "max_bound": _max_bound, "per_owner": _per_owner, "per_piece": _per_piece,
+           "counter": _counter}
 
 
 # ---------------------------------------------------------------- checks
 def check(ck, d):
     if d.per == "team":
         ck.needs_teams(d.span)
+    elif d.per not in (None, "player"):
+        check_per_piece(ck, d, d.kind)
     ck.expr(d.initial, Scope())
     for b, which in ((d.minimum, "minimum"), (d.maximum, "maximum")):
         if b is not None:
             ck.const(b, f"the {which} of '{d.name}'")
+
+
+def check_per_piece(ck, d, what: str) -> None:
+    """`per NAME` of a zone or counter: NAME is a deck, dice or token, one for each of its pieces."""
+    c = ck.declared.get(d.per)
+    if not isinstance(c, S.Component):
+        ck.error(d.span, f"{what} '{d.name}' is kept per '{d.per}', which is not a component",
+                 did_you_mean(d.per, [x.name for x in ck.rules.of(S.Component)]) or
+                 "write 'per player', 'per team' or 'per' and the name of a deck, dice or token")
+    else:
+        ck.used.add(d.per)
+
+
+# ---------------------------------------------------------------- compilation
+def piece_position(c, name: str, span):
+    """For a counter kept per piece: a function from a piece to where its value is kept, with a
+    dead end for anything else (a player is a number too, so it must not pass for a piece).
+    None for a counter kept per player or team, whose key is the position already."""
+    index = c.piece_index.get(name)
+    if index is None:
+        return None
+    kind = c.var_decls[name].per
+
+    def position(x):
+        k = index.get(x) if type(x) is Piece else None
+        if k is None:
+            raise RuleError("evaluation failed", f"'{name}' is kept per {kind}, and {plain(x)!r} is not one", span)
+        return k
+    return position
 
 
 # ---------------------------------------------------------------- reading

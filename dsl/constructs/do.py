@@ -11,7 +11,7 @@ from ..language import syntax as S
 from ..language.building import span
 from ..language.diagnostics import did_you_mean
 from ..language.syntax import Expr, Stmt
-from ..printing.runs import Item, Runs, join, say, sentence, title_of
+from ..printing.runs import Item, join, say, sentence, title_of
 from .registry import register
 
 

@@ -1,4 +1,5 @@
-"""`end game`: the game ends, with winners named or ranked by keys, and ties shared or not.
+"""`end game`: the game ends, with winners named, ranked by keys (ties shared or not), or with a
+pay-off for each player (a poker-like +1 or +2), the highest of which win.
 
 May import: the syntax base classes and the leaf helpers of the language, engine and printing.
 """
@@ -8,8 +9,10 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..engine.errors import RuleError
+from ..engine.values import Player
+from ..language import syntax as S
 from ..language.building import span
-from ..language.kinds import COLL, NUM, PLAYER
+from ..language.kinds import COLL, NUM, PLAYER, TEAM, element_kind
 from ..language.syntax import Expr, Node, Stmt
 from ..printing.runs import Item, Runs, say, sentence
 from .registry import register
@@ -28,6 +31,7 @@ class EndGame(Stmt):
     var: str = ""
     coll: Optional[Expr] = None
     ties_share: bool = False
+    payoff: Optional[Expr] = None           # or: each player of `coll` (as `var`) gets this number
 
 
 # ---------------------------------------------------------------- grammar
@@ -50,18 +54,26 @@ def _end_ranked(meta, c):
     return EndGame(span(meta), None, keys, var, coll, share)
 
 
-GRAMMAR = {"end_game": _end_game, "rank_key": _rank_key, "ranking": _ranking, "end_ranked": _end_ranked}
+def _end_payoff(meta, c):
+    return EndGame(span(meta), None, var=str(c[1]), coll=c[2], payoff=c[0])
+
+
+GRAMMAR = {"end_game": _end_game, "rank_key": _rank_key, "ranking": _ranking, "end_ranked": _end_ranked,
+           "end_payoff": _end_payoff}
 
 
 # ---------------------------------------------------------------- checks
 def check(ck, st, scope, t):
     if st.winners is not None:
         ck.expr(st.winners, scope, want=COLL)
-    if st.keys:
+    if st.keys or st.payoff is not None:
         ck.expr(st.coll, scope, want=COLL)
+        if st.payoff is not None and element_kind(st.coll) == TEAM:
+            ck.error(st.coll.span, "pay-offs are for players, not teams",
+                     f"pay each member: `for {st.var} in players`, with the team's amount as `...(team_of({st.var}))`")
         inner = scope.child(**{st.var: PLAYER})
-        for k in st.keys:
-            ck.expr(k.expr, inner, want=NUM)
+        for e in [k.expr for k in st.keys] + ([st.payoff] if st.payoff is not None else []):
+            ck.expr(e, inner, want=NUM)
 
 
 # ---------------------------------------------------------------- compilation
@@ -106,24 +118,68 @@ def compile(c, st, env, owner):
             return -1
         c.emit(end_ranked, owner, span)
         return
+    if st.payoff is not None:
+        c.emit(_paying(c, st, env), owner, span)
+        return
     c.emit(lambda s: (setattr(s, "outcome", ()) or -1), owner, span)
+
+
+def _paying(c, st, env):
+    """The instruction that ends the game with a pay-off per player: seats not in the
+    collection get 0, and the winners are the listed players with the highest pay-off."""
+    slot = env.new_slot(st.var)
+    coll = c.collection(st.coll, env)
+    payoff = c.expr(st.payoff, env.with_local(st.var, slot))
+    n, span = c.n, st.span
+
+    def end_paying(s):
+        paid: dict = {}
+        for p in coll(s):
+            if not isinstance(p, Player):
+                raise RuleError("evaluation failed", f"pay-offs go to players, and {p!r} is not one", span)
+            s.loc_slots[slot] = p
+            v = payoff(s)
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise RuleError("evaluation failed", f"the pay-off of {p!r} is {v!r}, not a number", span)
+            paid[int(p)] = v
+        best = max(paid.values(), default=None)
+        s.payoffs = tuple(paid.get(i, 0) for i in range(n))
+        s.outcome = tuple(Player(i) for i in sorted(paid) if paid[i] == best)
+        if s.log is not None:
+            s.log.append({"event": "end", "winners": [int(p) for p in s.outcome], "payoffs": list(s.payoffs)})
+        return -1
+    return end_paying
 
 
 # ---------------------------------------------------------------- reading
 def read(v, st) -> Item:
-    if st.keys and st.var:
+    if st.var:
         with v.bound(st.var, v.noun(st.coll), subject=True):
             return _read(v, st)
     return _read(v, st)
 
 
+def _one(winners) -> bool:
+    """`winners [p]` names one winner: the sentence's verb agrees."""
+    return isinstance(winners, S.ListLit) and len(winners.items) == 1
+
+
 def _read(v, st) -> Item:
+    if st.payoff is not None:
+        x = v.expr(st.payoff)
+        every = isinstance(st.coll, S.Name) and st.coll.id == "players"
+        who_ja = [("", "各プレイヤー")] if every else v.expr(st.coll) + [("", "それぞれ")]
+        who_en = [("", "each player")] if every else [("", "each of ")] + v.expr(st.coll)
+        return sentence(v, st, [("", "ゲーム終了。")] + who_ja + [("", "の収支は")] + x
+                        + [("", "(負なら支払い)。収支が最も多いプレイヤーの勝ち。")],
+                        [("", "The game ends: ")] + who_en + [("", " is paid ")] + x
+                        + [("", " (pays when it is negative), and the highest pay-off wins.")])
     if not st.keys:
         if st.winners is None:
             return sentence(v, st, [("", "ゲーム終了。勝者はいない。")], [("", "The game ends with no winner.")])
         w = v.expr(st.winners)
         return sentence(v, st, [("", "ゲーム終了。")] + w + [("", "の勝ち。")],
-                         [("", "The game ends: ")] + w + [("", " win.")])
+                         [("", "The game ends: ")] + w + [("", " wins." if _one(st.winners) else " win.")])
     keys_ja: Runs = []
     keys_en: Runs = []
     for i, k in enumerate(st.keys):
@@ -140,8 +196,10 @@ def _read(v, st) -> Item:
 # ---------------------------------------------------------------- narration
 def _narrate(n, ev) -> str:
     ws = ", ".join(n.player(p) for p in ev["winners"])
-    return n.say(f"ゲーム終了。勝者: {ws or 'なし'}",
-                 f"Game over. Winner{'s' if len(ev['winners']) != 1 else ''}: {ws or 'nobody'}")
+    paid = ", ".join(f"{n.player(i)} {v:+d}" for i, v in enumerate(ev.get("payoffs", ())))
+    return n.say(f"ゲーム終了。{'収支: ' + paid + '。' if paid else ''}勝者: {ws or 'なし'}",
+                 f"Game over. {'Pay-offs: ' + paid + '. ' if paid else ''}"
+                 f"Winner{'s' if len(ev['winners']) != 1 else ''}: {ws or 'nobody'}")
 
 
 # ---------------------------------------------------------------- analyses

@@ -9,7 +9,7 @@ from typing import Optional
 
 from ..engine.program import Label
 from ..language.building import not_texts, span
-from ..language.kinds import COLL, PLAYER, TEAM, element_kind
+from ..language.kinds import BOOL, COLL, PLAYER, TEAM, element_kind
 from ..language import syntax as S
 from ..language.syntax import Expr, Stmt
 from ..printing.runs import Item, say, that
@@ -37,7 +37,7 @@ def check(ck, st, scope, t):
     ck.expr(st.coll, scope, want=COLL)
     inner = scope.child(**{st.var: element_kind(st.coll)})
     if st.cond is not None:
-        ck.expr(st.cond, inner)
+        ck.expr(st.cond, inner, want=BOOL)
     if not t and not getattr(ck, "together", 0):
         _ending_half_way(ck, st)
     ck.block(st.body, inner, t)

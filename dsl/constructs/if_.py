@@ -9,6 +9,7 @@ from typing import Optional
 
 from ..engine.program import Label, source
 from ..language.building import not_texts, span
+from ..language.kinds import BOOL
 from ..language.syntax import Expr, Stmt
 from ..printing.runs import Item, say
 from .registry import Absent, nothing, register
@@ -49,7 +50,7 @@ GRAMMAR = {"if_stmt": _if_stmt, "else_if": _else_if, "else_": _else_}
 # ---------------------------------------------------------------- checks
 def check(ck, st, scope, t):
     for cond, body in st.branches:
-        ck.expr(cond, scope)
+        ck.expr(cond, scope, want=BOOL)
         ck.block(body, scope, t)
     if st.otherwise:
         ck.block(st.otherwise, scope, t)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ..engine.program import Label
 from ..language.building import not_texts, span
-from ..language.kinds import NUM
+from ..language.kinds import BOOL, NUM
 from ..language.syntax import Expr, Stmt
 from ..printing.runs import Item, plain, say
 from .registry import Absent, nothing, register
@@ -40,7 +40,7 @@ GRAMMAR = {"repeat_until": _repeat_until, "repeat_while": _repeat_while, "repeat
 
 # ---------------------------------------------------------------- checks
 def check(ck, st, scope, t):
-    ck.expr(st.expr, scope, want=NUM if st.kind == "times" else None)
+    ck.expr(st.expr, scope, want=NUM if st.kind == "times" else BOOL)
     ck.block(st.body, scope, t)
 
 

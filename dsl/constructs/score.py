@@ -61,7 +61,7 @@ def check(ck, d):
         seen.add(n)
         if isinstance(found, S.Counter):
             if found.per != "player":
-                kept = "for each team" if found.per == "team" else "once for the whole game"
+                kept = {"team": "for each team", None: "once for the whole game"}.get(found.per, f"for each {found.per}")
                 ck.error(d.span, f"{where}: the counter is kept {kept}, and a score needs one number per player",
                          f"declare it 'counter {n} per player', or name a value with the player as parameter")
             elif found.kind != "counter":

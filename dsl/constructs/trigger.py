@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..language.building import body_of, span
-from ..language.kinds import COLL, Scope, element_kind
+from ..language.kinds import BOOL, COLL, Scope, element_kind
 from ..language.syntax import Decl, Expr, Stmt
 from ..printing.runs import Item, notes_of, say
 from ..printing.runs import plain as plain_text
@@ -39,7 +39,7 @@ def check(ck, d):
     if d.var:
         ck.expr(d.coll, scope, want=COLL)
         scope = scope.child(**{d.var: element_kind(d.coll)})
-    ck.expr(d.cond, scope)
+    ck.expr(d.cond, scope, want=BOOL)
     ck.block(d.body, scope, in_trigger=True)
 
 

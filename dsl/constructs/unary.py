@@ -8,9 +8,8 @@ from dataclasses import dataclass
 
 from ..language.building import span
 from ..language.kinds import BOOL, NUM
-from ..language import syntax as S
 from ..language.syntax import Expr
-from ..printing.runs import Runs, negate, say
+from ..printing.runs import Runs, negate
 from .registry import nothing, register
 
 
@@ -35,7 +34,7 @@ GRAMMAR = {"not_expr": _not_expr, "neg": _neg}
 # ---------------------------------------------------------------- checks
 def check(ck, e, scope):
     if e.op == "not":
-        ck.expr(e.operand, scope)
+        ck.expr(e.operand, scope, want=BOOL)
         return BOOL
     ck.expr(e.operand, scope, want=NUM)
     return NUM

@@ -7,12 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..language import syntax as S
 from ..language.building import span
-from ..language.diagnostics import did_you_mean
 from ..language.syntax import Decl
 from ..printing.runs import Runs, say
-from .counter import kept_per
+from .counter import check_per_piece, kept_per
 from .registry import register
 
 
@@ -59,13 +57,7 @@ def check(ck, d):
     if d.per == "team":
         ck.needs_teams(d.span)
     elif d.per not in (None, "player"):
-        c = ck.declared.get(d.per)
-        if not isinstance(c, S.Component):
-            ck.error(d.span, f"zone '{d.name}' is kept per '{d.per}', which is not a component",
-                       did_you_mean(d.per, [x.name for x in ck.rules.of(S.Component)]) or
-                       "write 'per player', 'per team' or 'per' and the name of a deck, dice or token")
-        else:
-            ck.used.add(d.per)
+        check_per_piece(ck, d, "zone")
 
 
 # ---------------------------------------------------------------- reading

@@ -12,7 +12,8 @@ from typing import Callable
 
 from ..language.kinds import ANY, BOOL, COLL, NUM, PLAYER, TEAM, ZONE
 from .program import items_of
-from .values import Team, ZoneId
+from .errors import RuleError
+from .values import Piece, Player, Team, ZoneId, plain
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,13 @@ def _seat(s, p):
     return int(p) + 1
 
 
+def _player(s, k):
+    """The player in seat k (from 1): the inverse of seat(p)."""
+    if isinstance(k, (bool, Player, Team, Piece, ZoneId)) or not isinstance(k, int) or not 1 <= k <= s.n:
+        raise RuleError("no such seat", f"there is no seat {plain(k)!r} with {s.n} players (seats are 1 to {s.n})")
+    return s.game.players_of(s.n)[k - 1]
+
+
 def _holder(s, piece):
     return s.game.zone_owner[s.loc[piece]]
 
@@ -182,6 +190,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("contains", (2, 2), _contains, "{0}に{1}がある", "{0} holds {1}", returns=BOOL),
     Builtin("empty", (1, 1), _empty, "{0}が空", "{0} is empty", returns=BOOL),
     Builtin("seat", (1, 1), _seat, "{0}の席番号", "the seat of {0}", returns=NUM),
+    Builtin("player", (1, 1), _player, "席{0}のプレイヤー", "the player in seat {0}", returns=PLAYER),
     Builtin("holder", (1, 1), _holder, "{0}を持つプレイヤー", "the player holding {0}", returns=PLAYER),
     Builtin("zone_of", (1, 1), _zone_of, "{0}のある場所", "where {0} is", returns=ZONE, order="unknown zone"),
     Builtin("abs", (1, 1), _abs, "{0}の絶対値", "the size of {0}", returns=NUM, constant=True),

@@ -72,8 +72,9 @@ class Game(Tables, Compiler, Moves, Machine):
 
     def scores(self, s):
         """Every seat's score in state `s` by the rule file's `score` declaration, or None
-        without one. At the end these are the players' pay-offs; `returns` stays the share of
-        the win (1/winners), because the agents play to win, not to score."""
+        without one. `returns` is not this: it is the pay-offs of a game that ends with them
+        (`end game with payoff`), else the share of the win (1/winners), because the agents
+        play for what the rules make the result, not for a measure of standing."""
         if self.score_of is None:
             return None
         return [self.score_of(s, p) for p in range(self.n)]

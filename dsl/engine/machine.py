@@ -66,7 +66,9 @@ class Machine:
                 s.vars[i] = self.expr(self.var_decls[name].initial, Env(self, {}))(cs)
             for name, i in self.pvar_slots.items():
                 f = self.expr(self.var_decls[name].initial, Env(self, {}))
-                s.pvars[i] = [f(cs) for _ in range(len(self.teams) if self.var_decls[name].per == "team" else self.n)]
+                per = self.var_decls[name].per
+                keys = self.n if per == "player" else len(self.teams) if per == "team" else len(self.piece_index[name])
+                s.pvars[i] = [f(cs) for _ in range(keys)]
         except EVALUATION_ERRORS as err:
             raise RuleError("evaluation failed", f"the starting value of '{name}' cannot be worked out: {plain_error(err)}",
                             self.var_decls[name].span)
@@ -322,6 +324,12 @@ class Machine:
                 self.fail(s, err.kind, err.message, err.span)
 
     def returns(self, s) -> list[float]:
+        """A game that ends with pay-offs returns them; else the winners share 1."""
+        if s.payoffs is not None:
+            return [float(v) for v in s.payoffs]
+        return self.win_shares(s)
+
+    def win_shares(self, s) -> list[float]:
         if s.outcome is None:
             return [0.0] * self.n
         w = set(int(p) for p in s.outcome)

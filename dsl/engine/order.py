@@ -169,8 +169,9 @@ def piece_classes(game) -> tuple[int, ...]:
     """Pieces no rule can tell apart share a class: the same kind, attributes and owner. A rule
     sees a piece only through those (and where it lies, its face, whether it is shown), so two
     states that differ by swapping such pieces are one state. A kind with zones of its own
-    (`zone ... per KIND`) keeps every piece apart: its zones are tied to the piece."""
-    own_zones = {z.per for z in game.rules.of(S.Zone) if z.per not in (None, "player", "team")}
+    (`zone ... per KIND`) or values of its own (`counter ... per KIND`) keeps every piece apart:
+    its zones and values are tied to the piece."""
+    own_zones = {z.per for z in game.rules.of(S.Zone) + game.rules.of(S.Counter) if z.per not in (None, "player", "team")}
     classes: dict = {}
     out = []
     for p, kind in enumerate(game.kind_of):

@@ -32,7 +32,7 @@ class DeadEnd:
 
 class State:
     __slots__ = ("game", "n", "zones", "loc", "face", "revealed", "vars", "pvars", "alive",
-                 "ip", "loc_slots", "latches", "playing", "outcome", "dead_end", "moves", "ticks", "rounds", "log", "fired",
+                 "ip", "loc_slots", "latches", "playing", "outcome", "payoffs", "dead_end", "moves", "ticks", "rounds", "log", "fired",
                  "memo", "settling")
 
     def __init__(self, game, n: int):
@@ -50,6 +50,7 @@ class State:
         self.latches: list = []             # triggers that have fired and not yet reset
         self.playing = False                # setup is over; triggers are live
         self.outcome: Optional[tuple] = None    # winners, once the game has ended
+        self.payoffs: Optional[tuple] = None    # each seat's pay-off, when the game ended with pay-offs
         self.dead_end: Optional[DeadEnd] = None
         self.moves = 0                      # decisions taken so far
         self.ticks = 0                      # loop passes since the last decision (the loop bound)
@@ -76,6 +77,7 @@ class State:
         c.latches = list(self.latches)
         c.playing = self.playing
         c.outcome = self.outcome
+        c.payoffs = self.payoffs
         c.dead_end = self.dead_end
         c.moves = self.moves
         c.ticks = self.ticks
@@ -117,7 +119,7 @@ class State:
                     tuple(self.alive))
         if self.outcome is not None or self.dead_end is not None:
             d = self.dead_end
-            return body + ("end", self.outcome, (d.kind, d.rule, d.line, d.column) if d else None)
+            return body + ("end", self.outcome, self.payoffs, (d.kind, d.rule, d.line, d.column) if d else None)
         L = self.loc_slots
         slots = L if live_at is None else [L[i] for i in live_at.get(self.ip, ())]
         return body + (self.ip, canon(tuple(freeze(x) for x in slots)), tuple(self.latches), self.playing)
@@ -145,6 +147,7 @@ class State:
             "alive": list(self.alive),
             "position": {"ip": self.ip, "locals": plain(freeze(self.loc_slots)), "latches": plain(self.latches), "playing": self.playing},
             "outcome": plain(self.outcome),
+            **({"payoffs": list(self.payoffs)} if self.payoffs is not None else {}),
             "dead_end": self.dead_end.to_json() if self.dead_end else None,
             "moves": self.moves,
         }

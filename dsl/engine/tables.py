@@ -129,12 +129,15 @@ class Tables:
             self.orders[o.name] = (o.attribute, strength)
         # variables
         self.var_slots: dict[str, int] = {}
-        self.pvar_slots: dict[str, int] = {}        # kept per player or per team
+        self.pvar_slots: dict[str, int] = {}        # kept per player, per team or per piece
         self.var_decls: dict[str, S.Counter] = {}
+        self.piece_index: dict[str, dict] = {}      # counters kept per piece: piece -> its value's position
         for v in r.of(S.Counter):
             self.var_decls[v.name] = v
             if v.per:
                 self.pvar_slots[v.name] = len(self.pvar_slots)
+            if v.per not in (None, "player", "team"):
+                self.piece_index[v.name] = {piece: k for k, piece in enumerate(self.kind_pieces.get(v.per, ()))}
             else:
                 self.var_slots[v.name] = len(self.var_slots)
         self.symbols = set()

@@ -42,16 +42,22 @@ class Checker:
         return memo[d.name]
 
     def variable_kind(self, name: str) -> str:
-        """What a variable holds, when every `set` of it agrees: a player, a team, a number."""
+        """What a variable holds, when its starting value and every `set` of it agree: a player,
+        a team, a number."""
+        kinds = {k for k, _ in self.variable_kinds(name)}
+        return kinds.pop() if len(kinds) == 1 else ANY
+
+    def variable_kinds(self, name: str) -> list:
+        """(kind, span) of the starting value and of every `set` of a variable, where the kind is known."""
         memo = self.__dict__.setdefault("_variable_kinds", {})
         if name not in memo:
-            memo[name] = ANY
-            kinds = set()
-            for st in S.walk_rules(self.rules):
-                if isinstance(st, S.Assign) and st.op == "set" and st.target.name == name:
-                    kinds.add(self.quietly(st.value, Scope({})))
-            kinds -= {ANY, "nobody"}
-            memo[name] = kinds.pop() if len(kinds) == 1 else ANY
+            memo[name] = []
+            d = self.declared.get(name)
+            values = [d.initial] if isinstance(d, S.Counter) else []
+            values += [st.value for st in S.walk_rules(self.rules)
+                       if isinstance(st, S.Assign) and st.op == "set" and st.target.name == name]
+            kinds = [(self.quietly(v, Scope({})), v.span) for v in values]
+            memo[name] = [(k, span) for k, span in kinds if k not in (ANY, "nobody")]
         return memo[name]
 
     # ------------------------------------------------------------ reporting

@@ -18,6 +18,16 @@ def a(kind) -> str:
             "family": "a zone kept per player (say whose)", "nobody": "nobody"}.get(kind, kind)
 
 
+_ALIKE = {"family": ZONE, "players": COLL}
+
+
+def unlike(a, b) -> bool:
+    """Two kinds that can never be equal: a number and a player, a zone and a team.
+    `nobody` is the absence of any value, so it is like everything."""
+    a, b = _ALIKE.get(a, a), _ALIKE.get(b, b)
+    return a != b and ANY not in (a, b) and "nobody" not in (a, b)
+
+
 def element_kind(coll) -> str:
     """What the items of a collection are, where the checker can tell: players or teams."""
     from . import syntax as S

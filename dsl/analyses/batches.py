@@ -1,0 +1,147 @@
+"""Many cores and clusters: a run's games split into batches of consecutive indices, played
+in worker processes (or on a Dask cluster) and merged back in index order.
+
+Game i of a run with seed S draws from its own `game_rng(S, i)`, and a fuzz batch from its
+own Hypothesis seed, so which process plays a game changes nothing in it. Each batch
+returns what its games left behind (whole lists, integer counts, the shortest example of
+each dead end) and the parts are merged in batch order: lists are concatenated, counts
+added, ties between examples go to the earlier game. Every figure is then computed from
+the merged per-game values exactly as one process computes it, so the output is
+byte-identical for any number of workers. (Partial float sums per batch would not be:
+float addition depends on its order.)
+
+A worker gets picklable inputs only (the parsed rules, the player count, the seed, the
+index range, the agents, the score's name) and compiles the game itself, once per process.
+Dask is imported only when a scheduler address is given. May import the engine only.
+"""
+from __future__ import annotations
+
+import hashlib
+import pickle
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Callable, Optional
+
+BATCHES_PER_WORKER = 4      # more batches than workers, so a slow batch does not leave the others idle
+DASK_MIN_GAMES = 100        # a Dask task costs about 1 ms or more: 100 random games are a second or more of play
+DASK_MIN_SEARCHED = 10      # games where an agent searches (flat:N, ismcts:N) take ten times as long or more
+CONNECT_SECONDS = 10
+
+
+class PoolError(Exception):
+    """A scheduler that cannot be reached (or Dask is missing); the message says which."""
+
+
+class Pool:
+    """Where batches run: worker processes on this machine, or a Dask cluster.
+
+    Use as a context manager; the processes (or the connection) start on first use and
+    end with the block."""
+
+    def __init__(self, workers: int = 1, scheduler: Optional[str] = None):
+        self.workers = workers
+        self.scheduler = scheduler
+        self.size = workers             # batches that run at once (a cluster's threads, once connected)
+        self._executor = None
+        self._client = None
+
+    @property
+    def parallel(self) -> bool:
+        return self.scheduler is not None or self.workers > 1
+
+    def __enter__(self):
+        if self.scheduler:
+            self._client = connect(self.scheduler)
+            self.size = max(1, sum(self._client.nthreads().values()))
+        return self
+
+    def __exit__(self, *exc):
+        if self._executor is not None:
+            self._executor.shutdown(cancel_futures=True)
+        if self._client is not None:
+            self._client.close()
+        return False
+
+    def split(self, total: int, agents=()) -> list[range]:
+        """Consecutive index ranges covering range(total): about BATCHES_PER_WORKER per worker,
+        and on Dask a second or more of play each (the last one may be shorter). `agents`:
+        the agents playing, when some may search."""
+        least = 1
+        if self.scheduler:
+            searching = any(a is not None and getattr(a, "name", "") != "random" for a in agents or ())
+            least = DASK_MIN_SEARCHED if searching else DASK_MIN_GAMES
+        size = max(least, total // (self.size * BATCHES_PER_WORKER), 1)
+        return [range(a, min(a + size, total)) for a in range(0, total, size)]
+
+    def map(self, fn: Callable, tasks: list, done: Optional[Callable] = None) -> list:
+        """fn(task) for every task, in the workers; the results in the order of `tasks`.
+        done(task) is called in this process as each one finishes, in any order."""
+        if self._client is not None:
+            from distributed import as_completed as finished
+            futures = self._client.map(fn, tasks, pure=False)
+            index = {f.key: i for i, f in enumerate(futures)}
+            for f in finished(futures, loop=self._client.loop):
+                if done is not None:
+                    done(tasks[index[f.key]])
+            return self._client.gather(futures)
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(self.workers)
+        futures = {self._executor.submit(fn, t): i for i, t in enumerate(tasks)}
+        results = [None] * len(tasks)
+        for f in as_completed(futures):
+            i = futures[f]
+            results[i] = f.result()
+            if done is not None:
+                done(tasks[i])
+        return results
+
+
+def connect(address: str):
+    """A Dask client of the scheduler at `address`, or PoolError saying why not."""
+    try:
+        from distributed import Client
+        from distributed.comm import resolve_address
+    except ImportError:
+        raise PoolError("--scheduler needs Dask: pip install 'dask[distributed]'") from None
+    hint = "start one with 'dask scheduler' and give the address it prints, e.g. tcp://HOST:8786"
+    try:
+        # a malformed address is refused here: a Client half-made from one hangs on exit
+        resolved = resolve_address(address)
+    except (OSError, ValueError) as e:
+        raise PoolError(f"'{address}' cannot be a Dask scheduler's address ({_first_line(e)}); {hint}") from None
+    try:
+        client = Client(resolved, timeout=CONNECT_SECONDS, set_as_default=False)
+    except (OSError, TimeoutError) as e:
+        raise PoolError(f"no Dask scheduler answers at {address} ({_first_line(e)}); {hint}") from None
+    try:
+        client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+    except (OSError, TimeoutError):
+        client.close()
+        raise PoolError(f"the Dask scheduler at {address} has no workers after {CONNECT_SECONDS} s; "
+                        f"start them with 'dask worker {address}' on machines with this playtest") from None
+    return client
+
+
+def _first_line(e: Exception) -> str:
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
+class Portable:
+    """A game as a worker rebuilds it: the parsed rules (pickled once) and the player count."""
+
+    def __init__(self, rules, players: int):
+        self.blob = pickle.dumps(rules, protocol=pickle.HIGHEST_PROTOCOL)
+        self.key = (hashlib.sha256(self.blob).hexdigest(), players)
+        self.players = players
+
+    def game(self):
+        """The compiled game, compiled once per worker process."""
+        game = _GAMES.get(self.key)
+        if game is None:
+            from ..engine import Game
+            if len(_GAMES) >= 16:            # a sweep compiles one game per combination
+                _GAMES.clear()
+            game = _GAMES[self.key] = Game(pickle.loads(self.blob), self.players)
+        return game
+
+
+_GAMES: dict = {}

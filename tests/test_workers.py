@@ -1,0 +1,119 @@
+"""--workers and --scheduler: one process, several, or a Dask cluster give byte-identical output."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from dsl.analyses import batches
+from dsl.cli import main
+
+from _util import BLUFF, DEMOCRACY, GAMES, ROOT
+
+FUZZ = ["fuzz", str(BLUFF), "-p", "2", "--max-examples", "250", "--seed", "1", "--json"]
+SIMULATE = ["simulate", str(DEMOCRACY), "-p", "3", "-n", "40", "--seed", "2", "--json"]
+
+
+def _out(args) -> str:
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    return res.stdout
+
+
+def _same_for_any_workers(args) -> str:
+    one = _out(args + ["--workers", "1"])
+    for workers in ("2", "3"):
+        assert _out(args + ["--workers", workers]) == one, f"--workers {workers} differs"
+    return one
+
+
+def test_split_covers_every_game_once_in_order():
+    for total in (1, 7, 40, 1000):
+        for workers in (1, 2, 3, 8):
+            parts = batches.Pool(workers).split(total)
+            assert [i for r in parts for i in r] == list(range(total))
+    assert [len(r) for r in batches.Pool(2).split(40)] == [5] * 8         # 4 batches a worker
+    assert [len(r) for r in batches.Pool(3).split(7)] == [1] * 7
+    on_dask = batches.Pool(2, scheduler="tcp://nowhere:8786")        # split() needs no connection
+    assert [len(r) for r in on_dask.split(250)] == [100, 100, 50]
+    searcher = type("Agent", (), {"name": "ismcts:100"})()
+    assert [len(r) for r in on_dask.split(25, [None, searcher])] == [10, 10, 5]
+
+
+def test_simulate_dead_ends_and_scores_are_byte_identical():
+    data = json.loads(_same_for_any_workers(SIMULATE))
+    # the merge has something to merge: dead ends (with their shortest example) and a score
+    assert data["games"] == 40 and data["dead_end_games"] > 0 and data["score_by"] == "tribe"
+
+
+def test_simulate_team_wins_are_byte_identical():
+    data = json.loads(_same_for_any_workers(["simulate", str(GAMES / "dream-duels.rules"), "-p", "4", "-n", "24",
+                                             "--json"]))
+    assert sum(data["wins_by_team"].values()) > 0
+
+
+def test_simulate_payoffs_are_byte_identical():
+    data = json.loads(_same_for_any_workers(["simulate", str(ROOT / "tests" / "fixtures" / "mini-poker.rules"),
+                                             "-p", "2", "-n", "60", "--json"]))
+    assert data["payoff_games"] == 60 and sum(data["mean_payoff_by_seat"].values()) == 0   # chips change hands
+
+
+def test_report_files_with_skill_are_byte_identical(tmp_path):
+    outputs = []
+    for workers in ("1", "2", "3"):
+        base = tmp_path / workers / "bluff"
+        res = CliRunner().invoke(main, ["report", str(BLUFF), "-p", "2,3", "-n", "40", "--skill", "flat:3",
+                                        "--skill-games", "10", "-o", str(base), "--workers", workers])
+        assert res.exit_code == 0, res.output
+        outputs.append([(base.parent / f"bluff{s}").read_bytes() for s in (".json", ".csv", ".html")])
+    assert outputs[0] == outputs[1] == outputs[2]
+    data = json.loads(outputs[0][0])
+    assert data["configs"][0]["dead_end_games"] and data["skill"][1]["games"] == 10
+
+
+def test_sweep_is_byte_identical():
+    data = json.loads(_same_for_any_workers(["sweep", str(DEMOCRACY), "--param", "target=3..4", "-p", "3",
+                                             "-n", "16", "--json"]))
+    assert len(data["rows"]) == 2
+
+
+def test_diff_simulate_is_byte_identical():
+    data = json.loads(_same_for_any_workers(["diff", str(DEMOCRACY), str(ROOT / "variants" / "democracy-one-day.rules"),
+                                             "--simulate", "24", "-p", "3", "--format", "json"]))
+    assert data["behaviour"]["games"] == 24 and data["behaviour"]["metrics"]
+
+
+def test_match_is_byte_identical():
+    data = json.loads(_same_for_any_workers(["match", str(BLUFF), "flat:3", "random", "-p", "2", "-n", "30",
+                                             "--json"]))
+    assert data["games"] == 30
+
+
+def test_fuzz_discovery_split_by_batch_is_byte_identical():
+    data = json.loads(_same_for_any_workers(FUZZ))
+    # three batches of 100, 100 and 50 games, each finding's hits added up across them
+    assert (data["examples"], data["batches"]) == (250, 3)
+    [finding] = data["findings"]
+    assert finding["kind"] == "no case applies" and finding["hits"] == data["outcomes"]["dead_ends"] == 22
+
+
+def test_a_local_dask_cluster_gives_the_single_process_output(monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(batches, "DASK_MIN_GAMES", 10)      # several tasks from a small run
+    alone = [_out(SIMULATE), _out(FUZZ)]
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                  dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        assert [_out(SIMULATE + ["--scheduler", address]), _out(FUZZ + ["--scheduler", address])] == alone
+        done = {t.key for t in cluster.scheduler.transition_log if t.finish == "memory"}
+        # 40 games in batches of 10; 250 fuzz games in batches of 100
+        assert sum(k.startswith("_simulate_batch") for k in done) == 4
+        assert sum(k.startswith("_discover_batch") for k in done) == 3
+
+
+def test_a_bad_scheduler_address_is_one_clear_line():
+    res = CliRunner().invoke(main, SIMULATE + ["--scheduler", "nonsense"])
+    assert res.exit_code == 2
+    assert res.output.startswith("error: --scheduler: 'nonsense' cannot be a Dask scheduler's address")
+    assert res.output.count("\n") == 1 and "Traceback" not in res.output
