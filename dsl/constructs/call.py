@@ -204,7 +204,9 @@ def generate(src, e, env):
             return f"{src.value(c.zones[fn])}[{src.sub(e.args[0], env)}]"
         return None
     if fn in c.pvar_slots:
-        return f"s.pvars[{c.pvar_slots[fn]}][{src.sub(e.args[0], env)}]"
+        key = src.sub(e.args[0], env)
+        at = piece_position(c, fn, e.span)
+        return f"s.pvars[{c.pvar_slots[fn]}][{key if at is None else f'{src.value(at)}({key})'}]"
     if fn in c.orders:
         attr, strength = c.orders[fn]
         return f"{src.value(strength)}.get({src.value(c.piece_attrs)}[{src.sub(e.args[0], env)}].get({src.value(attr)}), 0)"
