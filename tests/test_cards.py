@@ -21,7 +21,7 @@ from dsl.variants.diff import _shape, source_text
 from _util import DEMOCRACY, GAMES
 
 BYZANTINE = GAMES / "byzantine.rules"
-DECKS = ["democracy", "byzantine", "dream-duels", "populus", "tictactoe"]    # every seed game with a deck
+DECKS = ["democracy", "byzantine", "dream-duels", "populus"]    # every seed game with a deck
 SYMBOL_BLOCK = re.compile(r"^symbol .*\n(?:  .*\n)*", re.M)
 
 

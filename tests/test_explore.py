@@ -159,8 +159,9 @@ def test_a_huge_chance_event_stops_the_search_instead_of_hanging():
 # ----------------------------------------------------------------- which zones keep their order
 
 def test_zone_order_analysis_on_the_games():
+    # the squares; `move 1 from marks(p)` takes a player's top mark, so the supplies keep their order
     assert {game_of(str(TICTACTOE), 2).zone_names[i] for i in order_free_zones(game_of(str(TICTACTOE), 2))} \
-        == {"open", "marks(1)", "marks(2)"}
+        == {f"grid({x},{y})" for x in (1, 2, 3) for y in (1, 2, 3)}
     bluff = game_of(str(BLUFF), 3)
     free = {bluff.zone_names[i] for i in order_free_zones(bluff)}
     assert free == {"lost"}                     # `move up to N from cup(...)` takes the top dice
@@ -196,11 +197,12 @@ def test_the_key_ignores_what_cannot_matter():
     game = game_of(str(TICTACTOE), 2)
     key = state_keyer(game)
 
-    def play(cells):
+    def play(cells):            # squares 0-8 in reading order
         s = game.new_initial_state()
         for c in cells:
             p = s.current_actors()[0]
-            s.apply(next(m for m in s.legal_moves(p) if int(m[1]) == c), p)
+            square = f"grid({c % 3 + 1},{c // 3 + 1})"
+            s.apply(next(m for m in s.legal_moves(p) if game.zone_names[m[1]] == square), p)
         return s
     a, b, c = play([0, 4, 8]), play([8, 4, 0]), play([0, 8, 4])
     assert a.key() != b.key()                   # the exact state remembers the order ...

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..engine.builtins import worded
 from ..engine.errors import RuleError
+from ..engine.geometry import FALL, landing, on_board
 from ..language import syntax as S
 from ..language.building import span
+from ..language.kinds import ANY, COLL, NUM, PIECE, ZONE
+from ..language.kinds import a as a_kind
 from ..language.syntax import Decl
-from ..printing.runs import Runs, plain
+from ..printing.runs import Runs, fill, plain
 from .registry import register
 
 
@@ -20,6 +24,7 @@ class Board(Decl):
     width: "int | str"          # a number, or the name of a parameter that gives it
     height: "int | str"
     adjacency: str
+    gravity: str = ""           # '' or where a piece dropped on the board falls: down, up, left, right
 
 
 # ---------------------------------------------------------------- grammar
@@ -33,8 +38,12 @@ def _adjacency_line(meta, c):
     return ("adjacency", c[0])
 
 
+def _gravity_line(meta, c):
+    return ("gravity", c[0])
+
+
 def _board(meta, c):
-    props = {"grid": (1, 1), "adjacency": "orthogonal"}
+    props = {"grid": (1, 1), "adjacency": "orthogonal", "gravity": ""}
     texts = []
     for line in c[1:]:
         if isinstance(line, tuple) and line and isinstance(line[0], S.Text):
@@ -42,10 +51,10 @@ def _board(meta, c):
         else:
             props[line[0]] = line[1]
     w, h = props["grid"]
-    return Board(str(c[0]), tuple(texts), span(meta), w, h, props["adjacency"])
+    return Board(str(c[0]), tuple(texts), span(meta), w, h, props["adjacency"], props["gravity"])
 
 
-GRAMMAR = {"grid_line": _grid_line, "adjacency_line": _adjacency_line, "board": _board}
+GRAMMAR = {"grid_line": _grid_line, "adjacency_line": _adjacency_line, "gravity_line": _gravity_line, "board": _board}
 
 
 # ---------------------------------------------------------------- checks
@@ -62,6 +71,53 @@ def check(ck, d):
             ck.error(d.span, "a board needs at least one space")
 
 
+def check_space(ck, e, d, scope):
+    """`NAME(x, y)`, one space; on a board with gravity also `NAME(x)`, where a piece dropped in lands."""
+    fn, args = e.fn, e.args
+    if d.gravity and len(args) not in (1, 2):
+        across = "column" if FALL[d.gravity][1] else "row"
+        ck.error(e.span, f"'{fn}' takes a column and a row, {fn}(x, y), or the {across} a piece is dropped into, {fn}(n)")
+    elif not d.gravity and len(args) != 2:
+        ck.error(e.span, f"'{fn}' needs a column and a row: {fn}(x, y)",
+                 f"to drop a piece into a column, give the board `gravity down` and write {fn}(x)" if len(args) == 1 else None)
+    for a in args:
+        ck.expr(a, scope, want=NUM)
+    return ZONE
+
+
+# The built-ins that read a board's shape, and what each argument must be: a board's name, a
+# space (or a piece on one), a number, a collection of spaces or pieces.
+GEOMETRY = {"spaces": ("board",), "neighbours": ("space",), "adjacent": ("space", "space"),
+            "column": ("space",), "row": ("space",), "in_a_row": (NUM, COLL)}
+
+
+def check_geometry(ck, e, scope):
+    boards = [d.name for d in ck.rules.decls if isinstance(d, Board)]
+    if not boards:
+        ck.error(e.span, f"'{e.fn}' reads a board, and this game declares none",
+                 "declare one: `board field` with `grid 3 by 3` and `adjacency orthogonal`")
+    for a, want in zip(e.args, GEOMETRY[e.fn]):
+        if want == "board":
+            if isinstance(a, S.Name) and isinstance(ck.declared.get(a.id), Board):
+                ck.used.add(a.id)
+            else:
+                what = f"'{a.id}' is" if isinstance(a, S.Name) else "this is"
+                ck.error(a.span, f"'{e.fn}' takes the name of a board, and {what} not one",
+                         f"write {e.fn}({boards[0]})" if boards else None)
+        elif want == "space":
+            kind = ck.expr(a, scope)
+            named = a.id if isinstance(a, S.Name) else a.fn if isinstance(a, S.Call) else None
+            if isinstance(ck.declared.get(named), S.Zone) or isinstance(a, S.Name) and named in boards:
+                what = "a whole board" if named in boards else "a zone"
+                ck.error(a.span, f"'{named}' is {what}, not a space of a board",
+                         f"a space is written {boards[0]}(x, y)" if boards else None)
+            elif kind not in (ZONE, PIECE, ANY):
+                ck.error(a.span, f"expected a space of a board or a piece on one here, but this is {a_kind(kind)}",
+                         f"a space is written {boards[0]}(x, y)" if boards else None)
+        else:
+            ck.expr(a, scope, want=want)
+
+
 def size_of(tables, size) -> int:
     """A board side as a number: as written, or the parameter's value at this player count."""
     if isinstance(size, int):
@@ -72,7 +128,67 @@ def size_of(tables, size) -> int:
     return n
 
 
+# ---------------------------------------------------------------- compilation
+def compile_space(c, e, env):
+    """One space of the board, or where a piece dropped into a column (or row) comes to rest."""
+    fn, span = e.fn, e.span
+    (w, h), gravity = c.board_sizes[fn], c.board_decls[fn].gravity
+    coords = [c.expr(a, env) for a in e.args]
+
+    def at(x, y):
+        return c.space(fn, x, y)
+
+    if len(coords) == 2:
+        ax, ay = coords
+
+        def space(s):
+            x, y = ax(s), ay(s)
+            if not on_board(w, h, x, y):
+                raise RuleError("off the board", f"there is no space {fn}({x}, {y}) on a {w} by {h} board", span)
+            return at(x, y)
+        return space
+    (dropped_into,), by_column = coords, FALL[gravity][1]
+    line, across = ("column", w) if by_column else ("row", h)
+
+    def drop(s):
+        n = dropped_into(s)
+        if not 1 <= n <= across:
+            raise RuleError("off the board", f"there is no {line} {n} on a {w} by {h} board", span)
+        rest = landing(w, h, gravity, n, lambda x, y: bool(s.zones[at(x, y)]))
+        if rest is None:
+            raise RuleError("off the board", f"{line} {n} of '{fn}' is full: a piece dropped there has no space", span)
+        return at(*rest)
+    return drop
+
+
 # ---------------------------------------------------------------- reading
+# How a board's adjacency and gravity are said: touching spaces, lines, and where a drop lands.
+_TOUCH = {"orthogonal": ("辺で", "(sharing a side)"), "diagonal": ("角で", "(corner to corner)"),
+          "all": ("辺か角で", "(sharing a side or a corner)")}
+_LINE = {"orthogonal": ("縦か横に", "across or down"), "diagonal": ("斜めに", "diagonally"),
+         "all": ("縦・横・斜めのどれかに", "across, down or diagonally")}
+_DROP = {"down": ("{0}の{1}列目で一番下の空いているマス", "the lowest empty space in column {1} of {0}"),
+         "up": ("{0}の{1}列目で一番上の空いているマス", "the highest empty space in column {1} of {0}"),
+         "left": ("{0}の{1}行目で一番左の空いているマス", "the leftmost empty space in row {1} of {0}"),
+         "right": ("{0}の{1}行目で一番右の空いているマス", "the rightmost empty space in row {1} of {0}")}
+
+
+def say_geometry(v, e, template: str) -> str:
+    """A built-in's reading with the words for the adjacency of the board it is about put in."""
+    boards = [d for d in v.kinds.values() if isinstance(d, Board)]
+    named = {x.id if isinstance(x, S.Name) else x.fn for x in S.walk(e) if isinstance(x, (S.Name, S.Call))}
+    about = [d for d in boards if d.name in named] or boards
+    adjacency = about[0].adjacency if len({d.adjacency for d in about}) == 1 else "all"
+    ja = v.lang == "ja"
+    return worded(template, _TOUCH[adjacency][not ja], _LINE[adjacency][not ja])
+
+
+def read_drop(v, e, args) -> Runs:
+    b = v.kinds[e.fn]
+    ja, en = _DROP[b.gravity]
+    return fill(ja if v.lang == "ja" else en, [v.name(e.fn, article=False), args[0]])
+
+
 def read(v, b, counts=()) -> Runs:
     w, h = (plain(v.name(x)) if isinstance(x, str) else str(x) for x in (b.width, b.height))
     return [("num", f"{w} × {h}")]

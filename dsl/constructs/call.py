@@ -19,7 +19,7 @@ from ..language.kinds import ANY, BOOL, COLL, NUM, PIECE, PLAYER, TEAM, WHO, ZON
 from ..language.syntax import Expr
 from ..printing.runs import Runs, fill, join, possessive, say
 from ..printing.runs import plain as plain_text
-from . import comprehension
+from . import board, comprehension
 from .counter import piece_position
 from .registry import register
 
@@ -49,11 +49,7 @@ def check(ck, e, scope):
             ck.whose(e, d, scope, "one shared zone", {"player": PLAYER, "team": TEAM}.get(d.per))
             return ZONE
         if isinstance(d, S.Board):
-            if len(args) != 2:
-                ck.error(e.span, f"'{fn}' needs a column and a row: {fn}(x, y)")
-            for a in args:
-                ck.expr(a, scope, want=NUM)
-            return ZONE
+            return board.check_space(ck, e, d, scope)
         if isinstance(d, S.Counter):
             ck.whose(e, d, scope, "one value for the whole game", {"player": PLAYER, "team": TEAM}.get(d.per))
             return NUM if d.kind == "counter" else ck.variable_kind(fn)
@@ -84,6 +80,9 @@ def check(ck, e, scope):
     if not lo <= len(args) <= hi:
         want = f"{lo}" if lo == hi else f"{lo} to {hi}"
         ck.error(e.span, f"'{fn}' takes {want} argument(s), not {len(args)}")
+    if fn in board.GEOMETRY:
+        board.check_geometry(ck, e, scope)
+        return b.returns
     kinds = _ARG_KINDS.get(fn, ())
     if fn in ("max", "min"):
         kinds = (COLL,) if len(args) == 1 else (NUM,) * len(args)
@@ -128,19 +127,10 @@ _ARG_KINDS = {"count": (COLL,), "sum": (COLL,), "first": (COLL,), "top": (COLL,)
 # ---------------------------------------------------------------- compilation
 def compile(c, e, env):
     fn = e.fn
+    if fn in c.board_sizes:
+        return board.compile_space(c, e, env)
     if fn in c.zones and isinstance(c.zones[fn], tuple) and len(e.args) == 1:
         return family_member(c, e, env)
-    if fn in c.zones and isinstance(c.zones[fn], tuple) and len(e.args) == 2:
-        cells, (w, h) = c.zones[fn], c.board_sizes[fn]
-        ax, ay = c.expr(e.args[0], env), c.expr(e.args[1], env)
-        span = e.span
-
-        def space(s):
-            x, y = ax(s), ay(s)
-            if not (1 <= x <= w and 1 <= y <= h):
-                raise RuleError("off the board", f"there is no space {fn}({x}, {y}) on a {w} by {h} board", span)
-            return cells[(y - 1) * w + x - 1]
-        return space
     if fn in c.pvar_slots:
         i = c.pvar_slots[fn]
         a = c.expr(e.args[0], env)
@@ -243,7 +233,7 @@ def fast_count(c, arg, env):
         fam = c.zones[arg.args[0].id]
         return lambda s: sum([len(s.zones[z]) for z in fam])
     if isinstance(arg, Call) and isinstance(c.zones.get(arg.fn), tuple) and len(arg.args) == 1 \
-            and arg.fn not in board_names(c):
+            and arg.fn not in c.board_sizes:
         zone = family_member(c, arg, env)
         return lambda s: len(s.zones[zone(s)])
     if isinstance(arg, S.Comprehension) and arg.item is None:
@@ -269,10 +259,6 @@ def family_member(c, e, env):
     return member
 
 
-def board_names(c) -> set:
-    return {b.name for b in c.rules.of(S.Board)}
-
-
 # ---------------------------------------------------------------- reading
 def read(v, e) -> Runs:
     args = [v.expr(a) for a in e.args]
@@ -288,13 +274,17 @@ def read(v, e) -> Runs:
             n = plain_text(args[0])
             most = (f"{n}番目に大きい", f"{_nth(n)} highest")
         return comprehension.ranked(v, e.args[-1], most)
+    if e.fn == "all" and isinstance(e.args[0], S.Name) and isinstance(v.kinds.get(e.args[0].id), S.Board):
+        return say(v.lang, args[0] + [("", "の上のもの")], [("", "what lies on ")] + args[0])
     if e.fn in BUILTINS and e.fn not in v.kinds:
         b = BUILTINS[e.fn]
-        template = say(v.lang, b.ja, b.en)
+        template = board.say_geometry(v, e, say(v.lang, b.ja, b.en))
         if v.lang == "ja" and e.args and v.subject(e.args[0]) and template[3:4] in ("が", "の"):
             template = template[4:]         # 「目がワイルド」, not 「それがワイルド」
         return fill(template, args)
     decl = v.kinds.get(e.fn)
+    if isinstance(decl, S.Board) and decl.gravity and len(args) == 1:
+        return board.read_drop(v, e, args)
     if isinstance(decl, S.Order) and v.subject(e.args[0]):
         return v.name(e.fn, article=False)
     if isinstance(decl, S.Order):

@@ -329,24 +329,37 @@ def read(v, st) -> Item:
 
 
 # ---------------------------------------------------------------- narration
-def _piece_params(n, option: str) -> set[str]:
-    """The parameters of an option that are chosen from a zone: their values are pieces."""
-    if not hasattr(n, "piece_params"):
-        n.piece_params = {}
+def _chosen_from(n, option: str) -> dict[str, str]:
+    """The parameters of an option chosen from a collection, and what their values are:
+    'space' for spaces of a board (`spaces(grid)`, `neighbours(x)`), 'piece' for the rest."""
+    if not hasattr(n, "chosen_from"):
+        n.chosen_from = {}
         for node in S.walk_rules(n.game.rules):
             if isinstance(node, Option):
-                n.piece_params.setdefault(node.name, set()).update(p.name for p in node.params if p.high is None)
-    return n.piece_params.get(option, set())
+                n.chosen_from.setdefault(node.name, {}).update(
+                    (p.name, "space" if _of_spaces(p.low) else "piece") for p in node.params if p.high is None)
+    return n.chosen_from.get(option, {})
+
+
+def _of_spaces(coll) -> bool:
+    if isinstance(coll, S.Comprehension) and coll.item is None:
+        return _of_spaces(coll.coll)
+    return isinstance(coll, S.Call) and coll.fn in ("spaces", "neighbours")
 
 
 def _narrate(n, ev) -> str:
     move = ev["move"]
     option = n.name(move[0]) if move[0] != "choose" else n.say("選択", "chooses")
     names = ev.get("params") or [""] * (len(move) - 1)
-    pieces = _piece_params(n, move[0])
-    args = n.say("、", ", ").join(
-        f"{n.name(k)} {n.card(a) if k in pieces and isinstance(a, int) else n.value(a)}" if k else n.value(a)
-        for k, a in zip(names, move[1:]))
+    chosen = _chosen_from(n, move[0])
+
+    def said(k, a):
+        if chosen.get(k) == "piece" and isinstance(a, int):
+            return n.card(a)
+        if chosen.get(k) == "space" and isinstance(a, int):
+            return n.zone(n.game.zone_names[a])
+        return n.value(a)
+    args = n.say("、", ", ").join(f"{n.name(k)} {said(k, a)}" if k else n.value(a) for k, a in zip(names, move[1:]))
     hidden = n.say(" (伏せて)", " (face down)") if ev.get("hidden") else ""
     return f"{n.who(ev)}: {option}{' ' + args if args else ''}{hidden}"
 

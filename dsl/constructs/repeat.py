@@ -85,7 +85,8 @@ def read(v, st) -> Item:
     x = v.expr(st.expr)
     q = [("", "「")] + x + [("", "」")] if "、" in plain(x) else x
     during = "間" if plain(x).endswith(("い", "る")) else "の間"
-    head = {"until": say(v.lang, q + [("", "になるまで、次をくり返す:")], [("", "Repeat until ")] + x + [("", ":")]),
+    until = "まで" if plain(x).endswith("る") else "になるまで"       # 「埋まるまで」, 「空になるまで」
+    head = {"until": say(v.lang, q + [("", until + "、次をくり返す:")], [("", "Repeat until ")] + x + [("", ":")]),
             "while": say(v.lang, q + [("", during + "、次をくり返す:")], [("", "Repeat while ")] + x + [("", ":")]),
             "times": say(v.lang, [("", "次を")] + x + [("", "回行う:")], [("", "Do this ")] + x + [("", " times:")])}[st.kind]
     return Item("loop", head, v.body(st.body), span=st.span)

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..language.kinds import ANY, BOOL, COLL, NUM, PLAYER, TEAM, ZONE
-from .program import items_of
+from . import geometry
 from .errors import RuleError
-from .values import Piece, Player, Team, ZoneId, plain
+from .program import items_of
+from .values import Piece, Player, Spaces, Team, ZoneId, plain
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,11 @@ class Builtin:
                                 # 'keeps': gives items back in the order of its last argument;
                                 # 'unknown zone': names a zone known only during play
     constant: bool = False      # can be worked out before play from numbers (max, min, abs)
+
+
+def worded(template: str, how: str = "", line: str = "") -> str:
+    """A reading with a board's words put in: `{how}` its spaces touch, the `{line}` they form."""
+    return template.replace("{how}", how).replace("{line}", line).replace("  ", " ").strip()
 
 
 def _items(s, coll):
@@ -168,6 +174,60 @@ def _size(s, coll):
     return len(_items(s, coll))
 
 
+def _board_place(s, x):
+    """The board, column and row of a space, or of the space a piece lies on; None off the boards."""
+    if not isinstance(x, (Piece, ZoneId)):
+        return None
+    return s.game.space_at.get(s.loc[x] if isinstance(x, Piece) else x)
+
+
+def _where(s, x) -> tuple[str, int, int]:
+    at = _board_place(s, x)
+    if at is None:
+        what = "a piece that is not on a board" if isinstance(x, Piece) else \
+            f"the zone '{s.game.zone_names[x]}'" if isinstance(x, ZoneId) else repr(plain(x))
+        raise RuleError("evaluation failed", f"this needs a space of a board (or a piece on one), and it was given {what}")
+    return at
+
+
+def _spaces(s, board):
+    return Spaces(board)        # a board's name gives its spaces in reading order
+
+
+def _neighbours(s, x):
+    board, cx, cy = _where(s, x)
+    w, h = s.game.board_sizes[board]
+    near = geometry.neighbours(w, h, s.game.board_decls[board].adjacency, cx, cy)
+    return Spaces(s.game.space(board, nx, ny) for nx, ny in near)
+
+
+def _adjacent(s, a, b):
+    board, ax, ay = _where(s, a)
+    other, bx, by = _where(s, b)
+    w, h = s.game.board_sizes[board]
+    return board == other and (bx, by) in geometry.neighbours(w, h, s.game.board_decls[board].adjacency, ax, ay)
+
+
+def _column(s, x):
+    return _where(s, x)[1]
+
+
+def _row(s, x):
+    return _where(s, x)[2]
+
+
+def _in_a_row(s, k, coll):
+    """Whether k of the spaces (or of the pieces' spaces) lie in one line; what is off every
+    board is in no line."""
+    taken = {_board_place(s, x) for x in _items(s, coll)} - {None}
+    for board in dict.fromkeys(b for b, _, _ in taken):
+        w, h = s.game.board_sizes[board]
+        for line in geometry.lines(w, h, s.game.board_decls[board].adjacency, k):
+            if all((board, x, y) in taken for x, y in line):
+                return True
+    return False
+
+
 BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("count", (1, 1), _count, "{0}の数", "the number of {0}", returns=NUM),
     Builtin("sum", (1, 1), _sum, "{0}の合計", "the total of {0}", returns=NUM),
@@ -195,6 +255,14 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("zone_of", (1, 1), _zone_of, "{0}のある場所", "where {0} is", returns=ZONE, order="unknown zone"),
     Builtin("abs", (1, 1), _abs, "{0}の絶対値", "the size of {0}", returns=NUM, constant=True),
     Builtin("size", (1, 1), _size, "{0}の大きさ", "the size of {0}", returns=NUM),
+    # board geometry: {how} and {line} are said as the board's adjacency has it (constructs/board.py)
+    Builtin("spaces", (1, 1), _spaces, "{0}のマス", "the spaces of {0}", returns=COLL),
+    Builtin("neighbours", (1, 1), _neighbours, "{0}と{how}接しているマス", "the spaces next to {0} {how}", returns=COLL),
+    Builtin("adjacent", (2, 2), _adjacent, "{0}が{1}と{how}接している", "{0} is next to {1} {how}", returns=BOOL),
+    Builtin("column", (1, 1), _column, "{0}の列", "the column of {0}", returns=NUM),
+    Builtin("row", (1, 1), _row, "{0}の行", "the row of {0}", returns=NUM),
+    Builtin("in_a_row", (2, 2), _in_a_row, "{1}のうち{0}つが{line}一列に並んでいる", "{0} of {1} stand in a line {line}",
+            returns=BOOL),
 ]}
 
 CONSTANTS = {"players", "teams", "nobody", "true", "false"}

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from ..language import syntax as S
-from .values import ZoneId, plain
+from .values import Spaces, ZoneId, plain
 
 CHANCE = -1                     # the actor of a chance outcome
 
@@ -152,7 +152,7 @@ def items_of(s, v):
     """The pieces of a zone or of every zone of a family; any other collection as it is."""
     if isinstance(v, ZoneId):
         return s.zones[v]
-    if isinstance(v, tuple) and v and isinstance(v[0], ZoneId):
+    if isinstance(v, tuple) and v and isinstance(v[0], ZoneId) and not isinstance(v, Spaces):
         out = []
         for z in v:
             out.extend(s.zones[z])

@@ -55,12 +55,16 @@ class Tables:
                 self.zones[z.name] = self.new_zone(z.name, None, z.seen_by, z.kind)
         from ..constructs.board import size_of
         self.board_sizes: dict[str, tuple[int, int]] = {}
+        self.board_decls: dict[str, S.Board] = {}
+        self.space_at: dict[int, tuple[str, int, int]] = {}     # a space's zone -> (board, column, row)
         for b in r.of(S.Board):
             cells = []
             width, height = size_of(self, b.width), size_of(self, b.height)
             self.board_sizes[b.name] = (width, height)
+            self.board_decls[b.name] = b
             for y in range(1, height + 1):
                 for x in range(1, width + 1):
+                    self.space_at[len(self.zone_names)] = (b.name, x, y)
                     cells.append(ZoneId(len(self.zone_names)))
                     self.zone_names.append(f"{b.name}({x},{y})")
                     self.zone_owner.append(None)
@@ -161,6 +165,10 @@ class Tables:
         self.max_moves_from = (f"max steps ({self.rules.path_of(mx.span)}:{mx.span.line}:{mx.span.column})" if mx is not None
                                else "default")
         self.max_passes = LOOP_PASSES_PER_STEP * self.max_moves
+
+    def space(self, board: str, x: int, y: int) -> ZoneId:
+        """The zone of the space in column x, row y of a board (both from 1)."""
+        return self.zones[board][(y - 1) * self.board_sizes[board][0] + x - 1]
 
     def new_zone(self, name, owner, seen, kind) -> ZoneId:
         self.zone_names.append(name)

@@ -38,6 +38,12 @@ class ZoneId(int):
         return f"Z{int(self)}"
 
 
+class Spaces(tuple):
+    """Spaces of a board as a collection: its items are the spaces themselves, where a tuple of
+    zones (a family, `hand`) stands for every piece in them."""
+    __slots__ = ()
+
+
 def plain(value):
     """A JSON-friendly form of a runtime value."""
     if value is None or isinstance(value, (bool, str)):

@@ -54,6 +54,7 @@ class _Tokens(Transformer):
     direction = text_kind
     seer = text_kind
     adjacency = text_kind
+    gravity = text_kind
     rank_dir = text_kind
     counter_kind = text_kind
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
 
-from ..engine.builtins import BUILTINS
+from ..engine.builtins import BUILTINS, worded
 from ..language import parser as language_parser
 from ..language import syntax as S
 from .chunks import split
@@ -122,7 +122,7 @@ def _names(a: Analysis, previous: str, prefix: str) -> list[Item]:
     out += [Item(n, "constant") for n in CONSTANTS]
     for name, b in BUILTINS.items():
         sig, _ = signature(name)
-        out.append(Item(name, "builtin", f"{sig}: {b.en.format(*'abcdefghi')}", name + "("))
+        out.append(Item(name, "builtin", f"{sig}: {worded(b.en).format(*'abcdefghi')}", name + "("))
     return out
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from ..engine.builtins import BUILTINS
+from ..engine.builtins import BUILTINS, worded
 from ..language import syntax as S
 from ..printing import prose as P
 from .resolve import Analysis
@@ -60,7 +60,7 @@ def _about_name(a: Analysis, v: P.Voice, name: str) -> str | None:
     b = BUILTINS.get(name)
     if b is not None:
         sig, args = signature(name)
-        reading = P.say(v.lang, b.ja, b.en).format(*args, *[""] * 9)
+        reading = worded(P.say(v.lang, b.ja, b.en)).format(*args, *[""] * 9)
         what = P.say(v.lang, "組み込み関数", "builtin")
         return f"**{what}** `{sig}`\n\n{reading}"
     return None

@@ -25,7 +25,7 @@ __all__ = ["UNDECIDED", "Item", "Runs", "Voice", "choice_summary", "describe", "
 
 # What a local name stands for, when nothing titles it: the thing its collection holds.
 _PLAYER, _TEAM, _MEMBER = ("プレイヤー", "player"), ("チーム", "team"), ("メンバー", "member")
-_NUMBER, _THING = ("数", "number"), ("もの", "item")
+_NUMBER, _THING, _SPACE = ("数", "number"), ("もの", "item"), ("マス", "space")
 _ORDINALS_EN = ("", "", "other", "third", "fourth", "fifth")
 
 
@@ -316,6 +316,8 @@ def _noun(v: Voice, e, scope: dict | None = None) -> tuple[str, str]:
             return _TEAM
         if e.fn == "members":
             return _MEMBER
+        if e.fn in ("spaces", "neighbours"):
+            return _SPACE
         if isinstance(v.kinds.get(e.fn), S.Zone):
             return _zone_noun(v, e.fn)
         if e.fn in ("all", "lowest", "highest", "nth_highest") and e.args:
