@@ -128,7 +128,8 @@ def test_hostile_game_plays_as_through_the_closures(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("path, players", [(BLUFF, 2), (BLUFF, 4), (DEMOCRACY, 4), (GAMES / "populus.rules", 3),
                                            (GAMES / "tictactoe.rules", 2), (GAMES / "dream-duels.rules", 2),
-                                           (GAMES / "byzantine.rules", 3)])
+                                           (GAMES / "byzantine.rules", 3),
+                                           (GAMES.parent / "tests" / "fixtures" / "connect-four-4x3.rules", 2)])
 def test_seed_games_play_as_through_the_closures(path, players, monkeypatch):
     rules = rules_of(str(path))
     generated = _plays(Game(rules, players), 12)

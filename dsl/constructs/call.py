@@ -186,9 +186,11 @@ def compile(c, e, env):
 
 
 def generate(src, e, env):
-    """The cases of `compile` that read a table or call a built-in, as code; a zone of a family
-    kept per piece, a board space and `wild` stay closures."""
+    """The cases of `compile` that read a table or call a built-in, as code; a board's space, a
+    zone of a family kept per piece and `wild` stay closures."""
     c, fn = src.c, e.fn
+    if fn in c.board_sizes:
+        return None
     if fn in c.zones and isinstance(c.zones[fn], tuple):
         if len(e.args) == 1 and c.family_index.get(fn) is None:
             return f"{src.value(c.zones[fn])}[{src.sub(e.args[0], env)}]"
