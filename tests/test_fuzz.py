@@ -191,13 +191,14 @@ def test_engine_errors_and_broken_invariants_are_findings_not_crashes(monkeypatc
     assert ("engine", "pieces not conserved") in [(f.rule, f.kind) for f in r.findings]
     monkeypatch.undo()
 
-    def failing_legal_moves(self, s, player=None):
+    def failing_choice_moves(self, s, pause, player):
         if s.moves >= 2:
             raise RuntimeError("boom")
-        return Game.legal_moves(self, s, player)
+        return Game.choice_moves(self, s, pause, player)
 
     game2 = Game(load(str(BLUFF))[0], 2)
-    monkeypatch.setattr(game2, "legal_moves", failing_legal_moves.__get__(game2))
+    # working out a player's moves (decision and legal_moves both go through choice_moves) fails
+    monkeypatch.setattr(game2, "choice_moves", failing_choice_moves.__get__(game2))
     r = fuzz(game2, max_examples=50, seed=1)
     f = next(f for f in r.findings if f.kind == "engine error")
     assert f.rule == "engine" and "RuntimeError: boom" in f.message

@@ -67,6 +67,20 @@ def compile(c, e, env):
     return get
 
 
+def generate(src, e, env):
+    name = e.name
+    if name == "owner":
+        return None                 # it tells a piece from a zone: left to the closure
+    obj = src.sub(e.obj, env)
+    if name == "face":
+        return f"s.face[{obj}]"
+    if name == "kind":
+        return f"{src.value(src.c.kind_of)}[{obj}]"
+    if name == "seat":
+        return f"({src.value(int)}({obj}) + 1)"
+    return f"{src.value(src.c.piece_attrs)}[{obj}].get({src.value(name)})"
+
+
 # ---------------------------------------------------------------- reading
 def read(v, e) -> Runs:
     if v.subject(e.obj):
@@ -75,4 +89,4 @@ def read(v, e) -> Runs:
         [("", "the ")] + v.attribute(e.name) + [("", " of ")] + v.expr(e.obj)
 
 
-register(Attr, "expression", grammar=GRAMMAR, check=check, compile=compile, read=read, order=nothing, sources=nothing)
+register(Attr, "expression", grammar=GRAMMAR, check=check, compile=compile, generate=generate, read=read, order=nothing, sources=nothing)

@@ -118,6 +118,18 @@ def compile(c, e, env):
     raise RuleError("operator", f"unknown operator {op}", e.span)
 
 
+_PYTHON_OPS = {"and": "and", "or": "or", "+": "+", "-": "-", "*": "*", "//": "//", "%": "%",
+               "=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+def generate(src, e, env):
+    op = _PYTHON_OPS.get(e.op)
+    if op is None:
+        return None                 # the closure names the unknown operator
+    left, right = src.sub(e.left, env), src.sub(e.right, env)
+    return f"({left} {op} {right})"
+
+
 def fast_compare(c, e, env, op):
     """Comparisons of a slot or variable with a number or another slot or variable
     are the inner loop of legal-move generation: read the fields directly."""
@@ -216,4 +228,4 @@ def order(e, use):
         use.reads_order(e.right)
 
 
-register(Binary, "expression", grammar=GRAMMAR, check=check, compile=compile, read=read, order=order, sources=nothing)
+register(Binary, "expression", grammar=GRAMMAR, check=check, compile=compile, generate=generate, read=read, order=order, sources=nothing)

@@ -185,6 +185,47 @@ def compile(c, e, env):
     return lambda s: impl(s, *[a(s) for a in args])
 
 
+def generate(src, e, env):
+    """The cases of `compile` that read a table or call a built-in, as code; a board's space, a
+    zone of a family kept per piece and `wild` stay closures."""
+    c, fn = src.c, e.fn
+    if fn in c.board_sizes:
+        return None
+    if fn in c.zones and isinstance(c.zones[fn], tuple):
+        if len(e.args) == 1 and c.family_index.get(fn) is None:
+            return f"{src.value(c.zones[fn])}[{src.sub(e.args[0], env)}]"
+        return None
+    if fn in c.pvar_slots:
+        key = src.sub(e.args[0], env)
+        at = piece_position(c, fn, e.span)
+        return f"s.pvars[{c.pvar_slots[fn]}][{key if at is None else f'{src.value(at)}({key})'}]"
+    if fn in c.orders:
+        attr, strength = c.orders[fn]
+        return f"{src.value(strength)}.get({src.value(c.piece_attrs)}[{src.sub(e.args[0], env)}].get({src.value(attr)}), 0)"
+    if fn in c.defines:
+        d = c.defines[fn]
+        args = [c.expr(x, env) for x in e.args]
+        return src.sub(d.expr, Env(c, {}, bound=dict(zip(d.params, args))))
+    b = BUILTINS.get(fn)
+    if b is None or (fn == "wild" and len(e.args) == 1 and isinstance(e.args[0], S.Name) and e.args[0].id in env.locals):
+        return None
+    if fn == "count" and len(e.args) == 1:
+        fast = fast_count(c, e.args[0], env)
+        if fast is not None:
+            return src.call(fast)
+    args = []
+    for k, x in enumerate(e.args):
+        last = k == len(e.args) - 1
+        if isinstance(x, S.Comprehension):
+            args.append(src.call(comprehension.compile(c, x, env, pairs=b.pairs and last)))
+        elif b.pairs and last:
+            coll = c.collection(x, env)
+            args.append(src.call(lambda s, coll=coll: tuple((i, i) for i in coll(s))))
+        else:
+            args.append(src.sub(x, env))
+    return f"{src.value(b.impl)}({', '.join(['s', *args])})"
+
+
 def fast_count(c, arg, env):
     """count() of a zone, of every zone of a family, or of the players still in."""
     if isinstance(arg, Call) and arg.fn == "alive_players" and not arg.args:
@@ -300,4 +341,4 @@ def sources(e, use):
     use.call_sources(e.fn, e.args)
 
 
-register(Call, "expression", grammar=GRAMMAR, check=check, compile=compile, read=read, order=order, sources=sources)
+register(Call, "expression", grammar=GRAMMAR, check=check, compile=compile, generate=generate, read=read, order=order, sources=sources)

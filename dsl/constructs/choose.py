@@ -152,7 +152,7 @@ def compile(c, st, env, owner):
         bound_fns = {}
         for pname, op, bexpr in bounds:
             bound_fns.setdefault(pname, []).append((op, c.expr(bexpr, env_opt)))
-        rest_fn = c.expr(rest, inner) if rest is not None else None
+        rest_fn, rest_src, rest_code = c.expr_source(rest, inner) if rest is not None else (None, None, None)
         avail = c.expr(opt.available, env_opt) if opt.available is not None else None
         label = Label()
         cov = len(c.block_names)
@@ -160,8 +160,9 @@ def compile(c, st, env, owner):
         names = {p.name for p in opt.params}
         independent = not any(mentions(p.low, names) or (p.high is not None and mentions(p.high, names))
                               for p in opt.params)
+        fill = c.option_filler(choice, opt.name, params, bound_fns, rest_fn, rest_src, rest_code) if independent else None
         choice.options.append((opt.name, avail, params, rest_fn, bound_fns, label,
-                               OptionInfo(opt, independent), cov))
+                               OptionInfo(opt, independent, fill), cov))
         bodies.append((opt, inner, label))
     for (opt, inner, label), option in zip(bodies, choice.options):
         label.ip = len(c.code)

@@ -13,7 +13,7 @@ from ..language.kinds import BOOL, COLL, element_kind
 from ..language import syntax as S
 from ..language.syntax import Expr
 from ..printing.runs import Runs, say, that
-from .registry import register
+from .registry import Absent, register
 
 
 @dataclass(frozen=True)
@@ -50,34 +50,22 @@ def check(ck, e, scope):
 
 # ---------------------------------------------------------------- compilation
 def compile(c, e, env, pairs=False):
+    """The loop as one generated function, its condition and item inline (a part without a
+    generator is called as its closure). With `pairs`, each item comes with its value."""
     slot = env.new_slot(e.var)
     inner = env.with_local(e.var, slot)
     coll = c.collection(e.coll, env)
-    cond = c.expr(e.cond, inner) if e.cond is not None else None
-    item = c.expr(e.item, inner) if e.item is not None else None
-
-    if pairs:
-        def run(s):
-            out = []
-            L = s.loc_slots
-            for x in coll(s):
-                L[slot] = x
-                if cond is None or cond(s):
-                    out.append((x, item(s) if item else x))
-            return tuple(out)
-        return run
-    if item is None and cond is None:
+    if not pairs and e.item is None and e.cond is None:
         return lambda s: tuple(coll(s))
-
-    def run(s):
-        out = []
-        L = s.loc_slots
-        for x in coll(s):
-            L[slot] = x
-            if cond is None or cond(s):
-                out.append(item(s) if item else x)
-        return tuple(out)
-    return run
+    src = c.new_source()
+    cond = src.sub(e.cond, inner) if e.cond is not None else None
+    value = src.sub(e.item, inner) if e.item is not None else "x"
+    value = f"(x, {value})" if pairs else value
+    body = [f"    for x in {src.value(coll)}(s):", f"        L[{slot!r}] = x"]
+    body += [f"        if {cond}:", f"            out.append({value})"] if cond is not None else \
+        [f"        out.append({value})"]
+    return src.function("s", "\n".join(["    out = []", "    L = s.loc_slots", *body,
+                                        f"    return {src.value(tuple)}(out)"]) + "\n", statements=True)
 
 
 # ---------------------------------------------------------------- reading
@@ -120,4 +108,6 @@ def sources(e, use):
     use.mark(e.coll)
 
 
-register(Comprehension, "expression", grammar=GRAMMAR, check=check, compile=compile, read=read, order=order, sources=sources)
+register(Comprehension, "expression", grammar=GRAMMAR, check=check, compile=compile,
+         generate=Absent("a loop that binds its variable item by item: its closure runs it, with its "
+                         "condition and item generated"), read=read, order=order, sources=sources)

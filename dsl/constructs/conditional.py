@@ -42,6 +42,11 @@ def compile(c, e, env):
     return lambda s: a(s) if c(s) else b(s)
 
 
+def generate(src, e, env):
+    cond, then, other = src.sub(e.cond, env), src.sub(e.then, env), src.sub(e.other, env)
+    return f"({then} if {cond} else {other})"
+
+
 # ---------------------------------------------------------------- reading
 def read(v, e) -> Runs:
     c, a, b = v.expr(e.cond), v.expr(e.then), v.expr(e.other)
@@ -55,4 +60,4 @@ def sources(e, use):
     use.mark(e.other)
 
 
-register(IfExpr, "expression", grammar=GRAMMAR, check=check, compile=compile, read=read, order=nothing, sources=sources)
+register(IfExpr, "expression", grammar=GRAMMAR, check=check, compile=compile, generate=generate, read=read, order=nothing, sources=sources)

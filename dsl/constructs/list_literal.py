@@ -39,6 +39,10 @@ def compile(c, e, env):
     return lambda s: tuple(f(s) for f in fs)
 
 
+def generate(src, e, env):
+    return "(" + "".join(src.sub(i, env) + ", " for i in e.items) + ")"
+
+
 # ---------------------------------------------------------------- reading
 def read(v, e) -> Runs:
     if v.lang == "en" and len(e.items) > 1:
@@ -52,4 +56,4 @@ def sources(e, use):
         use.mark(item)
 
 
-register(ListLit, "expression", grammar=GRAMMAR, check=check, compile=compile, read=read, order=nothing, sources=sources)
+register(ListLit, "expression", grammar=GRAMMAR, check=check, compile=compile, generate=generate, read=read, order=nothing, sources=sources)

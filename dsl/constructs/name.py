@@ -123,6 +123,24 @@ def compile(c, e, env):
     raise RuleError("name", f"unknown name '{n}'", e.span)
 
 
+def generate(src, e, env):
+    """The same cases as `compile`, as code: a slot or variable by its index, a constant by value."""
+    c, n = src.c, e.id
+    if n in env.locals:
+        return f"s.loc_slots[{env.locals[n]}]"
+    if n in env.bound:
+        return src.call(env.bound[n])
+    if n in ("players", "teams", "player_count", "nobody", "true", "false") or n in c.params:
+        return src.value(compile(c, e, env)(None))
+    if n in c.var_slots:
+        return f"s.vars[{c.var_slots[n]}]"
+    if n in c.defines:
+        return None if c.defines[n].params else src.call(compile(c, e, env))
+    if n in c.zones or n in c.kind_pieces or n in c.symbols:
+        return src.value(compile(c, e, env)(None))
+    return None
+
+
 # ---------------------------------------------------------------- reading
 def read(v, e) -> Runs:
     return v.name(e.id)
@@ -133,4 +151,5 @@ def sources(e, use):
     use.name_sources(e.id)
 
 
-register(Name, "expression", grammar=GRAMMAR, check=check, compile=compile, read=read, order=nothing, sources=sources)
+register(Name, "expression", grammar=GRAMMAR, check=check, compile=compile, generate=generate, read=read, order=nothing,
+         sources=sources)

@@ -37,9 +37,13 @@ def compile(c, e, env):
     return lambda s: v
 
 
+def generate(src, e, env):
+    return src.value(e.value)
+
+
 # ---------------------------------------------------------------- reading
 def read(v, e) -> Runs:
     return [("num", str(e.value))]
 
 
-register(Num, "expression", grammar=GRAMMAR, check=check, compile=compile, read=read, order=nothing, sources=nothing)
+register(Num, "expression", grammar=GRAMMAR, check=check, compile=compile, generate=generate, read=read, order=nothing, sources=nothing)

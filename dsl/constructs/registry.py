@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 # The hooks every construct of a kind must register.
 HOOKS: dict[str, tuple[str, ...]] = {
     "statement": ("grammar", "check", "compile", "read", "events", "order"),
-    "expression": ("grammar", "check", "compile", "read", "order", "sources"),
+    "expression": ("grammar", "check", "compile", "generate", "read", "order", "sources"),
     "declaration": ("grammar", "check", "read"),
 }
 

@@ -37,9 +37,13 @@ def compile(c, e, env):
     return lambda s: v
 
 
+def generate(src, e, env):
+    return src.value(e.value)       # a literal through repr: the text stays text
+
+
 # ---------------------------------------------------------------- reading
 def read(v, e) -> Runs:
     return v.name(e.value)
 
 
-register(Str, "expression", grammar=GRAMMAR, check=check, compile=compile, read=read, order=nothing, sources=nothing)
+register(Str, "expression", grammar=GRAMMAR, check=check, compile=compile, generate=generate, read=read, order=nothing, sources=nothing)

@@ -48,6 +48,10 @@ def compile(c, e, env):
     return lambda s: -f(s)
 
 
+def generate(src, e, env):
+    return f"({'not ' if e.op == 'not' else '-'}{src.sub(e.operand, env)})"
+
+
 # ---------------------------------------------------------------- reading
 def read(v, e) -> Runs:
     if e.op == "not":
@@ -69,4 +73,4 @@ def _negated_en(runs: Runs) -> Runs:
     return [("", "not (")] + runs + [("", ")")]
 
 
-register(Unary, "expression", grammar=GRAMMAR, check=check, compile=compile, read=read, order=nothing, sources=nothing)
+register(Unary, "expression", grammar=GRAMMAR, check=check, compile=compile, generate=generate, read=read, order=nothing, sources=nothing)

@@ -11,6 +11,7 @@ from ..constructs.registry import hook
 from ..language import syntax as S
 from .errors import RuleError
 from .program import Chance, Env, first_line, items_of
+from .source import Source, expression, generated
 from .tables import LOOP_PASSES_PER_STEP
 from .state import DeadEnd
 
@@ -19,7 +20,15 @@ class Compiler:
     """The part of a Game that compiles the rule tree into `code`."""
 
     def expr(self, e: S.Expr, env: "Env") -> Callable:
-        return hook(e, "compile")(self, e, env)
+        return expression(self, e, env)
+
+    def expr_source(self, e: S.Expr, env: "Env") -> tuple:
+        """(function, Source, code) of `e`, for generated code that embeds it (source.generated)."""
+        return generated(self, e, env)
+
+    def new_source(self) -> Source:
+        """An empty Source, for a construct that generates a function of several expressions."""
+        return Source(self)
 
     def memo_value(self, name, d):
         """A value without arguments is computed once until the state next changes."""

@@ -21,6 +21,17 @@ class Machine:
 
     def new_initial_state(self, log: bool = False, coverage: bool = False) -> State:
         """The state after setup: the first decision or chance outcome of the game."""
+        if not log and not coverage:
+            # setup draws no random number: unwatched, it ends in the same state every game
+            start = self.__dict__.get("_start")
+            if start is None:
+                start = self._start = self.set_up(False, False)
+            s = start.clone()
+            s.memo = dict(start.memo)
+            return s
+        return self.set_up(log, coverage)
+
+    def set_up(self, log: bool, coverage: bool) -> State:
         s = self.blank_state()
         if log:
             s.log = []
@@ -147,16 +158,20 @@ class Machine:
             s.settling = saved
 
     def current_actors(self, s) -> list:
-        if s.is_terminal():
+        if s.outcome is not None or s.dead_end is not None:
             return []
         pause = self.pauses.get(s.ip)
-        if isinstance(pause, Chance):
+        kind = type(pause)
+        if kind is Chance:
             return [CHANCE]
-        if isinstance(pause, Choice):
+        if kind is Choice:
             if pause.simultaneous:
-                done = {x for x, _ in s.loc_slots[pause.pending_slot]}
-                return [self.acting_player(s, x) for x in s.loc_slots[pause.actors_slot] if x not in done]
-            return [self.acting_player(s, pause.actor(s))]
+                L = s.loc_slots
+                done = {x for x, _ in L[pause.pending_slot]}
+                return [x if type(x) is not Team else self.acting_player(s, x)
+                        for x in L[pause.actors_slot] if x not in done]
+            x = pause.actor(s)
+            return [x if type(x) is not Team else self.acting_player(s, x)]
         return []
 
     def is_chance(self, s) -> bool:
@@ -178,14 +193,19 @@ class Machine:
             return list(range(self.chance_outcomes(s)))
         if not isinstance(pause, Choice):
             return []
+        if pause.simultaneous:
+            actors = self.current_actors(s)
+            if player is None:
+                player = actors[0] if actors else None
+            if player not in actors:
+                return []
+        return self.choice_moves(s, pause, player)
+
+    def choice_moves(self, s, pause, player) -> list:
+        """The moves of `player`, who is known to be one of the choice's current actors."""
         saved = list(s.loc_slots)     # enumeration uses the slots as scratch; asking must not change the state
         try:
             if pause.simultaneous:
-                actors = self.current_actors(s)
-                if player is None:
-                    player = actors[0] if actors else None
-                if player not in actors:
-                    return []
                 s.loc_slots[pause.each_slot] = self.chooser(s, pause, player)
             return self.enumerate(s, pause)
         except RuleError as err:
@@ -276,7 +296,8 @@ class Machine:
             self.fail(s, "no actor", "the game waits for nobody", self.pause_span(s))
             return None
         p = actors[0]
-        moves = self.legal_moves(s, p)
+        pause = self.pauses.get(s.ip)
+        moves = self.choice_moves(s, pause, p) if type(pause) is Choice else self.legal_moves(s, p)
         if not moves:
             if s.dead_end is None:      # working the moves out may have failed: that dead end stands
                 self.fail(s, "no legal move", f"P{int(p) + 1} has no legal move", self.pause_span(s))

@@ -17,6 +17,16 @@ def _too_many(choice, n):
     return RuleError("too many options", f"the decision offers {n:,} moves (at most {MAX_OPTIONS:,})", choice.span)
 
 
+def _too_wide(pname, n):
+    return RuleError("too many options", f"'{pname}' may be any of {n:,} numbers "
+                     f"(at most {MAX_OPTIONS:,} moves in one decision)")
+
+
+# How a bound of `where` narrows a range [a, b], as code: v is the bound's value.
+_NARROW = {">=": "a = {max}(a, v)", ">": "a = {max}(a, v + 1)", "<=": "b = {min}(b, v)",
+           "<": "b = {min}(b, v - 1)", "=": "a, b = {max}(a, v), {min}(b, v)"}
+
+
 class Moves:
     """The part of a Game that works out and checks players' moves."""
 
@@ -37,13 +47,60 @@ class Moves:
                 return x
         return Player(player)
 
+    def option_filler(self, choice, name, params, bounds, rest_fn, src, rest):
+        """The loop `enumerate` runs for an option of one or two independent parameters, as one
+        generated function with each range worked out (as `domain` does) and the `where` test
+        inline (`rest` is its code in `src`, which names its values; without code, a call of
+        `rest_fn`): the same moves, in the same order, the same checks and slot writes. None for
+        any other option, which `enumerate` lists itself."""
+        if not 1 <= len(params) <= 2:
+            return None
+        if rest is None:
+            src = self.new_source()
+            rest = None if rest_fn is None else src.call(rest_fn)
+        k = len(params)
+        v = src.value
+        lines = []
+        for i, p in enumerate(params):
+            lines += self._domain_code(f"d{i}", p, bounds, v)
+        lines += [f"    size = {' * '.join(f'{v(len)}(d{i})' for i in range(k))}",
+                  f"    if size + {v(len)}(moves) > {MAX_OPTIONS!r}:",
+                  f"        raise {v(_too_many)}({v(choice)}, size + {v(len)}(moves))",
+                  "    L = s.loc_slots",
+                  "    for v0 in d0:", f"        L[{params[0][1]!r}] = v0"]
+        if k == 2 and rest is None:
+            lines.append(f"        moves.extend([({v(name)}, v0, v1) for v1 in d1])")
+        else:
+            if k == 2:
+                lines += ["        for v1 in d1:", f"            L[{params[1][1]!r}] = v1"]
+            pad = "    " * (k + 1)
+            values = "".join(f", v{i}" for i in range(k))
+            lines += [f"{pad}if {rest}:" if rest is not None else f"{pad}if True:",
+                      f"{pad}    moves.append(({v(name)}{values}))"]
+        return src.function("s, moves", "\n".join(lines) + "\n", statements=True)
+
+    @staticmethod
+    def _domain_code(var, param, bounds, v) -> list:
+        """Lines setting `var` to what `domain` gives for the parameter."""
+        pname, slot, lo, hi = param
+        if hi is None:
+            return [f"    coll = {v(lo)}(s)",
+                    f"    {var} = {v(list)}(s.zones[coll] if {v(isinstance)}(coll, {v(ZoneId)}) else coll)"]
+        lines = [f"    a, b = {v(lo)}(s), {v(hi)}(s)"]
+        for op, f in bounds.get(pname, ()):
+            lines += [f"    v = {v(f)}(s)", "    " + _NARROW[op].format(max=v(max), min=v(min))]
+        return lines + [f"    if b - a + 1 > {MAX_OPTIONS!r}:", f"        raise {v(_too_wide)}({v(pname)}, b - a + 1)",
+                        f"    {var} = {v(range)}(a, b + 1)"]
+
     def enumerate(self, s, choice) -> list:
         moves = []
         L = s.loc_slots
         for name, avail, params, rest, bounds, label, opt, cov in choice.options:
             if avail is not None and not avail(s):
                 continue
-            if not params:
+            if opt.fill is not None:
+                opt.fill(s, moves)
+            elif not params:
                 if rest is None or rest(s):
                     moves.append((name,))
             elif opt.independent:
@@ -100,8 +157,7 @@ class Moves:
             else:
                 a, b = max(a, v), min(b, v)
         if b - a + 1 > MAX_OPTIONS:
-            raise RuleError("too many options", f"'{pname}' may be any of {b - a + 1:,} numbers "
-                            f"(at most {MAX_OPTIONS:,} moves in one decision)")
+            raise _too_wide(pname, b - a + 1)
         return range(a, b + 1)
 
     def product(self, s, L, params, k, bounds, rest, prefix, out):

@@ -47,6 +47,7 @@ class Chance:
 class OptionInfo:
     syntax: S.Option
     independent: bool           # no parameter's range depends on another's value
+    fill: Optional[Callable] = None     # (state, moves) -> None: lists its moves (Moves.option_filler)
 
 
 class Env:

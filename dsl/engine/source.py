@@ -1,0 +1,105 @@
+"""Expressions specialised per game: one Python function per expression tree instead of one
+closure per node, which is most of what random play spends its time on.
+
+Each expression construct's `generate(src, e, env)` hook returns the Python expression that
+computes its value from the state `s`, or None for a form it leaves to its closure (a construct
+may say so before it has generated any part, never after). Parts without a generator run
+through their own `compile` closure, called from the generated code, so a construct without
+one loses speed, never meaning. No text of a rule file becomes code: a slot or a variable is
+an index the compiler chose, a number or a string is a literal written by `repr`, and any other
+value (a tuple of players, a zone, a table) or function is a name bound to it in the namespace
+the code runs in, which has no builtins.
+
+May import: the language, the constructs' registry, engine errors and program parts.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from ..constructs.registry import Absent, construct_of, hook
+
+# Generated expressions nest at most this deep; a deeper part becomes a function of its own,
+# so Python's parser never meets a tree deeper than it can read.
+_MAX_NESTING = 30
+
+# Python's compiling is most of the cost of generating, and the same code recurs (the names in
+# it are bound per tree): within a game, across player counts, across a fuzz run's mutants.
+_compiled: dict = {}
+_MAX_CACHED = 20_000
+
+
+def expression(c, e, env) -> Callable:
+    """The function of the state computing `e`: generated when its construct can, else its closure."""
+    return generated(c, e, env)[0]
+
+
+def generated(c, e, env) -> tuple:
+    """(function, Source, code): the function of the state computing `e`, and the code it runs
+    with the values it names, for code that embeds it; (closure, None, None) when `e` has no generator."""
+    gen = _generator(e)
+    src = Source(c)
+    text = gen(src, e, env) if gen is not None else None
+    if text is None:
+        return hook(e, "compile")(c, e, env), None, None
+    whole = src.calls.get(text)
+    # a tree that is one closure is that closure: calling it through a lambda only adds a call
+    return (whole if whole is not None else src.function("s", text)), src, text
+
+
+def _generator(e):
+    found = construct_of(e).hooks.get("generate")
+    return None if found is None or isinstance(found, Absent) else found
+
+
+class Source:
+    """What the generators of one expression tree share: the compiler and the named values."""
+
+    def __init__(self, compiler):
+        self.c = compiler
+        self.names: dict = {}
+        self.calls: dict = {}           # "kN(s)" -> the closure kN, for a tree that is only that
+        self.depth = 0
+
+    def sub(self, e, env) -> str:
+        """The code of a part: generated, or a call of its closure."""
+        gen = _generator(e)
+        if gen is not None and self.depth < _MAX_NESTING:
+            self.depth += 1
+            try:
+                text = gen(self, e, env)
+            finally:
+                self.depth -= 1
+            if text is not None:
+                return text
+        # a part too deep is generated on its own (Compiler.expr); one without a generator is its closure
+        return self.call(self.c.expr(e, env) if gen is not None else hook(e, "compile")(self.c, e, env))
+
+    def call(self, fn: Callable) -> str:
+        """The code calling a function of the state."""
+        text = f"{self.value(fn)}(s)"
+        self.calls[text] = fn
+        return text
+
+    def function(self, params: str, body: str, statements: bool = False) -> Callable:
+        """A function of `params` returning the expression `body`, or running the statements
+        `body`, with the values this Source named and nothing else in reach."""
+        text = f"def f({params}):\n{body}" if statements else f"lambda {params}: {body}"
+        code = _compiled.get(text)
+        if code is None:
+            if len(_compiled) >= _MAX_CACHED:
+                _compiled.clear()
+            code = _compiled[text] = compile(text, "<rule expression>", "exec" if statements else "eval")
+        namespace = {"__builtins__": {}}
+        namespace.update(self.names)
+        if not statements:
+            return eval(code, namespace)
+        exec(code, namespace)
+        return namespace["f"]
+
+    def value(self, v) -> str:
+        """The code for a value: a literal for a whole number, truth, text or nothing, else a bound name."""
+        if v is None or type(v) in (bool, int, str):
+            return repr(v)
+        name = f"k{len(self.names)}"
+        self.names[name] = v
+        return name

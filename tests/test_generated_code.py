@@ -1,0 +1,158 @@
+"""Expressions, comprehensions and move listing run as generated Python (dsl/engine/source.py,
+Moves.option_filler): hostile names and texts in a rule file stay inert data, and a game plays
+exactly as it does through the constructs' closures and the general move-listing loop."""
+import re
+
+import pytest
+
+from dsl.analyses.simulate import game_rng, play_random
+from dsl.engine import Game, source
+from dsl.engine.values import Piece
+from dsl.language.checker import check
+from dsl.language.parser import parse_text
+
+from _util import BLUFF, DEMOCRACY, GAMES, rules_of
+
+PAYLOAD = "__import__('os').system('touch {marker}')"
+
+# Every name is one Python or the generated code gives meaning to; every text would be code
+# if it were pasted into the source instead of written by repr.
+HOSTILE = '''game __import__
+  players 2 to 3
+
+deck k0
+  in __builtins__
+  cards
+    | s | lambda |
+    | "{payload}" | 1 |
+    | "quote \\" and back\\\\slash" | 2 |
+    | "new\\nline" | 3 |
+    | "ünïcødé 札" | 4 |
+
+zone __builtins__ is deck, shared, seen by everyone
+zone eval is hand, per player, seen by everyone
+
+variable os = "{payload}"
+counter 名前 per player = 0
+
+value k1(x) = x.s = os or x.s = "quote \\" and back\\\\slash" or x.lambda >= 3 and x.s != "new\\nline" or x.s = "ünïcødé 札"
+
+play
+  repeat until empty(__builtins__) or count(x in __builtins__ where x.s = "\\\\" or x.lambda > 99) > 0
+    for each s in players
+      step take
+        s chooses k2 from __builtins__ where k1(k2)
+          move k2 to eval(s)
+          add k2.lambda to 名前(s)
+          set os to k2.s
+        if empty(__builtins__)
+          end game by highest 名前(p) for p in players
+'''
+
+# All generated code may name: the state's fields, a dict's get, the locals of a generated
+# move lister, and the values the generator bound (k0, k1, ...). A rule file's own name never appears.
+_ALLOWED_NAME = re.compile(r"^(s|loc_slots|vars|pvars|face|zones|get|moves|append|extend|size|L|out|x|a|b|v|coll|d\d|v\d|k\d+)$")
+
+
+def _hostile(tmp_path):
+    marker = tmp_path / "pwned"
+    text = HOSTILE.format(payload=PAYLOAD.format(marker=marker))
+    rules, diagnostics = parse_text(text, str(tmp_path / "hostile.rules"))
+    assert rules is not None and not diagnostics
+    assert [d for d in check(rules) if d.severity == "error"] == []
+    return rules, marker
+
+
+def _generated(monkeypatch):
+    """Every function the generator makes while a game compiles."""
+    made = []
+    real = source.Source.function
+
+    def recording(src, params, body, statements=False):
+        made.append(real(src, params, body, statements))
+        return made[-1]
+    monkeypatch.setattr(source.Source, "function", recording)
+    return made
+
+
+def _closures_only(monkeypatch):
+    """Expressions through their constructs' closures, moves listed by the general loop."""
+    monkeypatch.setattr(source, "_generator", lambda e: None)
+    monkeypatch.setattr(Game, "option_filler", lambda *args: None)
+
+
+def _plays(game, games=30):
+    return [(p.actions, p.state.to_json()) for p in
+            (play_random(game, game_rng(5, i), i) for i in range(games))]
+
+
+def test_hostile_names_and_texts_are_inert_data(tmp_path, monkeypatch):
+    rules, marker = _hostile(tmp_path)
+    made = _generated(monkeypatch)
+    game = Game(rules, 2)
+    assert made, "the where clause and the values are generated"
+    texts = {PAYLOAD.format(marker=marker), 'quote " and back\\slash', "new\nline", "ünïcødé 札"}
+    seen_texts = set()
+    for f in made:
+        code = f.__code__
+        assert f.__globals__["__builtins__"] == {}
+        names = set(code.co_names) | set(code.co_varnames)
+        assert all(_ALLOWED_NAME.match(n) for n in names), names
+        seen_texts |= {k for k in code.co_consts if isinstance(k, str)}
+    # the rule file's texts reach the code only as string constants, unchanged: the cards' texts,
+    # the names of their columns, and the move's option name
+    assert seen_texts == texts | {"s", "lambda", "choose", "\\"}
+    assert texts >= {v for v in game.piece_attrs[0].values() if isinstance(v, str)}
+
+    s = game.new_initial_state()
+    first = s.legal_moves()
+    assert first == [("choose", Piece(0)), ("choose", Piece(1)), ("choose", Piece(3))]
+    s.apply(("choose", Piece(0)))           # the card whose text is the payload: now `os` holds it
+    assert s.vars[game.var_slots["os"]] == PAYLOAD.format(marker=marker)
+    # P2 may take the card whose text is the quote (as written, escapes read) or the unicode one;
+    # the one worth 3 is the new line, which the condition leaves out
+    assert s.legal_moves() == [("choose", Piece(1)), ("choose", Piece(3))]
+    s.apply(("choose", Piece(1)))
+    assert s.vars[game.var_slots["os"]] == 'quote " and back\\slash'
+    for p in _plays(game):
+        assert p[1]["outcome"] is not None or p[1]["dead_end"] is not None
+    assert not marker.exists()
+
+
+def test_hostile_game_plays_as_through_the_closures(tmp_path, monkeypatch):
+    rules, _ = _hostile(tmp_path)
+    generated = _plays(Game(rules, 3))
+    _closures_only(monkeypatch)
+    assert _plays(Game(rules, 3)) == generated
+
+
+@pytest.mark.parametrize("path, players", [(BLUFF, 2), (BLUFF, 4), (DEMOCRACY, 4), (GAMES / "populus.rules", 3),
+                                           (GAMES / "tictactoe.rules", 2), (GAMES / "dream-duels.rules", 2),
+                                           (GAMES / "byzantine.rules", 3),
+                                           (GAMES.parent / "tests" / "fixtures" / "connect-four-4x3.rules", 2)])
+def test_seed_games_play_as_through_the_closures(path, players, monkeypatch):
+    rules = rules_of(str(path))
+    generated = _plays(Game(rules, players), 12)
+    _closures_only(monkeypatch)
+    assert _plays(Game(rules, players), 12) == generated
+
+
+def test_a_range_past_the_bound_ends_the_game_alike(monkeypatch):
+    """The generated move lister works a range out as `domain` does, refusal included."""
+    text = BLUFF.read_text(encoding="utf-8").replace(
+        "number from 1 to dice_in_play where", "number from 1 to dice_in_play * 100000 where")
+    rules, diagnostics = parse_text(text, str(BLUFF))
+    assert rules is not None and [d for d in check(rules) if d.severity == "error"] == []
+
+    def first_raise():
+        s = Game(rules, 3).new_initial_state()
+        while s.is_chance():
+            s.apply(0)
+        s.apply(("choose", 1, 1))       # the opening bid; the next player may raise or call
+        return s.legal_moves(), s.dead_end
+    generated = first_raise()
+    _closures_only(monkeypatch)
+    assert first_raise() == generated
+    moves, dead_end = generated
+    assert moves == [] and dead_end.kind == "too many options" and dead_end.rule == "bidding"
+    assert dead_end.message == "'number' may be any of 1,500,000 numbers (at most 100,000 moves in one decision)"
