@@ -16,18 +16,18 @@ from _util import errors_of, parsed
 GAME = """game ballot
   players 2 to 3
 deck space
-  in spaces
+  in places
   cards
     | name  |
     | north |
     | south |
-zone spaces is board, shared, seen by everyone
+zone places is board, shared, seen by everyone
 counter votes per space = 0 max 2
 play
   for each p in players
-    p chooses sp from spaces
+    p chooses sp from places
       add 1 to votes(sp)
-  end game winners (if votes(first(spaces)) >= votes(top(spaces)) then [player(1)] else [player(2)])
+  end game winners (if votes(first(places)) >= votes(top(places)) then [player(1)] else [player(2)])
 """
 
 
@@ -38,7 +38,7 @@ def test_each_piece_keeps_its_own_value():
     north, south = game.kind_pieces["space"]
     s = run(game, [[0, ["choose", int(south)]], [1, ["choose", int(north)]], [2, ["choose", int(south)]]], log=True)
     assert s.pvars[game.pvar_slots["votes"]] == [1, 2]
-    assert [int(p) for p in s.outcome] == [1]           # south (the top of spaces) has more
+    assert [int(p) for p in s.outcome] == [1]           # south (the top of places) has more
     assert s.to_json()["player_variables"]["votes"] == [1, 2]
     assert "   south's votes = 2" in Narrator(game, "en").tell(s.log)
 
@@ -63,8 +63,8 @@ def test_checks_name_the_mistake():
     [err] = errors_of(GAME.replace("counter votes per space", "counter votes per spcae"))
     assert err.message == "counter 'votes' is kept per 'spcae', which is not a component"
     assert "space" in err.hint and err.span.line == 10
-    [err] = errors_of(GAME.replace("counter votes per space", "counter votes per spaces"))
-    assert err.message == "counter 'votes' is kept per 'spaces', which is not a component"
+    [err] = errors_of(GAME.replace("counter votes per space", "counter votes per places"))
+    assert err.message == "counter 'votes' is kept per 'places', which is not a component"
     [err] = errors_of(GAME.replace("add 1 to votes(sp)", "add 1 to votes"))
     assert err.message == "'votes' is kept per space: say whose, e.g. votes(s)"
 
@@ -75,8 +75,8 @@ def test_pieces_with_values_of_their_own_are_kept_apart_by_explore():
     north, south = game.kind_pieces["space"]
     assert piece_classes(game)[north] != piece_classes(game)[south]
     unkept = Game(parsed(alike.replace("counter votes per space", "counter votes per player")
-                         .replace("votes(sp)", "votes(p)").replace("votes(first(spaces))", "votes(player(1))")
-                         .replace("votes(top(spaces))", "votes(player(2))")), 2)
+                         .replace("votes(sp)", "votes(p)").replace("votes(first(places))", "votes(player(1))")
+                         .replace("votes(top(places))", "votes(player(2))")), 2)
     assert piece_classes(unkept)[north] == piece_classes(unkept)[south]
     # seat 1 wins unless both chose the top space: 3 of the 4 ways, which explore must tell apart
     assert sorted((o["outcome"], o["games"]) for o in explore(game).outcomes) == [("P1 wins", 3), ("P2 wins", 1)]
@@ -91,5 +91,5 @@ def test_reads_in_both_languages():
     en, ja = _text(render("book", "html", rules, "en")), _text(render("book", "html", rules, "ja"))
     assert "What to keep track of votes one for each space · starts at 0, at most 2" in en
     assert "記録するもの votes spaceごと · 開始時 0, 最大 2" in ja
-    assert "Choose an item from spaces.Add 1 to that item's votes." in en
+    assert "Choose an item from places.Add 1 to that item's votes." in en
     assert "spacesからものを選ぶ。そのもののvotesに1を加える。" in ja
