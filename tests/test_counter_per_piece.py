@@ -92,4 +92,4 @@ def test_reads_in_both_languages():
     assert "What to keep track of votes one for each space · starts at 0, at most 2" in en
     assert "記録するもの votes spaceごと · 開始時 0, 最大 2" in ja
     assert "Choose an item from places.Add 1 to that item's votes." in en
-    assert "spacesからものを選ぶ。そのもののvotesに1を加える。" in ja
+    assert "placesからものを選ぶ。そのもののvotesに1を加える。" in ja
