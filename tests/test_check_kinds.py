@@ -110,3 +110,17 @@ def test_two_values_compare_only_when_alike(left, right):
 def _a(kind):
     return {"number": "a number", "player": "a player", "zone": "a zone", "truth": "a truth value",
             "text": "a text"}[kind]
+
+
+def test_a_zone_kept_per_piece_refuses_a_player():
+    """Player 0 and piece 0 are the same number during play: `spot(p)` once read the first
+    space's zone without a word. Only the checker can tell them apart."""
+    text = ("game g\n  players 2 to 2\ndeck space\n  in places\n  cards\n    | n |\n    | 1 |\n    | 2 |\n"
+            "zone places is table, shared, seen by everyone\nzone spot is space, per space, seen by everyone\n"
+            "token stone\n  count 2\n  in box\nzone box is supply, shared, seen by everyone\n"
+            "play\n  move 1 from box to spot(first(players))\n  move 1 from box to spot(top(places))\n  end game\n")
+    tree, diags = parse_text(text, "spot.rules")
+    assert tree is not None, [d.message for d in diags]
+    found = [(d.span.line, d.message) for d in check(tree) if d.severity == "error"]
+    wrong = next(i for i, line in enumerate(text.splitlines(), 1) if "spot(first(players))" in line)
+    assert found == [(wrong, "expected a piece here, but this is a player")]

@@ -46,12 +46,12 @@ def check(ck, e, scope):
     if d is not None:
         ck.used.add(fn)
         if isinstance(d, S.Zone):
-            ck.whose(e, d, scope, "one shared zone", {"player": PLAYER, "team": TEAM}.get(d.per))
+            ck.whose(e, d, scope, "one shared zone", _key_kind(d.per))
             return ZONE
         if isinstance(d, S.Board):
             return board.check_space(ck, e, d, scope)
         if isinstance(d, S.Counter):
-            ck.whose(e, d, scope, "one value for the whole game", {"player": PLAYER, "team": TEAM}.get(d.per))
+            ck.whose(e, d, scope, "one value for the whole game", _key_kind(d.per))
             return NUM if d.kind == "counter" else ck.variable_kind(fn)
         if isinstance(d, S.Order):
             if len(args) != 1:
@@ -114,6 +114,12 @@ def _check_seat(ck, arg):
                            f"{g.min_players} to {g.max_players})",
                  "name that player another way (`next_player(p)`, `top(players)` for the last seat), "
                  "or raise the smallest player count on the `players` line")
+
+
+def _key_kind(per):
+    """What NAME(x) of a zone or counter kept `per` something takes: a player, a team, or a piece
+    (player 0 and piece 0 are the same number during play, so only the checker can tell them apart)."""
+    return {"player": PLAYER, "team": TEAM, None: None}.get(per, PIECE)
 
 
 # What an argument must be where any other kind could only fail during play (the rest take anything).

@@ -251,7 +251,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("empty", (1, 1), _empty, "{0}が空", "{0} is empty", returns=BOOL),
     Builtin("seat", (1, 1), _seat, "{0}の席番号", "the seat of {0}", returns=NUM),
     Builtin("player", (1, 1), _player, "席{0}のプレイヤー", "the player in seat {0}", returns=PLAYER),
-    Builtin("holder", (1, 1), _holder, "{0}を持つプレイヤー", "the player holding {0}", returns=PLAYER),
+    # the player whose zone holds the piece, or on a map of spaces the space it lies on
+    Builtin("holder", (1, 1), _holder, "{0}を持つプレイヤー", "the player holding {0}", returns=ANY),
     Builtin("zone_of", (1, 1), _zone_of, "{0}のある場所", "where {0} is", returns=ZONE, order="unknown zone"),
     Builtin("abs", (1, 1), _abs, "{0}の絶対値", "the size of {0}", returns=NUM, constant=True),
     Builtin("size", (1, 1), _size, "{0}の大きさ", "the size of {0}", returns=NUM),
