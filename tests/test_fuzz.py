@@ -136,6 +136,7 @@ def test_a_game_that_never_ends_is_reported_with_its_bound(tmp_path):
     assert any(b["kind"] == "option" for b in r.never_reached)          # `leave` is never offered
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_json_and_another_seed_other_games():
     g = bluff(3)
     a = fuzz(g, max_examples=150, seed=5).dumps()

@@ -232,6 +232,7 @@ def test_book_sheet_and_cards_print_the_version_and_it_follows_the_text(tmp_path
     assert book.version(other) in " ".join(pages(book.make("book", "pdf", other, "en")))
 
 
+@pytest.mark.slow
 def test_printouts_are_byte_identical_across_runs():
     for path in (BLUFF, DREAM):
         rules, _ = load(str(path))

@@ -34,6 +34,7 @@ def test_every_game_and_variant_is_printed_in_both_languages():
             assert len([p for p in OUTPUTS if p.name.endswith(f"-{kind}-{lang}.html")]) == len(expected)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("output", OUTPUTS, ids=lambda p: p.name)
 def test_printed_text_shows_nothing_of_the_rule_file(output):
     lang = output.stem.rsplit("-", 1)[1]
