@@ -301,6 +301,8 @@ def _book(path, lang) -> str:
     ("en", "If 4 of what lies on grid where its owner is that player stand in a line across, down or diagonally:"),
     ("ja", "そのプレイヤーのpileから1個をgridのその数列目で一番下の空いているマスに移す。"),
     ("ja", "gridの上のもののうち、持ち主がそのプレイヤーであるもののうち4つが縦・横・斜めのどれかに一列に並んでいるなら:"),
+    ("en", "4 × 4 · a piece dropped into a column falls to its lowest empty space"),
+    ("ja", "4 × 4 · 入れた駒は列の一番下の空いているマスまで落ちる"),
 ])
 def test_connect_four_reads_its_gravity_and_its_lines(lang, sentence):
     assert sentence in _book(ROOT / "tests" / "fixtures" / "connect-four-4x4.rules", lang)

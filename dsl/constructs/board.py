@@ -189,9 +189,20 @@ def read_drop(v, e, args) -> Runs:
     return fill(ja if v.lang == "ja" else en, [v.name(e.fn, article=False), args[0]])
 
 
+# Where the board is described among the components: a piece dropped in falls as the board's gravity says.
+_FALLS = {"down": ("入れた駒は列の一番下の空いているマスまで落ちる", "a piece dropped into a column falls to its lowest empty space"),
+          "up": ("入れた駒は列の一番上の空いているマスまで上がる", "a piece dropped into a column rises to its highest empty space"),
+          "left": ("入れた駒は行の一番左の空いているマスまで動く", "a piece dropped into a row slides to its leftmost empty space"),
+          "right": ("入れた駒は行の一番右の空いているマスまで動く", "a piece dropped into a row slides to its rightmost empty space")}
+
+
 def read(v, b, counts=()) -> Runs:
     w, h = (plain(v.name(x)) if isinstance(x, str) else str(x) for x in (b.width, b.height))
-    return [("num", f"{w} × {h}")]
+    runs = [("num", f"{w} × {h}")]
+    if b.gravity:
+        ja, en = _FALLS[b.gravity]
+        runs.append(("", f" · {ja if v.lang == 'ja' else en}"))
+    return runs
 
 
 register(Board, "declaration", grammar=GRAMMAR, check=check, read=read)
