@@ -18,6 +18,11 @@ from ..engine.state import State
 from ..engine.values import Piece
 
 
+def _added(totals: list, more) -> list:
+    """Each seat's running total with another game's (or batch's) pay-offs added."""
+    return [a + b for a, b in zip(totals or [0] * len(more), more)]
+
+
 def game_rng(seed: int, index: int) -> random.Random:
     return random.Random(seed * 1_000_003 + index)
 
@@ -227,7 +232,7 @@ class Summary:
             return
         if s.payoffs is not None:
             self.payoff_games += 1
-            self.payoff_totals = [a + b for a, b in zip(self.payoff_totals or [0] * len(s.payoffs), s.payoffs)]
+            self.payoff_totals = _added(self.payoff_totals, s.payoffs)
         winners = s.outcome or ()
         if len(winners) == 1:
             self.wins[int(winners[0])] += 1
@@ -251,8 +256,7 @@ class Summary:
             self.team_wins[team] = self.team_wins.get(team, 0) + won
         if part.payoff_games:           # whole numbers: their sum does not depend on the split
             self.payoff_games += part.payoff_games
-            self.payoff_totals = [a + b for a, b in zip(self.payoff_totals or [0] * len(part.payoff_totals),
-                                                        part.payoff_totals)]
+            self.payoff_totals = _added(self.payoff_totals, part.payoff_totals)
         for key, d in part.dead_ends.items():
             self.dead_ends.setdefault(key, {**d, "count": 0})["count"] += d["count"]
             best, found = self.examples.get(key), part.examples[key]

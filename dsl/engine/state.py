@@ -7,6 +7,7 @@ copied, hashed, compared and written to JSON. No generator or closure holds prog
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Optional
 
 from .values import Piece, plain
@@ -113,8 +114,7 @@ class State:
                     place[p] = (i, at)
                 zones.append(tuple((classes[p], face[p], shown[p]) for p in items))
 
-            def canon(v):
-                return _placed(v, place)
+            canon = partial(_placed, place=place)
             body = (tuple(zones), canon(tuple(self.vars)), canon(tuple(tuple(v) for v in self.pvars)),
                     tuple(self.alive))
         if self.outcome is not None or self.dead_end is not None:
