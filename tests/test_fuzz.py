@@ -192,10 +192,10 @@ def test_engine_errors_and_broken_invariants_are_findings_not_crashes(monkeypatc
     assert ("engine", "pieces not conserved") in [(f.rule, f.kind) for f in r.findings]
     monkeypatch.undo()
 
-    def failing_choice_moves(self, s, pause, player):
+    def failing_choice_moves(self, s, pause, player, *chooser):
         if s.moves >= 2:
             raise RuntimeError("boom")
-        return Game.choice_moves(self, s, pause, player)
+        return Game.choice_moves(self, s, pause, player, *chooser)
 
     game2 = Game(load(str(BLUFF))[0], 2)
     # working out a player's moves (decision and legal_moves both go through choice_moves) fails

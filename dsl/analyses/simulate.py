@@ -48,10 +48,9 @@ def play_loop(game: Game, rng: random.Random, index: int, record: bool, agents=N
     pauses = game.pauses
     while s.outcome is None and s.dead_end is None:
         if type(pauses.get(s.ip)) is _Chance:
-            k = rng.randrange(game.chance_outcomes(s))
+            k = game.random_chance(s, rng)
             if record:
                 actions.append([CHANCE, k])
-            game.apply(s, k, validate=False)
             continue
         decision = game.decision(s)
         if decision is None:

@@ -68,7 +68,7 @@ def compile(c, st, env, owner):
             return nxt.ip
         c.emit(test, name, case.span)
         c.block(case.body, env, name)
-        c.emit(lambda s, end=end: end.ip, name, case.span)
+        c.jump(end, name, case.span)
         nxt.ip = len(c.code)
     c.emit(c.dead("no case applies", "none of the cases applies to this situation", st.span, name),
                name, st.span)

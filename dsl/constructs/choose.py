@@ -167,7 +167,7 @@ def compile(c, st, env, owner):
     for (opt, inner, label), option in zip(bodies, choice.options):
         label.ip = len(c.code)
         c.block(opt.body, inner, owner)
-        c.emit(lambda s, end=end: end.ip, owner, opt.span)
+        c.jump(end, owner, opt.span)
         for _, sl, _, _ in option[2]:
             c.slot_scopes[sl] = (label.ip, len(c.code))
     end.ip = len(c.code)
@@ -175,7 +175,7 @@ def compile(c, st, env, owner):
         reveal_ip = next_ip
         loop_back = len(c.code)
         # each option body jumps to `end`; for a simultaneous choice `end` runs the next pending body
-        c.emit(lambda s: reveal_ip, owner, st.span)
+        c.jump(reveal_ip, owner, st.span)
         after = len(c.code)
         end.ip = loop_back
         game = c

@@ -124,7 +124,7 @@ def compile(c, st, env, owner):
         return end.ip
     c.emit(c.counting_rounds(st, step, head + 1), owner, st.span)
     c.block(st.body, inner, owner)
-    c.emit(lambda s: head, owner, st.span)
+    c.jump(head, owner, st.span)
     end.ip = len(c.code)
     for sl in (items_slot, idx_slot, var_slot):
         c.slot_scopes[sl] = (first, end.ip)

@@ -84,7 +84,7 @@ def compile(c, st, env, owner):
             return nxt.ip
         c.emit(test, owner, cond_e.span)
         c.block(body, env, owner)
-        c.emit(lambda s, end=end: end.ip, owner, st.span)
+        c.jump(end, owner, st.span)
         nxt.ip = len(c.code)
     if st.otherwise:
         c.block(st.otherwise, env, owner)

@@ -56,7 +56,33 @@ class Compiler:
         self.spans.append(span)
         return len(self.code) - 1
 
+    def jump(self, target, owner, span) -> int:
+        """An unconditional jump to `target` (an instruction number, or a Label set later)."""
+        ip = self.emit(None, owner, span)
+        self.jumps[ip] = target
+        return ip
+
+    def thread_jumps(self):
+        """Each jump runs its final target's instruction in its place. An instruction knows its
+        own number (its next one and its pause are absolute), so running it from the jump's
+        place is running it at its own: the same states, one dispatch fewer. `threaded` maps a
+        jump to its target, so an error is still laid at the instruction that raised it."""
+        for ip, target in self.jumps.items():
+            seen = {ip}
+            t = target if isinstance(target, int) else target.ip
+            while t in self.jumps and t not in seen:
+                seen.add(t)
+                nxt = self.jumps[t]
+                t = nxt if isinstance(nxt, int) else nxt.ip
+            if t in self.jumps:             # a jump to itself: a loop without end, left to the step limit
+                self.code[ip] = lambda s, t=t: t
+                continue
+            self.code[ip] = self.code[t]
+            self.threaded[ip] = t
+
     def compile_all(self):
+        self.jumps = {}
+        self.threaded = {}
         self.trigger_reads = set()
         for t in self.rules.of(S.Trigger):
             self.trigger_reads |= self.names_read(t.cond)
@@ -91,6 +117,7 @@ class Compiler:
             self.emit(lambda s: -1, t.name, t.span)
             self.triggers.append((t, slot, coll, cond, start))
         self.has_triggers = bool(self.triggers)
+        self.thread_jumps()
         self.trigger_reads = set()
         for t, *_ in self.triggers:
             self.trigger_reads |= self.names_read(t.cond)

@@ -16,6 +16,10 @@ from .values import Piece, Team, plain
 _TRIGGER_ROUNDS = 64
 
 
+def _seat(pending):
+    return int(pending[0])
+
+
 class Machine:
     """The part of a Game that plays: every method takes the state it works on."""
 
@@ -89,6 +93,7 @@ class Machine:
 
     def fail(self, s, kind, message, span, at=None):
         ip = at if at is not None and 0 <= at < len(self.code) else (s.ip if 0 <= s.ip < len(self.code) else 0)
+        ip = self.threaded.get(ip, ip)
         owner = self.owner[ip] if self.owner else "play"
         span = span or (self.spans[ip] if self.spans else S.NOWHERE)
         s.dead_end = DeadEnd(kind, owner, self.rules.path_of(span), span.line, span.column, message)
@@ -166,13 +171,19 @@ class Machine:
             return [CHANCE]
         if kind is Choice:
             if pause.simultaneous:
-                L = s.loc_slots
-                done = {x for x, _ in L[pause.pending_slot]}
-                return [x if type(x) is not Team else self.acting_player(s, x)
-                        for x in L[pause.actors_slot] if x not in done]
+                return [p for p, _ in self.waiting(s, pause)]
             x = pause.actor(s)
             return [x if type(x) is not Team else self.acting_player(s, x)]
         return []
+
+    def waiting(self, s, pause) -> list:
+        """The choosers of a simultaneous choice yet to decide, as (the player who decides, the
+        player or team they decide for)."""
+        L = s.loc_slots
+        pending = L[pause.pending_slot]
+        done = {x for x, _ in pending} if pending else ()
+        return [(x if type(x) is not Team else self.acting_player(s, x), x)
+                for x in L[pause.actors_slot] if x not in done]
 
     def is_chance(self, s) -> bool:
         return not s.is_terminal() and isinstance(self.pauses.get(s.ip), Chance)
@@ -201,12 +212,13 @@ class Machine:
                 return []
         return self.choice_moves(s, pause, player)
 
-    def choice_moves(self, s, pause, player) -> list:
-        """The moves of `player`, who is known to be one of the choice's current actors."""
+    def choice_moves(self, s, pause, player, chooser=None) -> list:
+        """The moves of `player`, who is known to be one of the choice's current actors (in a
+        simultaneous choice, deciding for `chooser` when it is given)."""
         saved = list(s.loc_slots)     # enumeration uses the slots as scratch; asking must not change the state
         try:
             if pause.simultaneous:
-                s.loc_slots[pause.each_slot] = self.chooser(s, pause, player)
+                s.loc_slots[pause.each_slot] = self.chooser(s, pause, player) if chooser is None else chooser
             return self.enumerate(s, pause)
         except RuleError as err:
             s.loc_slots[:] = saved
@@ -237,18 +249,19 @@ class Machine:
                 n = self.chance_outcomes(s)
                 if not 0 <= move < n:
                     raise IllegalMove(f"chance outcome {move} is out of range (0 to {n - 1})")
-            self.apply_chance(s, pause, int(move))
-            self.run(s, s.ip + 1)
+            z = pause.zone(s)
+            self.settle_chance(s, pause, z, [z] if isinstance(z, Piece) else list(items_of(s, z)), int(move))
             return
         if not isinstance(pause, Choice):
             raise IllegalMove("the game is not waiting for a decision")
         if validate and player == CHANCE:
             raise IllegalMove("the game waits for a player's decision, not a chance outcome")
         if pause.simultaneous:
-            actors = self.current_actors(s)
+            waiting = self.waiting(s, pause)
             if player is None:
-                player = actors[0]
-            if player not in actors:
+                player = waiting[0][0]
+            chooser = next((x for p, x in waiting if p == player), None)
+            if chooser is None:
                 raise IllegalMove(f"it is not P{int(player) + 1}'s decision" if isinstance(player, int)
                                   else f"{player!r} is not a player")
             if validate:
@@ -256,13 +269,13 @@ class Machine:
             move = tuple(move)
             s.moves += 1
             s.ticks = 0
-            chooser = self.chooser(s, pause, player)
             if s.log is not None:
                 s.log.append({"event": "choose", "player": int(player), "move": plain_move(move),
                               "params": param_names(pause, move[0]), "hidden": True,
                               **({"team": int(chooser)} if isinstance(chooser, Team) else {})})
-            pending = tuple(sorted(s.loc_slots[pause.pending_slot] + ((chooser, move),),
-                                   key=lambda pm: int(pm[0])))
+            pending = s.loc_slots[pause.pending_slot] + ((chooser, move),)
+            if len(pending) > 1:
+                pending = tuple(sorted(pending, key=_seat))
             s.loc_slots[pause.pending_slot] = pending
             if len(pending) == len(s.loc_slots[pause.actors_slot]):
                 self.run(s, pause.after_ip)
@@ -291,13 +304,18 @@ class Machine:
         """Who decides now and their legal moves, as (player, moves); None when nobody can,
         after ending the game in a dead end (`no actor` or `no legal move`). The one place
         drivers (simulate, fuzz, explore, replay) learn whether the game can go on."""
-        actors = self.current_actors(s)
-        if not actors:
+        pause = self.pauses.get(s.ip)
+        chooser = None
+        if type(pause) is Choice and pause.simultaneous and not s.is_terminal():
+            waiting = self.waiting(s, pause)
+            p, chooser = waiting[0] if waiting else (None, None)
+        else:
+            actors = self.current_actors(s)
+            p = actors[0] if actors else None
+        if p is None and chooser is None:
             self.fail(s, "no actor", "the game waits for nobody", self.pause_span(s))
             return None
-        p = actors[0]
-        pause = self.pauses.get(s.ip)
-        moves = self.choice_moves(s, pause, p) if type(pause) is Choice else self.legal_moves(s, p)
+        moves = self.choice_moves(s, pause, p, chooser) if type(pause) is Choice else self.legal_moves(s, p)
         if not moves:
             if s.dead_end is None:      # working the moves out may have failed: that dead end stands
                 self.fail(s, "no legal move", f"P{int(p) + 1} has no legal move", self.pause_span(s))
@@ -314,14 +332,26 @@ class Machine:
             return s.is_terminal()
         return self.decision(s) is None
 
-    def apply_chance(self, s, pause, outcome):
+    def random_chance(self, s, rng) -> int:
+        """Draws a chance outcome uniformly with `rng` and applies it: what `apply` does with
+        `rng.randrange(chance_outcomes(s))`, working the zone out once. Returns the outcome."""
+        pause = self.pauses[s.ip]
+        z = pause.zone(s)
+        items = [z] if isinstance(z, Piece) else list(items_of(s, z))
+        outcome = rng.randrange(pause.outcomes(self, items))
+        self.settle_chance(s, pause, z, items, outcome)
+        return outcome
+
+    def settle_chance(self, s, pause, zone, items, outcome):
+        """A chance outcome's effect, then the turn structure on to the next decision."""
         s.memo.clear()
-        pause.settle(self, s, pause.zone(s), self.chance_items(s, pause), outcome)
+        pause.settle(self, s, zone, items, outcome)
         if self.has_triggers and s.playing and self.triggers_read_faces and not s.settling:
             try:
                 self.fire_triggers(s)
             except RuleError as err:
                 self.fail(s, err.kind, err.message, err.span)
+        self.run(s, s.ip + 1)
 
     def returns(self, s) -> list[float]:
         """A game that ends with pay-offs returns them; else the winners share 1."""
