@@ -1,6 +1,7 @@
-"""Expressions, comprehensions and move listing run as generated Python (dsl/engine/source.py,
-Moves.option_filler): hostile names and texts in a rule file stay inert data, and a game plays
-exactly as it does through the constructs' closures and the general move-listing loop."""
+"""Expressions, comprehensions, move listing and pause-free statements run as generated Python
+(dsl/engine/source.py, Moves.option_filler, dsl/engine/fused.py): hostile names and texts in a
+rule file stay inert data, and a game plays exactly as it does through the constructs' closures
+and the general move-listing loop."""
 import re
 
 import pytest
@@ -50,8 +51,10 @@ play
 '''
 
 # All generated code may name: the state's fields, a dict's get, the locals of a generated
-# move lister, and the values the generator bound (k0, k1, ...). A rule file's own name never appears.
-_ALLOWED_NAME = re.compile(r"^(s|loc_slots|vars|pvars|face|zones|get|moves|append|extend|size|L|out|x|a|b|v|coll|d\d|v\d|k\d+)$")
+# move lister or fused statement, and the values the generator bound (k0, k1, ...). A rule
+# file's own name never appears.
+_ALLOWED_NAME = re.compile(r"^(s|loc_slots|vars|pvars|face|zones|fired|log|outcome|dead_end|get|moves|append|extend|"
+                           r"size|L|out|x|a|b|v|coll|d\d|v\d|at|ip|err|items\d+|k\d+)$")
 
 
 def _hostile(tmp_path):
@@ -100,8 +103,9 @@ def test_hostile_names_and_texts_are_inert_data(tmp_path, monkeypatch):
         assert all(_ALLOWED_NAME.match(n) for n in names), names
         seen_texts |= {k for k in code.co_consts if isinstance(k, str)}
     # the rule file's texts reach the code only as string constants, unchanged: the cards' texts,
-    # the names of their columns, and the move's option name
-    assert seen_texts == texts | {"s", "lambda", "choose", "\\"}
+    # the names of their columns, and the move's option name; and 'ip', which a fused statement's error carries
+    assert seen_texts == texts | {"s", "lambda", "choose", "\\", "ip"}
+    assert any("at" in f.__code__.co_varnames for f in made), "a pause-free statement is fused"
     assert texts >= {v for v in game.piece_attrs[0].values() if isinstance(v, str)}
 
     s = game.new_initial_state()

@@ -59,8 +59,10 @@ def compile(c, st, env, owner):
         if s.log is not None:
             s.log.append({"event": kind, "name": bname})
         return ip + 1
-    c.emit(enter, name, st.span)
+    first = c.emit(enter, name, st.span)
     c.block(st.body, env, name)
+    end = len(c.code)
+    c.fuse(first, lambda f: f.entered(first) + f.body(first + 1, end))
 
 
 # ---------------------------------------------------------------- reading

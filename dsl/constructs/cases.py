@@ -54,10 +54,12 @@ def check(ck, st, scope, t):
 def compile(c, st, env, owner):
     end = Label()
     name = st.name or owner
+    tests = []                      # (test instruction, its jump to the end, coverage id, condition) per case
     for case in st.cases:
         cond = c.expr(case.cond, env)
         nxt = Label()
         cov = len(c.block_names)
+        tests.append([len(c.code), None, cov, cond])
         c.block_names.append(("case", f"{name}: when {source(c.rules.source_of(case.cond.span), case.cond.span)}", case.span))
 
         def test(s, cond=cond, nxt=nxt, ip=len(c.code), cov=cov):
@@ -68,11 +70,19 @@ def compile(c, st, env, owner):
             return nxt.ip
         c.emit(test, name, case.span)
         c.block(case.body, env, name)
-        c.jump(end, name, case.span)
+        tests[-1][1] = c.jump(end, name, case.span)
         nxt.ip = len(c.code)
-    c.emit(c.dead("no case applies", "none of the cases applies to this situation", st.span, name),
-               name, st.span)
+    none_applies = c.emit(c.dead("no case applies", "none of the cases applies to this situation", st.span, name),
+                          name, st.span)
     end.ip = len(c.code)
+
+    def fused(f):
+        tail = f.call(none_applies)
+        for test_ip, jump_ip, cov, cond in reversed(tests):
+            tail = ([f"at = {test_ip!r}", f"if {f.of(cond)}:"]
+                    + f.indented(f.counted(cov) + f.body(test_ip + 1, jump_ip)) + ["else:"] + f.indented(tail))
+        return tail
+    c.fuse(tests[0][0], fused)
 
 
 # ---------------------------------------------------------------- reading

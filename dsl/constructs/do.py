@@ -51,10 +51,12 @@ def compile(c, st, env, owner):
         raise RuleError("recursion", f"rule '{rule.name}' runs itself through 'do'", st.span)
     first = len(c.code)
     slots = []
+    values = []
     inner = env
     for pname, arg in zip(rule.params, st.args):
         slot = env.new_slot(pname)
         value = c.expr(arg, env)
+        values.append(value)
 
         def bind(s, ip=len(c.code), slot=slot, value=value):
             s.loc_slots[slot] = value(s)
@@ -71,12 +73,20 @@ def compile(c, st, env, owner):
         if s.log is not None:
             s.log.append({"event": "rule", "name": name})
         return ip + 1
-    c.emit(enter, rule.name, rule.span)
+    entry = c.emit(enter, rule.name, rule.span)
     c.inlining.append(rule.name)
     c.block(rule.body, inner, rule.name)
     c.inlining.pop()
+    end = len(c.code)
     for sl in slots:
-        c.slot_scopes[sl] = (first, len(c.code))
+        c.slot_scopes[sl] = (first, end)
+
+    def fused(f):
+        lines = []
+        for k, (slot, value) in enumerate(zip(slots, values)):
+            lines += [f"at = {first + k!r}", f"L[{slot!r}] = {f.of(value)}"]
+        return lines + f.entered(entry) + f.body(entry + 1, end)
+    c.fuse(first, fused)
 
 
 # ---------------------------------------------------------------- reading

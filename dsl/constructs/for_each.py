@@ -124,10 +124,26 @@ def compile(c, st, env, owner):
         return end.ip
     c.emit(c.counting_rounds(st, step, head + 1), owner, st.span)
     c.block(st.body, inner, owner)
-    c.jump(head, owner, st.span)
+    back = c.jump(head, owner, st.span)
     end.ip = len(c.code)
     for sl in (items_slot, idx_slot, var_slot):
         c.slot_scopes[sl] = (first, end.ip)
+
+    def fused(f):
+        if st is c.round_loop:
+            return None             # its passes are counted by its step instruction
+        items, i = f"items{items_slot}", f"L[{idx_slot}]"
+        lines = [f"at = {first!r}",
+                 f"{items} = L[{items_slot}] = {f.name(tuple)}({f.of(coll)})",
+                 f"{i} = 0",
+                 f"while {i} < {f.name(len)}({items}):",
+                 f"    L[{var_slot}] = {items}[{i}]",
+                 f"    {i} += 1"]
+        body = f.body(head + 1, back)
+        if cond is None:
+            return lines + f.indented(body)
+        return lines + [f"    at = {head!r}", f"    if {f.of(cond)}:"] + f.indented(f.indented(body))
+    c.fuse(first, fused)
 
 
 # ---------------------------------------------------------------- reading

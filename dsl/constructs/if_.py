@@ -68,11 +68,13 @@ def compile(c, st, env, owner):
     c.block_names.append(("else", f"{owner}: else of if {first}" if st.otherwise else
                              f"{owner}: if {first} is false", st.span))
     else_cov = base + len(st.branches)
+    tests = []                      # (test instruction, its jump to the end, condition) per branch
     for k, (cond_e, body) in enumerate(st.branches):
         cond = c.expr(cond_e, env)
         nxt = Label()
         cov = base + k
         last = else_cov if k == len(st.branches) - 1 else None
+        tests.append([len(c.code), None, cond])
 
         def test(s, cond=cond, nxt=nxt, ip=len(c.code), cov=cov, last=last):
             if cond(s):
@@ -84,11 +86,22 @@ def compile(c, st, env, owner):
             return nxt.ip
         c.emit(test, owner, cond_e.span)
         c.block(body, env, owner)
-        c.jump(end, owner, st.span)
+        tests[-1][1] = c.jump(end, owner, st.span)
         nxt.ip = len(c.code)
+    otherwise = len(c.code)
     if st.otherwise:
         c.block(st.otherwise, env, owner)
     end.ip = len(c.code)
+
+    def fused(f):
+        tail = f.counted(else_cov) + f.body(otherwise, end.ip)
+        for k in reversed(range(len(tests))):
+            test_ip, jump_ip, cond = tests[k]
+            tail = ([f"at = {test_ip!r}", f"if {f.of(cond)}:"]
+                    + f.indented(f.counted(base + k) + f.body(test_ip + 1, jump_ip))
+                    + ["else:"] + f.indented(tail))
+        return tail
+    c.fuse(tests[0][0], fused)
 
 
 # ---------------------------------------------------------------- reading

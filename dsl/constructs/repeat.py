@@ -65,9 +65,17 @@ def compile(c, st, env, owner):
             return ip + 1
         c.emit(c.counting_rounds(st, test, head + 1), owner, st.span)
         c.block(st.body, env, owner)
-        c.emit(c.loop_back(st, head), owner, st.span)
+        back = c.emit(c.loop_back(st, head), owner, st.span)
         end.ip = len(c.code)
         c.slot_scopes[slot] = (top, end.ip)
+
+        def fused_times(f):
+            if st is c.round_loop:
+                return None             # its passes are counted by its test instruction
+            return ([f"at = {top!r}", f"L[{slot}] = {f.of(times)}", "while True:",
+                     f"    at = {head!r}", f"    if L[{slot}] <= 0:", "        break", f"    L[{slot}] -= 1"]
+                    + f.indented(f.body(head + 1, back) + _passed(f, back)))
+        c.fuse(top, fused_times)
         return
     cond = c.expr(st.expr, env)
     until = st.kind == "until"
@@ -76,8 +84,20 @@ def compile(c, st, env, owner):
         return end.ip if bool(cond(s)) == until else ip + 1
     c.emit(c.counting_rounds(st, test, top + 1), owner, st.expr.span)
     c.block(st.body, env, owner)
-    c.emit(c.loop_back(st, top), owner, st.span)
+    back = c.emit(c.loop_back(st, top), owner, st.span)
     end.ip = len(c.code)
+
+    def fused(f):
+        if st is c.round_loop:
+            return None
+        return (["while True:", f"    at = {top!r}", f"    if {'' if until else 'not '}{f.of(cond)}:",
+                 "        break"] + f.indented(f.body(top + 1, back) + _passed(f, back)))
+    c.fuse(top, fused)
+
+
+def _passed(f, back) -> list:
+    """The jump back to the top, which counts the pass towards the loop bound."""
+    return [f"at = {back!r}", f"{f.name(f.c.code[back])}(s)"]
 
 
 # ---------------------------------------------------------------- reading

@@ -10,6 +10,7 @@ from typing import Callable
 from ..constructs.registry import hook
 from ..language import syntax as S
 from .errors import RuleError
+from .fused import Fuser
 from .program import Chance, Env, first_line, items_of
 from .source import Source, expression, generated
 from .tables import LOOP_PASSES_PER_STEP
@@ -18,6 +19,8 @@ from .state import DeadEnd
 
 class Compiler:
     """The part of a Game that compiles the rule tree into `code`."""
+
+    fusing = True           # pause-free statements run as generated code (tests compare with False)
 
     def expr(self, e: S.Expr, env: "Env") -> Callable:
         return expression(self, e, env)
@@ -83,6 +86,8 @@ class Compiler:
     def compile_all(self):
         self.jumps = {}
         self.threaded = {}
+        self.fuser = Fuser(self)
+        self.builders = {}
         self.trigger_reads = set()
         for t in self.rules.of(S.Trigger):
             self.trigger_reads |= self.names_read(t.cond)
@@ -106,6 +111,7 @@ class Compiler:
         self.emit(self.dead("play ran out", "the turn structure ended without ending the game", end_span, "play"),
                    "play", end_span)
         self.triggers = []
+        self.fused = self.fuser.install(len(self.code)) if self.fusing else 0
         for t in self.rules.of(S.Trigger):
             tenv = Env(self, {})
             start = len(self.code)
@@ -160,7 +166,14 @@ class Compiler:
             self.stmt(st, env, owner)
 
     def stmt(self, st, env, owner):
+        first = len(self.code)
         hook(st, "compile")(self, st, env, owner)
+        self.fuser.add(first, len(self.code), self.builders.pop(first, None))
+
+    def fuse(self, first, build):
+        """How the statement being compiled from instruction `first` reads as generated code:
+        `build(fuser)` gives its lines, or None to run its instructions (engine/fused.py)."""
+        self.builders[first] = build
 
     def dead(self, kind, message, span, owner):
         path = self.rules.path_of(span)

@@ -26,6 +26,10 @@ class RuleError(Exception):
 # What evaluating an expression the checker let through can still raise during play.
 EVALUATION_ERRORS = (TypeError, KeyError, IndexError, ValueError, ZeroDivisionError, AttributeError, OverflowError)
 
+# What the machine turns into a dead end; each carries the instruction it came from (`ip`)
+# when it leaves a fused statement (engine/fused.py).
+CARRIED = (RuleError, RecursionError) + EVALUATION_ERRORS
+
 
 def plain_error(err: Exception) -> str:
     """A designer's reading of what went wrong, instead of Python's name for it."""

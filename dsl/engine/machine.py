@@ -8,7 +8,7 @@ from __future__ import annotations
 
 
 from ..language import syntax as S
-from .errors import EVALUATION_ERRORS, IllegalMove, RuleError, plain_error
+from .errors import CARRIED, EVALUATION_ERRORS, IllegalMove, RuleError, plain_error
 from .program import CHANCE, Chance, Choice, Env, items_of, param_names, plain_move
 from .state import DeadEnd, State
 from .values import Piece, Team, plain
@@ -85,11 +85,24 @@ class Machine:
         except RuleError as err:
             self.fail(s, err.kind, err.message, err.span, getattr(err, "ip", ip))
         except EVALUATION_ERRORS as err:
-            self.fail(s, "evaluation failed", plain_error(err), None, ip)
-        except RecursionError:
-            self.fail(s, "evaluation failed", "the rules recurse without end", None, ip)
+            self.fail(s, "evaluation failed", plain_error(err), None, getattr(err, "ip", ip))
+        except RecursionError as err:
+            self.fail(s, "evaluation failed", "the rules recurse without end", None, getattr(err, "ip", ip))
         if s.outcome is None and s.dead_end is None and s.moves > self.max_moves:
             self.fail(s, "step limit", f"the game took more than {self.max_moves} decisions", None)
+
+    def run_range(self, s, ip, end):
+        """Runs a statement's instructions from `ip` until it is done (at `end`) or the game has
+        ended, for a fused statement (engine/fused.py); an error leaving it carries its instruction."""
+        code = self.code
+        try:
+            while 0 <= ip != end and s.outcome is None and s.dead_end is None:
+                ip = code[ip](s)
+        except CARRIED as err:
+            if not hasattr(err, "ip"):
+                err.ip = ip
+            raise
+        return ip
 
     def fail(self, s, kind, message, span, at=None):
         ip = at if at is not None and 0 <= at < len(self.code) else (s.ip if 0 <= s.ip < len(self.code) else 0)

@@ -1,0 +1,124 @@
+"""Fused statements (dsl/engine/fused.py): a statement that cannot pause runs as one generated
+function, and a game plays exactly as it does through its instructions one by one: the same
+moves, states, logs, coverage counts and dead ends, laid at the same places."""
+import json
+
+import pytest
+
+from dsl.analyses.simulate import game_rng, play_random
+from dsl.engine import Game
+from dsl.language.checker import check
+from dsl.language.parser import parse_text
+
+from _util import BLUFF, DEMOCRACY, GAMES, ROOT, rules_of
+
+
+def _unfused(monkeypatch, rules, players):
+    monkeypatch.setattr(Game, "fusing", False)
+    game = Game(rules, players)
+    monkeypatch.undo()
+    assert game.fused == 0
+    return game
+
+
+def _plays(game, games):
+    return [json.dumps([p.actions, p.state.to_json(), p.state.rounds], default=str)
+            for p in (play_random(game, game_rng(11, i), i) for i in range(games))]
+
+
+def _watched(game, games):
+    """Games with the log and coverage kept, moves drawn as random play draws them."""
+    out = []
+    for i in range(games):
+        s = game.new_initial_state(log=True, coverage=True)
+        rng = game_rng(4, i)
+        while not s.is_terminal():
+            if s.is_chance():
+                s.apply(rng.randrange(s.chance_outcomes()))
+                continue
+            decision = game.decision(s)
+            if decision is None:
+                break
+            player, moves = decision
+            s.apply(rng.choice(moves), player)
+        out.append(json.dumps([s.log, sorted((str(k), v) for k, v in s.fired.items()), s.to_json()], default=str))
+    return out
+
+
+@pytest.mark.parametrize("path, players", [
+    (BLUFF, 2), (BLUFF, 5), (DEMOCRACY, 4), (DEMOCRACY, 6), (GAMES / "populus.rules", 3),
+    (GAMES / "byzantine.rules", 4), (GAMES / "dream-duels.rules", 2), (GAMES / "tictactoe.rules", 2),
+    (ROOT / "variants" / "democracy-ghost.rules", 3), (ROOT / "variants" / "bluff-life.rules", 3)])
+def test_seed_games_play_as_through_their_instructions(path, players, monkeypatch):
+    rules = rules_of(str(path))
+    fused = Game(rules, players)
+    assert fused.fused > 0, "the game has pause-free loops or branches to fuse"
+    unfused = _unfused(monkeypatch, rules, players)
+    assert _plays(fused, 25) == _plays(unfused, 25)
+    assert _watched(fused, 4) == _watched(unfused, 4)
+
+
+def _game(text, tmp_path):
+    rules, diagnostics = parse_text(text, str(tmp_path / "g.rules"))
+    assert rules is not None and not diagnostics, diagnostics
+    assert [d for d in check(rules) if d.severity == "error"] == []
+    return rules
+
+
+_FAILING = '''game failing
+  players 2 to 2
+counter pot = 0
+counter zero = 0
+counter spins = 0
+play
+  repeat until pot > 3
+    step pick
+      first(players) chooses one of
+        option raise
+          add 4 to pot
+        option divide
+          add 2 to pot
+        option spin
+          add 3 to pot
+    step settle
+      for each p in players
+        if pot = 2
+          set pot to pot // zero
+        cases
+          when pot = 1
+            add 1 to pot
+          when pot = 3
+            set spins to 0
+            repeat until spins < 0
+              add 1 to spins
+  end game winners [first(players)]
+'''
+
+
+@pytest.mark.parametrize("option, kind, line", [
+    ("raise", "no case applies", 20), ("divide", "evaluation failed", 19), ("spin", "step limit", 25)])
+def test_a_dead_end_inside_a_fused_statement_is_laid_where_it_happens(tmp_path, monkeypatch, option, kind, line):
+    rules = _game(_FAILING, tmp_path)
+    ends = []
+    for game in (Game(rules, 2), _unfused(monkeypatch, rules, 2)):
+        s = game.new_initial_state()
+        s.apply((option,))
+        ends.append(s.dead_end)
+    assert ends[0] == ends[1]
+    assert (ends[0].kind, ends[0].rule, ends[0].line) == (kind, "settle", line)
+
+
+def test_loops_nested_deeper_than_python_reads_run_through_their_instructions(tmp_path, monkeypatch):
+    depth = 24              # Python compiles at most 20 nested loops in one function
+    loops = "".join("  " * (1 + k) + f"for each p{k} in players where p{k} = first(players)\n" for k in range(depth))
+    text = ("game deep\n  players 2 to 2\ncounter laps = 0\nplay\n  first(players) chooses one of\n"
+            "    option go\n      pass\n" + loops + "  " * (1 + depth) + "add 1 to laps\n  end game winners [first(players)]\n")
+    rules = _game(text, tmp_path)
+    fused = Game(rules, 2)
+    assert fused.fused > 0
+    s = fused.new_initial_state()
+    s.apply(("go",))
+    t = _unfused(monkeypatch, rules, 2).new_initial_state()
+    t.apply(("go",))
+    assert s.to_json() == t.to_json()
+    assert s.vars[fused.var_slots["laps"]] == 1 and s.outcome is not None
