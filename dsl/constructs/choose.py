@@ -163,6 +163,7 @@ def compile(c, st, env, owner):
         fill = c.option_filler(choice, opt.name, params, bound_fns, rest_fn, rest_src, rest_code) if independent else None
         choice.options.append((opt.name, avail, params, rest_fn, bound_fns, label,
                                OptionInfo(opt, independent, fill), cov))
+        choice.named.setdefault(opt.name, (tuple(sl for _, sl, _, _ in params), label, cov))
         bodies.append((opt, inner, label))
     for (opt, inner, label), option in zip(bodies, choice.options):
         label.ip = len(c.code)

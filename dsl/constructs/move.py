@@ -67,6 +67,7 @@ def compile(c, st, env, owner):
     span = st.span
     to_top = st.place == "top"
     game = c
+    fires = c.has_triggers          # without triggers, a move sets nothing off
 
     def put(s, piece, d):
         src = s.zones[s.loc[piece]]
@@ -86,11 +87,13 @@ def compile(c, st, env, owner):
             if p is None:
                 raise RuleError("empty zone", "there is nothing to move", span)
             d = dest(s)
-            s.memo.clear()
+            if s.memo:
+                s.memo.clear()
             put(s, p, d)
             if s.log is not None:
                 s.log.append({"event": "move", "pieces": [int(p)], "to": game.zone_names[d]})
-            game.after_effect(s)
+            if fires:
+                game.after_effect(s)
             return ip + 1
         c.emit(move_item, owner, span)
         return
@@ -114,7 +117,8 @@ def compile(c, st, env, owner):
                                     f"asked to move {k} from {game.zone_names[src_id]}, which holds {len(src)}",
                                     span)
                 k = len(src)
-        s.memo.clear()
+        if s.memo:
+            s.memo.clear()
         if k:
             moved = src[len(src) - k:]
             del src[len(src) - k:]
@@ -129,7 +133,8 @@ def compile(c, st, env, owner):
             if s.log is not None:
                 s.log.append({"event": "move", "pieces": [int(p) for p in moved],
                               "from": game.zone_names[src_id], "to": game.zone_names[d]})
-        game.after_effect(s)
+        if fires:
+            game.after_effect(s)
         return ip + 1
     c.emit(move, owner, span)
 

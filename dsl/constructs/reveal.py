@@ -39,7 +39,8 @@ def compile(c, st, env, owner):
 
     def reveal(s, ip=len(c.code)):
         items = zone(s)
-        s.memo.clear()
+        if s.memo:
+            s.memo.clear()
         for p in items:
             s.revealed[p] = True
         if s.log is not None:

@@ -88,6 +88,7 @@ class Compiler:
         self.threaded = {}
         self.fuser = Fuser(self)
         self.builders = {}
+        self.has_triggers = bool(self.rules.of(S.Trigger))
         self.trigger_reads = set()
         for t in self.rules.of(S.Trigger):
             self.trigger_reads |= self.names_read(t.cond)

@@ -16,10 +16,6 @@ from .values import Piece, Team, plain
 _TRIGGER_ROUNDS = 64
 
 
-def _seat(pending):
-    return int(pending[0])
-
-
 class Machine:
     """The part of a Game that plays: every method takes the state it works on."""
 
@@ -189,14 +185,23 @@ class Machine:
             return [x if type(x) is not Team else self.acting_player(s, x)]
         return []
 
-    def waiting(self, s, pause) -> list:
-        """The choosers of a simultaneous choice yet to decide, as (the player who decides, the
-        player or team they decide for)."""
+    def waiting(self, s, pause, player=None) -> list:
+        """The choosers of a simultaneous choice yet to decide (only the one `player` decides
+        for, when given), as (the player who decides, the player or team they decide for)."""
         L = s.loc_slots
         pending = L[pause.pending_slot]
-        done = {x for x, _ in pending} if pending else ()
-        return [(x if type(x) is not Team else self.acting_player(s, x), x)
-                for x in L[pause.actors_slot] if x not in done]
+        out = []
+        for x in L[pause.actors_slot]:
+            for done, _ in pending:
+                if done == x:
+                    break
+            else:
+                p = x if type(x) is not Team else self.acting_player(s, x)
+                if player is None:
+                    out.append((p, x))
+                elif p == player:
+                    return [(p, x)]
+        return out
 
     def is_chance(self, s) -> bool:
         return not s.is_terminal() and isinstance(self.pauses.get(s.ip), Chance)
@@ -250,10 +255,10 @@ class Machine:
         move (a tuple as listed by legal_moves). An action the rules do not allow here raises
         IllegalMove and leaves the state unchanged. `validate=False` skips that check for
         callers that pass a move straight from legal_moves (random play)."""
-        if s.is_terminal():
+        if s.outcome is not None or s.dead_end is not None:
             raise IllegalMove("the game has already ended")
         pause = self.pauses.get(s.ip)
-        if isinstance(pause, Chance):
+        if type(pause) is Chance:
             if validate:
                 if player is not None and player != CHANCE:
                     raise IllegalMove(f"the game waits for a chance outcome, not for P{int(player) + 1}")
@@ -265,18 +270,16 @@ class Machine:
             z = pause.zone(s)
             self.settle_chance(s, pause, z, [z] if isinstance(z, Piece) else list(items_of(s, z)), int(move))
             return
-        if not isinstance(pause, Choice):
+        if type(pause) is not Choice:
             raise IllegalMove("the game is not waiting for a decision")
         if validate and player == CHANCE:
             raise IllegalMove("the game waits for a player's decision, not a chance outcome")
         if pause.simultaneous:
-            waiting = self.waiting(s, pause)
-            if player is None:
-                player = waiting[0][0]
-            chooser = next((x for p, x in waiting if p == player), None)
-            if chooser is None:
+            waiting = self.waiting(s, pause, player)
+            if not waiting:
                 raise IllegalMove(f"it is not P{int(player) + 1}'s decision" if isinstance(player, int)
                                   else f"{player!r} is not a player")
+            player, chooser = waiting[0]
             if validate:
                 move = self._checked_move(s, pause, move, player)
             move = tuple(move)
@@ -286,11 +289,13 @@ class Machine:
                 s.log.append({"event": "choose", "player": int(player), "move": plain_move(move),
                               "params": param_names(pause, move[0]), "hidden": True,
                               **({"team": int(chooser)} if isinstance(chooser, Team) else {})})
-            pending = s.loc_slots[pause.pending_slot] + ((chooser, move),)
-            if len(pending) > 1:
-                pending = tuple(sorted(pending, key=_seat))
-            s.loc_slots[pause.pending_slot] = pending
-            if len(pending) == len(s.loc_slots[pause.actors_slot]):
+            L = s.loc_slots
+            pending = L[pause.pending_slot]
+            k = len(pending)            # kept in seat order: the bodies run in that order
+            while k and int(pending[k - 1][0]) > int(chooser):
+                k -= 1
+            pending = L[pause.pending_slot] = pending[:k] + ((chooser, move),) + pending[k:]
+            if len(pending) == len(L[pause.actors_slot]):
                 self.run(s, pause.after_ip)
             return
         chooser = pause.actor(s)
@@ -319,7 +324,7 @@ class Machine:
         drivers (simulate, fuzz, explore, replay) learn whether the game can go on."""
         pause = self.pauses.get(s.ip)
         chooser = None
-        if type(pause) is Choice and pause.simultaneous and not s.is_terminal():
+        if type(pause) is Choice and pause.simultaneous and s.outcome is None and s.dead_end is None:
             waiting = self.waiting(s, pause)
             p, chooser = waiting[0] if waiting else (None, None)
         else:

@@ -31,14 +31,16 @@ class Moves:
     """The part of a Game that works out and checks players' moves."""
 
     def bind_move(self, s, choice, move):
-        for name, avail, params, rest, bounds, label, opt, cov in choice.options:
-            if name == move[0]:
-                for (pname, slot, lo, hi), v in zip(params, move[1:]):
-                    s.loc_slots[slot] = v
-                if s.fired is not None:
-                    s.fired[cov] = s.fired.get(cov, 0) + 1
-                return label.ip
-        raise RuleError("illegal move", f"no option named {move[0]!r}", choice.span)
+        option = choice.named.get(move[0])
+        if option is None:
+            raise RuleError("illegal move", f"no option named {move[0]!r}", choice.span)
+        slots, label, cov = option
+        L = s.loc_slots
+        for slot, v in zip(slots, move[1:]):
+            L[slot] = v
+        if s.fired is not None:
+            s.fired[cov] = s.fired.get(cov, 0) + 1
+        return label.ip
 
     def chooser(self, s, choice, player):
         """In a simultaneous choice, the player or team that `player` decides for."""

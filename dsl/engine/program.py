@@ -5,7 +5,7 @@ May import: the syntax base classes and engine values (a leaf, so constructs can
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..language import syntax as S
@@ -31,6 +31,7 @@ class Choice:
     pending_slot: int = -1
     span: S.Span = S.NOWHERE
     owner: str = ""
+    named: dict = field(default_factory=dict)    # option name -> (its parameters' slots, body label, coverage id)
 
 
 @dataclass
