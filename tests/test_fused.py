@@ -1,5 +1,6 @@
-"""Fused statements (dsl/engine/fused.py): a statement that cannot pause runs as one generated
-function, and a game plays exactly as it does through its instructions one by one: the same
+"""Fused statements and play-outs (dsl/engine/fused.py): a statement that cannot pause runs as
+one generated function, random play runs a whole game as one, and a game plays exactly as it
+does through its instructions one by one and the play loop's decision and apply: the same
 moves, states, logs, coverage counts and dead ends, laid at the same places."""
 import json
 
@@ -53,6 +54,8 @@ def test_seed_games_play_as_through_their_instructions(path, players, monkeypatc
     rules = rules_of(str(path))
     fused = Game(rules, players)
     assert fused.fused > 0, "the game has pause-free loops or branches to fuse"
+    # random play runs as one generated function, except where a statement has no generated form
+    assert fused.play_out(fused.new_initial_state(), game_rng(1, 0), None) == ("dream-duels" not in path.name)
     unfused = _unfused(monkeypatch, rules, players)
     assert _plays(fused, 25) == _plays(unfused, 25)
     assert _watched(fused, 4) == _watched(unfused, 4)
@@ -122,3 +125,29 @@ def test_loops_nested_deeper_than_python_reads_run_through_their_instructions(tm
     t.apply(("go",))
     assert s.to_json() == t.to_json()
     assert s.vars[fused.var_slots["laps"]] == 1 and s.outcome is not None
+
+
+_ENDLESS = '''game endless
+  players 2 to 2
+  max steps 40
+counter laps = 0
+play
+  repeat until laps < 0
+    for each p in players
+      p chooses one of
+        option a
+          add 1 to laps
+        option b
+          add 2 to laps
+'''
+
+
+@pytest.mark.parametrize("text, kinds", [(_FAILING, {"no case applies", "evaluation failed", "step limit"}),
+                                         (_ENDLESS, {"step limit"})])
+def test_random_play_out_ends_in_the_dead_ends_of_the_play_loop(tmp_path, monkeypatch, text, kinds):
+    rules = _game(text, tmp_path)
+    played_out = Game(rules, 2)
+    assert played_out.play_out(played_out.new_initial_state(), game_rng(1, 0), None)
+    plays = _plays(played_out, 40)
+    assert plays == _plays(_unfused(monkeypatch, rules, 2), 40)
+    assert {json.loads(p)[1]["dead_end"]["kind"] for p in plays} == kinds

@@ -51,10 +51,11 @@ play
 '''
 
 # All generated code may name: the state's fields, a dict's get, the locals of a generated
-# move lister or fused statement, and the values the generator bound (k0, k1, ...). A rule
-# file's own name never appears.
-_ALLOWED_NAME = re.compile(r"^(s|loc_slots|vars|pvars|face|zones|fired|log|outcome|dead_end|get|moves|append|extend|"
-                           r"size|L|out|x|a|b|v|coll|d\d|v\d|at|ip|err|items\d+|k\d+)$")
+# move lister, fused statement or play-out (and its random generator's choice), and the values
+# the generator bound (k0, k1, ...). A rule file's own name never appears.
+_ALLOWED_NAME = re.compile(r"^(s|loc_slots|vars|pvars|face|zones|fired|log|outcome|dead_end|rounds|get|moves|append|"
+                           r"extend|size|L|out|x|a|b|v|coll|d|d\d|v\d|at|ip|err|items\d+|k\d+|k|"
+                           r"rng|choice|actions|p|chooser|move)$")
 
 
 def _hostile(tmp_path):

@@ -62,7 +62,8 @@ def compile(c, st, env, owner):
     first = c.emit(enter, name, st.span)
     c.block(st.body, env, name)
     end = len(c.code)
-    c.fuse(first, lambda f: f.entered(first) + f.body(first + 1, end))
+    c.fuse(first, lambda f, resume=None: f.entered(first) + f.body(first + 1, end) if resume is None
+           else f.resume_body(first + 1, end, resume))
 
 
 # ---------------------------------------------------------------- reading

@@ -76,7 +76,10 @@ def compile(c, st, env, owner):
                           name, st.span)
     end.ip = len(c.code)
 
-    def fused(f):
+    def fused(f, resume=None):
+        if resume is not None:      # entered in the case that holds it, its test passed
+            return next(f.resume_body(test_ip + 1, jump_ip, resume)
+                        for test_ip, jump_ip, _, _ in tests if test_ip < resume < jump_ip)
         tail = f.call(none_applies)
         for test_ip, jump_ip, cov, cond in reversed(tests):
             tail = ([f"at = {test_ip!r}", f"if {f.of(cond)}:"]

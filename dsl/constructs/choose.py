@@ -165,10 +165,11 @@ def compile(c, st, env, owner):
                                OptionInfo(opt, independent, fill), cov))
         choice.named.setdefault(opt.name, (tuple(sl for _, sl, _, _ in params), label, cov))
         bodies.append((opt, inner, label))
+    ranges = []                     # (first, end) of each option's body
     for (opt, inner, label), option in zip(bodies, choice.options):
         label.ip = len(c.code)
         c.block(opt.body, inner, owner)
-        c.jump(end, owner, opt.span)
+        ranges.append((label.ip, c.jump(end, owner, opt.span)))
         for _, sl, _, _ in option[2]:
             c.slot_scopes[sl] = (label.ip, len(c.code))
     end.ip = len(c.code)
@@ -210,6 +211,25 @@ def compile(c, st, env, owner):
                                 choice.span)
             return -1
         c.code[ip] = pause
+
+    def played(f, resume=None):
+        """Random play's decisions here, drawn in place, then the body of the option taken."""
+        if not f.pausing or resume not in (None, ip):
+            return None             # a game's first pause is never inside an option's body
+        bodies = []
+        for k, (first, last) in enumerate(ranges):
+            bodies += [f"{'el' if k else ''}if ip == {first!r}:"] + f.indented(f.body(first, last))
+        choosing = f.name(choice)
+        if not simultaneous:
+            return (([] if resume == ip else [f"at = {ip!r}", f.of(c.code[ip])] + f.paused(ip))
+                    + f.decided() + [f"at = {ip!r}", f"ip = {f.name(c.taken)}(s, {choosing}, move, p)"] + bodies)
+        deciding = f.decided() + [f"if {f.name(c.taken_together)}(s, {choosing}, move, p, chooser):", "    break"]
+        everyone = ["while True:"] + f.indented(deciding)
+        if resume != ip:
+            everyone = [f"at = {ip!r}", f"if {f.of(c.code[ip])} < 0:"] + f.indented(f.paused(ip) + everyone)
+        return everyone + ["while True:", f"    at = {next_ip!r}", f"    ip = {f.of(c.code[next_ip])}",
+                           f"    if ip == {after!r}:", "        break"] + f.indented(bodies)
+    c.fuse(ip, played)
 
 
 # ---------------------------------------------------------------- reading

@@ -81,7 +81,9 @@ def compile(c, st, env, owner):
     for sl in slots:
         c.slot_scopes[sl] = (first, end)
 
-    def fused(f):
+    def fused(f, resume=None):
+        if resume is not None:
+            return f.resume_body(entry + 1, end, resume)
         lines = []
         for k, (slot, value) in enumerate(zip(slots, values)):
             lines += [f"at = {first + k!r}", f"L[{slot!r}] = {f.of(value)}"]

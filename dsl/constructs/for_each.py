@@ -129,20 +129,15 @@ def compile(c, st, env, owner):
     for sl in (items_slot, idx_slot, var_slot):
         c.slot_scopes[sl] = (first, end.ip)
 
-    def fused(f):
-        if st is c.round_loop:
-            return None             # its passes are counted by its step instruction
+    def fused(f, resume=None):
         items, i = f"items{items_slot}", f"L[{idx_slot}]"
-        lines = [f"at = {first!r}",
-                 f"{items} = L[{items_slot}] = {f.name(tuple)}({f.of(coll)})",
-                 f"{i} = 0",
-                 f"while {i} < {f.name(len)}({items}):",
-                 f"    L[{var_slot}] = {items}[{i}]",
-                 f"    {i} += 1"]
-        body = f.body(head + 1, back)
-        if cond is None:
-            return lines + f.indented(body)
-        return lines + [f"    at = {head!r}", f"    if {f.of(cond)}:"] + f.indented(f.indented(body))
+        body = (["s.rounds += 1"] if st is c.round_loop else []) + f.body(head + 1, back)
+        passes = [f"while {i} < {f.name(len)}({items}):", f"    L[{var_slot}] = {items}[{i}]", f"    {i} += 1"]
+        passes += (f.indented(body) if cond is None
+                   else [f"    at = {head!r}", f"    if {f.of(cond)}:"] + f.indented(f.indented(body)))
+        if resume is not None:      # in the pass that holds it; the passes after it as ever
+            return [f"{items} = L[{items_slot}]"] + f.resume_body(head + 1, back, resume) + passes
+        return [f"at = {first!r}", f"{items} = L[{items_slot}] = {f.name(tuple)}({f.of(coll)})", f"{i} = 0"] + passes
     c.fuse(first, fused)
 
 

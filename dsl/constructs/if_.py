@@ -93,7 +93,11 @@ def compile(c, st, env, owner):
         c.block(st.otherwise, env, owner)
     end.ip = len(c.code)
 
-    def fused(f):
+    def fused(f, resume=None):
+        if resume is not None:      # entered in the branch that holds it, its test passed
+            firsts = [test_ip + 1 for test_ip, _, _ in tests] + [otherwise]
+            ends = [jump_ip for _, jump_ip, _ in tests] + [end.ip]
+            return next(f.resume_body(a, b, resume) for a, b in zip(firsts, ends) if a <= resume < b)
         tail = f.counted(else_cov) + f.body(otherwise, end.ip)
         for k in reversed(range(len(tests))):
             test_ip, jump_ip, cond = tests[k]

@@ -69,12 +69,12 @@ def compile(c, st, env, owner):
         end.ip = len(c.code)
         c.slot_scopes[slot] = (top, end.ip)
 
-        def fused_times(f):
-            if st is c.round_loop:
-                return None             # its passes are counted by its test instruction
-            return ([f"at = {top!r}", f"L[{slot}] = {f.of(times)}", "while True:",
-                     f"    at = {head!r}", f"    if L[{slot}] <= 0:", "        break", f"    L[{slot}] -= 1"]
-                    + f.indented(f.body(head + 1, back) + _passed(f, back)))
+        def fused_times(f, resume=None):
+            passes = (["while True:", f"    at = {head!r}", f"    if L[{slot}] <= 0:", "        break",
+                       f"    L[{slot}] -= 1"] + f.indented(_counted(c, st) + f.body(head + 1, back) + _passed(f, back)))
+            if resume is not None:
+                return f.resume_body(head + 1, back, resume) + _passed(f, back) + passes
+            return [f"at = {top!r}", f"L[{slot}] = {f.of(times)}"] + passes
         c.fuse(top, fused_times)
         return
     cond = c.expr(st.expr, env)
@@ -87,12 +87,18 @@ def compile(c, st, env, owner):
     back = c.emit(c.loop_back(st, top), owner, st.span)
     end.ip = len(c.code)
 
-    def fused(f):
-        if st is c.round_loop:
-            return None
-        return (["while True:", f"    at = {top!r}", f"    if {'' if until else 'not '}{f.of(cond)}:",
-                 "        break"] + f.indented(f.body(top + 1, back) + _passed(f, back)))
+    def fused(f, resume=None):
+        passes = (["while True:", f"    at = {top!r}", f"    if {'' if until else 'not '}{f.of(cond)}:",
+                   "        break"] + f.indented(_counted(c, st) + f.body(top + 1, back) + _passed(f, back)))
+        if resume is not None:
+            return f.resume_body(top + 1, back, resume) + _passed(f, back) + passes
+        return passes
     c.fuse(top, fused)
+
+
+def _counted(c, st) -> list:
+    """The outermost play loop counts its passes (rounds) as it enters each."""
+    return ["s.rounds += 1"] if st is c.round_loop else []
 
 
 def _passed(f, back) -> list:

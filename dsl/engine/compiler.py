@@ -11,7 +11,7 @@ from ..constructs.registry import hook
 from ..language import syntax as S
 from .errors import RuleError
 from .fused import Fuser
-from .program import Chance, Env, first_line, items_of
+from .program import CHANCE, Chance, Env, first_line, items_of
 from .source import Source, expression, generated
 from .tables import LOOP_PASSES_PER_STEP
 from .state import DeadEnd
@@ -87,6 +87,7 @@ class Compiler:
         self.jumps = {}
         self.threaded = {}
         self.fuser = Fuser(self)
+        self.fuser_out = Fuser(self, pausing=True)
         self.builders = {}
         self.has_triggers = bool(self.rules.of(S.Trigger))
         self.trigger_reads = set()
@@ -105,14 +106,16 @@ class Compiler:
             s.playing = True
             self.fire_triggers(s)
             return ip + 1
-        self.emit(start_play, "play", play[0].span if play else S.NOWHERE)
+        self.instruction(start_play, "play", play[0].span if play else S.NOWHERE)
         for flow in play:
             self.block(flow.body, env, flow.name)
         end_span = play[-1].span if play else S.NOWHERE
-        self.emit(self.dead("play ran out", "the turn structure ended without ending the game", end_span, "play"),
-                   "play", end_span)
+        self.instruction(self.dead("play ran out", "the turn structure ended without ending the game", end_span, "play"),
+                         "play", end_span)
         self.triggers = []
-        self.fused = self.fuser.install(len(self.code)) if self.fusing else 0
+        self.trigger_start = len(self.code)
+        self.fused = self.fuser.install(self.trigger_start) if self.fusing else 0
+        self.fuser_out.closed = True
         for t in self.rules.of(S.Trigger):
             tenv = Env(self, {})
             start = len(self.code)
@@ -169,11 +172,20 @@ class Compiler:
     def stmt(self, st, env, owner):
         first = len(self.code)
         hook(st, "compile")(self, st, env, owner)
-        self.fuser.add(first, len(self.code), self.builders.pop(first, None))
+        build = self.builders.pop(first, None)
+        self.fuser.add(first, len(self.code), build)
+        self.fuser_out.add(first, len(self.code), build)
+
+    def instruction(self, fn, owner, span):
+        """An instruction of the turn structure that stands as a statement of its own."""
+        ip = self.emit(fn, owner, span)
+        self.fuser.add(ip, ip + 1, None)
+        self.fuser_out.add(ip, ip + 1, None)
 
     def fuse(self, first, build):
-        """How the statement being compiled from instruction `first` reads as generated code:
-        `build(fuser)` gives its lines, or None to run its instructions (engine/fused.py)."""
+        """How the statement being compiled from instruction `first` reads as generated code
+        (engine/fused.py): `build(fuser)` gives its lines, or None to run its instructions;
+        `build(fuser, resume)` gives them entered at the pause `resume` inside it, or None."""
         self.builders[first] = build
 
     def dead(self, kind, message, span, owner):
@@ -196,6 +208,15 @@ class Compiler:
             s.ip = ip
             return -1
         self.emit(pause, owner, st.span)
+
+        def drawn(f, resume=None):
+            if not f.pausing:
+                return None
+            paused = [] if resume == ip else [f"at = {ip!r}", f"{f.of(pause)}"] + f.paused(ip)
+            return paused + [f"at = {ip!r}", f"k = {f.name(self.drawn_chance)}(s, rng)", "if actions is not None:",
+                             f"    actions.append([{CHANCE!r}, k])",
+                             "if s.outcome is not None or s.dead_end is not None:", "    return -1"]
+        self.fuse(ip, drawn)
 
     def loop_back(self, st, head):
         """The jump back to the top of a `repeat`. It counts the passes made since the last

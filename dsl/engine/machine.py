@@ -78,14 +78,30 @@ class Machine:
         try:
             while ip >= 0 and s.outcome is None and s.dead_end is None:
                 ip = code[ip](s)
-        except RuleError as err:
-            self.fail(s, err.kind, err.message, err.span, getattr(err, "ip", ip))
-        except EVALUATION_ERRORS as err:
-            self.fail(s, "evaluation failed", plain_error(err), None, getattr(err, "ip", ip))
-        except RecursionError as err:
-            self.fail(s, "evaluation failed", "the rules recurse without end", None, getattr(err, "ip", ip))
+        except CARRIED as err:
+            self.failed(s, err, ip)
         if s.outcome is None and s.dead_end is None and s.moves > self.max_moves:
-            self.fail(s, "step limit", f"the game took more than {self.max_moves} decisions", None)
+            self.past_step_limit(s)
+
+    def past_step_limit(self, s):
+        self.fail(s, "step limit", f"the game took more than {self.max_moves} decisions", None)
+
+    def play_out(self, s, rng, actions) -> bool:
+        """Random play from `s` (as set up, unwatched) to the end of the game in generated code:
+        the draws, states, dead ends and `actions` record that the play loop makes through
+        `decision` and `apply`, one decision at a time. False, with `s` untouched, when the game
+        has no such code (a statement without a generated form)."""
+        fn = self.__dict__.get("_played_out", {}).get(s.ip, False)
+        if fn is False:
+            fn = self.fuser_out.playout(self.trigger_start, s.ip) if self.fusing else None
+            self.__dict__.setdefault("_played_out", {})[s.ip] = fn
+        if fn is None:
+            return False
+        try:
+            fn(s, rng, actions)
+        except CARRIED as err:
+            self.failed(s, err, None)
+        return True
 
     def run_range(self, s, ip, end):
         """Runs a statement's instructions from `ip` until it is done (at `end`) or the game has
@@ -99,6 +115,16 @@ class Machine:
                 err.ip = ip
             raise
         return ip
+
+    def failed(self, s, err, ip):
+        """The dead end an error makes, laid at the instruction it carries, else at `ip`."""
+        ip = getattr(err, "ip", ip)
+        if isinstance(err, RuleError):
+            self.fail(s, err.kind, err.message, err.span, ip)
+        elif isinstance(err, RecursionError):
+            self.fail(s, "evaluation failed", "the rules recurse without end", None, ip)
+        else:
+            self.fail(s, "evaluation failed", plain_error(err), None, ip)
 
     def fail(self, s, kind, message, span, at=None):
         ip = at if at is not None and 0 <= at < len(self.code) else (s.ip if 0 <= s.ip < len(self.code) else 0)
@@ -185,9 +211,10 @@ class Machine:
             return [x if type(x) is not Team else self.acting_player(s, x)]
         return []
 
-    def waiting(self, s, pause, player=None) -> list:
+    def waiting(self, s, pause, player=None, first=False) -> list:
         """The choosers of a simultaneous choice yet to decide (only the one `player` decides
-        for, when given), as (the player who decides, the player or team they decide for)."""
+        for, when given; only the first, with `first`), as (the player who decides, the player
+        or team they decide for)."""
         L = s.loc_slots
         pending = L[pause.pending_slot]
         out = []
@@ -199,6 +226,8 @@ class Machine:
                 p = x if type(x) is not Team else self.acting_player(s, x)
                 if player is None:
                     out.append((p, x))
+                    if first:
+                        return out
                 elif p == player:
                     return [(p, x)]
         return out
@@ -269,6 +298,7 @@ class Machine:
                     raise IllegalMove(f"chance outcome {move} is out of range (0 to {n - 1})")
             z = pause.zone(s)
             self.settle_chance(s, pause, z, [z] if isinstance(z, Piece) else list(items_of(s, z)), int(move))
+            self.run(s, s.ip + 1)
             return
         if type(pause) is not Choice:
             raise IllegalMove("the game is not waiting for a decision")
@@ -282,20 +312,7 @@ class Machine:
             player, chooser = waiting[0]
             if validate:
                 move = self._checked_move(s, pause, move, player)
-            move = tuple(move)
-            s.moves += 1
-            s.ticks = 0
-            if s.log is not None:
-                s.log.append({"event": "choose", "player": int(player), "move": plain_move(move),
-                              "params": param_names(pause, move[0]), "hidden": True,
-                              **({"team": int(chooser)} if isinstance(chooser, Team) else {})})
-            L = s.loc_slots
-            pending = L[pause.pending_slot]
-            k = len(pending)            # kept in seat order: the bodies run in that order
-            while k and int(pending[k - 1][0]) > int(chooser):
-                k -= 1
-            pending = L[pause.pending_slot] = pending[:k] + ((chooser, move),) + pending[k:]
-            if len(pending) == len(L[pause.actors_slot]):
+            if self.taken_together(s, pause, tuple(move), player, chooser):
                 self.run(s, pause.after_ip)
             return
         chooser = pause.actor(s)
@@ -305,27 +322,54 @@ class Machine:
                 raise IllegalMove(f"it is not P{int(player) + 1}'s decision" if isinstance(player, int)
                                   else f"{player!r} is not a player")
             move = self._checked_move(s, pause, move, actor)
-        move = tuple(move)
+        try:
+            ip = self.taken(s, pause, tuple(move), actor, chooser)
+        except RuleError as err:
+            raise IllegalMove(err.message)
+        self.run(s, ip)
+
+    def taken(self, s, pause, move, actor, chooser=None) -> int:
+        """`actor` takes `move` (deciding for `chooser`, for the log) at a paused choice: it is
+        counted and logged and its values are bound. Returns where its option's body starts."""
         s.moves += 1
         s.ticks = 0
         if s.log is not None:
             s.log.append({"event": "choose", "player": int(actor), "move": plain_move(move),
                           "params": param_names(pause, move[0]),
                           **({"team": int(chooser)} if isinstance(chooser, Team) else {})})
-        try:
-            ip = self.bind_move(s, pause, move)
-        except RuleError as err:
-            raise IllegalMove(err.message)
-        self.run(s, ip)
+        return self.bind_move(s, pause, move)
+
+    def taken_together(self, s, pause, move, player, chooser) -> bool:
+        """`player` takes `move` for `chooser` in a simultaneous choice: counted, logged and
+        kept hidden until everyone has chosen. True once everyone has."""
+        s.moves += 1
+        s.ticks = 0
+        if s.log is not None:
+            s.log.append({"event": "choose", "player": int(player), "move": plain_move(move),
+                          "params": param_names(pause, move[0]), "hidden": True,
+                          **({"team": int(chooser)} if isinstance(chooser, Team) else {})})
+        L = s.loc_slots
+        pending = L[pause.pending_slot]
+        k = len(pending)            # kept in seat order: the bodies run in that order
+        while k and int(pending[k - 1][0]) > int(chooser):
+            k -= 1
+        pending = L[pause.pending_slot] = pending[:k] + ((chooser, move),) + pending[k:]
+        return len(pending) == len(L[pause.actors_slot])
 
     def decision(self, s):
         """Who decides now and their legal moves, as (player, moves); None when nobody can,
         after ending the game in a dead end (`no actor` or `no legal move`). The one place
         drivers (simulate, fuzz, explore, replay) learn whether the game can go on."""
+        d = self.deciding(s)
+        return None if d is None else (d[0], d[2])
+
+    def deciding(self, s):
+        """`decision`, with whom the player decides for in a simultaneous choice: (player,
+        chooser or None, moves)."""
         pause = self.pauses.get(s.ip)
         chooser = None
         if type(pause) is Choice and pause.simultaneous and s.outcome is None and s.dead_end is None:
-            waiting = self.waiting(s, pause)
+            waiting = self.waiting(s, pause, first=True)
             p, chooser = waiting[0] if waiting else (None, None)
         else:
             actors = self.current_actors(s)
@@ -338,7 +382,7 @@ class Machine:
             if s.dead_end is None:      # working the moves out may have failed: that dead end stands
                 self.fail(s, "no legal move", f"P{int(p) + 1} has no legal move", self.pause_span(s))
             return None
-        return p, moves
+        return p, chooser, moves
 
     def pause_span(self, s):
         return getattr(self.pauses.get(s.ip), "span", None)
@@ -353,6 +397,12 @@ class Machine:
     def random_chance(self, s, rng) -> int:
         """Draws a chance outcome uniformly with `rng` and applies it: what `apply` does with
         `rng.randrange(chance_outcomes(s))`, working the zone out once. Returns the outcome."""
+        outcome = self.drawn_chance(s, rng)
+        self.run(s, s.ip + 1)
+        return outcome
+
+    def drawn_chance(self, s, rng) -> int:
+        """The chance outcome drawn and settled, the turn structure not yet run on."""
         pause = self.pauses[s.ip]
         z = pause.zone(s)
         items = [z] if isinstance(z, Piece) else list(items_of(s, z))
@@ -361,7 +411,7 @@ class Machine:
         return outcome
 
     def settle_chance(self, s, pause, zone, items, outcome):
-        """A chance outcome's effect, then the turn structure on to the next decision."""
+        """A chance outcome's effect (the turn structure is not run on)."""
         s.memo.clear()
         pause.settle(self, s, zone, items, outcome)
         if self.has_triggers and s.playing and self.triggers_read_faces and not s.settling:
@@ -369,7 +419,6 @@ class Machine:
                 self.fire_triggers(s)
             except RuleError as err:
                 self.fail(s, err.kind, err.message, err.span)
-        self.run(s, s.ip + 1)
 
     def returns(self, s) -> list[float]:
         """A game that ends with pay-offs returns them; else the winners share 1."""
