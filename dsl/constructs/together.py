@@ -52,6 +52,8 @@ def compile(c, st, env, owner):
         c.fire_triggers(s)
         return ip + 1 if s.outcome is None and s.dead_end is None else -1
     c.emit(done, owner, st.span)
+    c.fuse(start, lambda f, resume=None: (f.body(start, end) if resume is None else f.resume_body(start, end, resume))
+           + f.call(end))
 
 
 # ---------------------------------------------------------------- reading
