@@ -138,7 +138,7 @@ class Machine:
     def fire_triggers(self, s):
         if s.outcome is not None or s.dead_end is not None or not self.has_triggers or s.settling:
             return
-        if any(a <= s.ip < b for a, b in self.together):
+        if self.together and any(a <= s.ip < b for a, b in self.together):
             return          # inside `together`: checked when the whole block is done
         for _ in range(_TRIGGER_ROUNDS):
             fired = False
