@@ -184,15 +184,12 @@ class Fuser:
             frag = self.fragments[first]
             if first < covered or frag.end > limit or not frag.built:
                 continue            # inside one put in already, or runs its instructions (which may be)
-            fn = self._function(first, frag)
+            fn = self._compiled("s", first, frag.lines, frag.end)
             if fn is not None:
                 c.code[first] = fn
                 covered = frag.end
                 count += 1
         return count
-
-    def _function(self, first, frag):
-        return self._compiled("s", first, frag.lines, frag.end)
 
     def playout(self, limit, resume):
         """The function (s, rng, actions) playing the turn structure [0, limit) on from the
@@ -216,6 +213,7 @@ class Fuser:
             return self.src.function(params, text, statements=True)
         except (SyntaxError, RecursionError, MemoryError, ValueError):
             return None         # code Python cannot read: the instructions run as they are
+
 
 def _nesting(lines) -> tuple:
     """How deep the lines indent, and how many loops they nest."""
