@@ -6,6 +6,7 @@ May import: engine state, values, errors and program parts.
 """
 from __future__ import annotations
 
+import threading
 
 from ..language import syntax as S
 from .errors import CARRIED, EVALUATION_ERRORS, IllegalMove, RuleError, plain_error
@@ -14,6 +15,7 @@ from .state import DeadEnd, State
 from .values import Piece, Team, plain
 
 _TRIGGER_ROUNDS = 64
+_GENERATING = threading.Lock()          # play-outs are generated on first use
 
 
 class Machine:
@@ -93,8 +95,11 @@ class Machine:
         has no such code (a statement without a generated form)."""
         fn = self.__dict__.get("_played_out", {}).get(s.ip, False)
         if fn is False:
-            fn = self.fuser_out.playout(self.trigger_start, s.ip) if self.fusing else None
-            self.__dict__.setdefault("_played_out", {})[s.ip] = fn
+            with _GENERATING:       # a cluster's worker may play one game object on several threads
+                fn = self.__dict__.setdefault("_played_out", {}).get(s.ip, False)
+                if fn is False:
+                    fn = self._played_out[s.ip] = (self.fuser_out.playout(self.trigger_start, s.ip)
+                                                   if self.fusing else None)
         if fn is None:
             return False
         try:
