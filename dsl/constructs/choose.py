@@ -215,7 +215,8 @@ def compile(c, st, env, owner):
     def played(f, resume=None):
         """Random play's decisions here, drawn in place, then the body of the option taken."""
         if not f.pausing or resume not in (None, ip):
-            return None             # a game's first pause is never inside an option's body
+            return None             # not entered inside an option's body: a game's first pause is
+                                    # never there, and a search's rollout from there plays through the loop
         bodies = []
         for k, (first, last) in enumerate(ranges):
             bodies += [f"{'el' if k else ''}if ip == {first!r}:"] + f.indented(f.body(first, last))
