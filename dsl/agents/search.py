@@ -70,7 +70,7 @@ def win_share(game, s) -> list:
 def _rollout(game, s, rng) -> None:
     """Random moves and uniform chance to the end (the same draws as random play), played out
     in generated code where the game has it (Machine.play_out)."""
-    if s.outcome is None and s.dead_end is None and game.play_out(s, rng, None):
+    if game.play_out(s, rng, None):
         return
     while s.outcome is None and s.dead_end is None:
         if game.is_chance(s):

@@ -54,12 +54,12 @@ def check(ck, st, scope, t):
 def compile(c, st, env, owner):
     end = Label()
     name = st.name or owner
-    tests = []                      # (test instruction, its jump to the end, coverage id, condition) per case
+    tests = []                      # (test instruction, condition, coverage id, body's first, body's end)
     for case in st.cases:
         cond = c.expr(case.cond, env)
         nxt = Label()
         cov = len(c.block_names)
-        tests.append([len(c.code), None, cov, cond])
+        test_ip = len(c.code)
         c.block_names.append(("case", f"{name}: when {source(c.rules.source_of(case.cond.span), case.cond.span)}", case.span))
 
         def test(s, cond=cond, nxt=nxt, ip=len(c.code), cov=cov):
@@ -70,21 +70,16 @@ def compile(c, st, env, owner):
             return nxt.ip
         c.emit(test, name, case.span)
         c.block(case.body, env, name)
-        tests[-1][1] = c.jump(end, name, case.span)
+        tests.append((test_ip, cond, cov, test_ip + 1, c.jump(end, name, case.span)))
         nxt.ip = len(c.code)
     none_applies = c.emit(c.dead("no case applies", "none of the cases applies to this situation", st.span, name),
                           name, st.span)
     end.ip = len(c.code)
 
     def fused(f, resume=None):
-        if resume is not None:      # entered in the case that holds it, its test passed
-            return next(f.resume_body(test_ip + 1, jump_ip, resume)
-                        for test_ip, jump_ip, _, _ in tests if test_ip < resume < jump_ip)
-        tail = f.call(none_applies)
-        for test_ip, jump_ip, cov, cond in reversed(tests):
-            tail = ([f"at = {test_ip!r}", f"if {f.of(cond)}:"]
-                    + f.indented(f.counted(cov) + f.body(test_ip + 1, jump_ip)) + ["else:"] + f.indented(tail))
-        return tail
+        if resume is not None:
+            return f.resume_branch([t[3:] for t in tests], resume)
+        return f.branches(tests, f.call(none_applies))
     c.fuse(tests[0][0], fused)
 
 

@@ -222,8 +222,8 @@ def compile(c, st, env, owner):
             bodies += [f"{'el' if k else ''}if ip == {first!r}:"] + f.indented(f.body(first, last))
         choosing = f.name(choice)
         if not simultaneous:
-            return (([] if resume == ip else [f"at = {ip!r}", f.of(c.code[ip])] + f.paused(ip))
-                    + f.decided() + [f"at = {ip!r}", f"ip = {f.name(c.taken)}(s, {choosing}, move, p)"] + bodies)
+            return (f.stopped(ip, resume) + f.decided()
+                    + [f"at = {ip!r}", f"ip = {f.name(c.taken)}(s, {choosing}, move, p)"] + bodies)
         deciding = f.decided() + [f"if {f.name(c.taken_together)}(s, {choosing}, move, p, chooser):", "    break"]
         everyone = ["while True:"] + f.indented(deciding)
         if resume != ip:

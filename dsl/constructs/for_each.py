@@ -131,7 +131,7 @@ def compile(c, st, env, owner):
 
     def fused(f, resume=None):
         items, i = f"items{items_slot}", f"L[{idx_slot}]"
-        body = (["s.rounds += 1"] if st is c.round_loop else []) + f.body(head + 1, back)
+        body = f.rounds(st) + f.body(head + 1, back)
         passes = [f"while {i} < {f.name(len)}({items}):", f"    L[{var_slot}] = {items}[{i}]", f"    {i} += 1"]
         passes += (f.indented(body) if cond is None
                    else [f"    at = {head!r}", f"    if {f.of(cond)}:"] + f.indented(f.indented(body)))

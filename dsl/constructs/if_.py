@@ -68,13 +68,13 @@ def compile(c, st, env, owner):
     c.block_names.append(("else", f"{owner}: else of if {first}" if st.otherwise else
                              f"{owner}: if {first} is false", st.span))
     else_cov = base + len(st.branches)
-    tests = []                      # (test instruction, its jump to the end, condition) per branch
+    tests = []                      # (test instruction, condition, coverage id, body's first, body's end)
     for k, (cond_e, body) in enumerate(st.branches):
         cond = c.expr(cond_e, env)
         nxt = Label()
         cov = base + k
         last = else_cov if k == len(st.branches) - 1 else None
-        tests.append([len(c.code), None, cond])
+        test_ip = len(c.code)
 
         def test(s, cond=cond, nxt=nxt, ip=len(c.code), cov=cov, last=last):
             if cond(s):
@@ -86,7 +86,7 @@ def compile(c, st, env, owner):
             return nxt.ip
         c.emit(test, owner, cond_e.span)
         c.block(body, env, owner)
-        tests[-1][1] = c.jump(end, owner, st.span)
+        tests.append((test_ip, cond, cov, test_ip + 1, c.jump(end, owner, st.span)))
         nxt.ip = len(c.code)
     otherwise = len(c.code)
     if st.otherwise:
@@ -94,17 +94,9 @@ def compile(c, st, env, owner):
     end.ip = len(c.code)
 
     def fused(f, resume=None):
-        if resume is not None:      # entered in the branch that holds it, its test passed
-            firsts = [test_ip + 1 for test_ip, _, _ in tests] + [otherwise]
-            ends = [jump_ip for _, jump_ip, _ in tests] + [end.ip]
-            return next(f.resume_body(a, b, resume) for a, b in zip(firsts, ends) if a <= resume < b)
-        tail = f.counted(else_cov) + f.body(otherwise, end.ip)
-        for k in reversed(range(len(tests))):
-            test_ip, jump_ip, cond = tests[k]
-            tail = ([f"at = {test_ip!r}", f"if {f.of(cond)}:"]
-                    + f.indented(f.counted(base + k) + f.body(test_ip + 1, jump_ip))
-                    + ["else:"] + f.indented(tail))
-        return tail
+        if resume is not None:
+            return f.resume_branch([t[3:] for t in tests] + [(otherwise, end.ip)], resume)
+        return f.branches(tests, f.counted(else_cov) + f.body(otherwise, end.ip))
     c.fuse(tests[0][0], fused)
 
 

@@ -71,7 +71,7 @@ def compile(c, st, env, owner):
 
         def fused_times(f, resume=None):
             passes = (["while True:", f"    at = {head!r}", f"    if L[{slot}] <= 0:", "        break",
-                       f"    L[{slot}] -= 1"] + f.indented(_counted(c, st) + f.body(head + 1, back) + _passed(f, back)))
+                       f"    L[{slot}] -= 1"] + f.indented(f.rounds(st) + f.body(head + 1, back) + _passed(f, back)))
             if resume is not None:
                 return f.resume_body(head + 1, back, resume) + _passed(f, back) + passes
             return [f"at = {top!r}", f"L[{slot}] = {f.of(times)}"] + passes
@@ -89,16 +89,11 @@ def compile(c, st, env, owner):
 
     def fused(f, resume=None):
         passes = (["while True:", f"    at = {top!r}", f"    if {'' if until else 'not '}{f.of(cond)}:",
-                   "        break"] + f.indented(_counted(c, st) + f.body(top + 1, back) + _passed(f, back)))
+                   "        break"] + f.indented(f.rounds(st) + f.body(top + 1, back) + _passed(f, back)))
         if resume is not None:
             return f.resume_body(top + 1, back, resume) + _passed(f, back) + passes
         return passes
     c.fuse(top, fused)
-
-
-def _counted(c, st) -> list:
-    """The outermost play loop counts its passes (rounds) as it enters each."""
-    return ["s.rounds += 1"] if st is c.round_loop else []
 
 
 def _passed(f, back) -> list:

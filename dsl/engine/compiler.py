@@ -114,8 +114,9 @@ class Compiler:
                          "play", end_span)
         self.triggers = []
         self.trigger_start = len(self.code)
+        self.fuser.closed = self.fuser_out.closed = True     # triggers' bodies are not fused
         self.fused = self.fuser.install(self.trigger_start) if self.fusing else 0
-        self.fuser_out.closed = True
+        self.played_out = {}        # pause -> its play-out function (Machine.play_out), made on first use
         for t in self.rules.of(S.Trigger):
             tenv = Env(self, {})
             start = len(self.code)
@@ -126,7 +127,6 @@ class Compiler:
             self.block(t.body, inner, t.name)
             self.emit(lambda s: -1, t.name, t.span)
             self.triggers.append((t, slot, coll, cond, start))
-        self.has_triggers = bool(self.triggers)
         self.thread_jumps()
         self.trigger_reads = set()
         for t, *_ in self.triggers:
@@ -172,15 +172,16 @@ class Compiler:
     def stmt(self, st, env, owner):
         first = len(self.code)
         hook(st, "compile")(self, st, env, owner)
-        build = self.builders.pop(first, None)
-        self.fuser.add(first, len(self.code), build)
-        self.fuser_out.add(first, len(self.code), build)
+        self.fragment(first, self.builders.pop(first, None))
 
     def instruction(self, fn, owner, span):
         """An instruction of the turn structure that stands as a statement of its own."""
-        ip = self.emit(fn, owner, span)
-        self.fuser.add(ip, ip + 1, None)
-        self.fuser_out.add(ip, ip + 1, None)
+        self.fragment(self.emit(fn, owner, span), None)
+
+    def fragment(self, first, build):
+        """The statement just compiled from instruction `first`, for fused code and play-outs."""
+        for fuser in (self.fuser, self.fuser_out):
+            fuser.add(first, len(self.code), build)
 
     def fuse(self, first, build):
         """How the statement being compiled from instruction `first` reads as generated code
@@ -212,8 +213,7 @@ class Compiler:
         def drawn(f, resume=None):
             if not f.pausing:
                 return None
-            paused = [] if resume == ip else [f"at = {ip!r}", f"{f.of(pause)}"] + f.paused(ip)
-            return paused + [f"at = {ip!r}", f"k = {f.name(self.drawn_chance)}(s, rng)", "if actions is not None:",
+            return f.stopped(ip, resume) + [f"at = {ip!r}", f"k = {f.name(self.drawn_chance)}(s, rng)", "if actions is not None:",
                              f"    actions.append([{CHANCE!r}, k])",
                              "if s.outcome is not None or s.dead_end is not None:", "    return -1"]
         self.fuse(ip, drawn)

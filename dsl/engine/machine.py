@@ -91,15 +91,17 @@ class Machine:
     def play_out(self, s, rng, actions) -> bool:
         """Random play from `s` (as set up, unwatched) to the end of the game in generated code:
         the draws, states, dead ends and `actions` record that the play loop makes through
-        `decision` and `apply`, one decision at a time. False, with `s` untouched, when the game
-        has no such code (a statement without a generated form)."""
-        fn = self.__dict__.get("_played_out", {}).get(s.ip, False)
+        `decision` and `apply`, one decision at a time (nothing for a game that has ended). False,
+        with `s` untouched, when the game has no such code (a statement without a generated form)."""
+        if s.outcome is not None or s.dead_end is not None:
+            return True
+        fn = self.played_out.get(s.ip, False)
         if fn is False:
             with _GENERATING:       # a cluster's worker may play one game object on several threads
-                fn = self.__dict__.setdefault("_played_out", {}).get(s.ip, False)
+                fn = self.played_out.get(s.ip, False)
                 if fn is False:
-                    fn = self._played_out[s.ip] = (self.fuser_out.playout(self.trigger_start, s.ip)
-                                                   if self.fusing else None)
+                    fn = self.played_out[s.ip] = (self.fuser_out.playout(self.trigger_start, s.ip)
+                                                  if self.fusing else None)
         if fn is None:
             return False
         try:
@@ -242,11 +244,12 @@ class Machine:
 
     def chance_outcomes(self, s) -> int:
         pause = self.pauses[s.ip]
-        return pause.outcomes(self, self.chance_items(s, pause))
+        return pause.outcomes(self, self.chance_zone_items(s, pause)[1])
 
-    def chance_items(self, s, pause) -> list:
+    def chance_zone_items(self, s, pause) -> tuple:
+        """The zone (or single piece) a paused chance event falls on, and the pieces in it."""
         z = pause.zone(s)
-        return [z] if isinstance(z, Piece) else list(items_of(s, z))
+        return z, [z] if isinstance(z, Piece) else list(items_of(s, z))
 
     def legal_moves(self, s, player=None) -> list:
         if s.is_terminal():
@@ -257,20 +260,17 @@ class Machine:
         if not isinstance(pause, Choice):
             return []
         if pause.simultaneous:
-            actors = self.current_actors(s)
-            if player is None:
-                player = actors[0] if actors else None
-            if player not in actors:
-                return []
+            waiting = self.waiting(s, pause, player, first=True)
+            return self.choice_moves(s, pause, *waiting[0]) if waiting else []
         return self.choice_moves(s, pause, player)
 
     def choice_moves(self, s, pause, player, chooser=None) -> list:
         """The moves of `player`, who is known to be one of the choice's current actors (in a
-        simultaneous choice, deciding for `chooser` when it is given)."""
+        simultaneous choice, deciding for `chooser`, as `waiting` gives it)."""
         saved = list(s.loc_slots)     # enumeration uses the slots as scratch; asking must not change the state
         try:
             if pause.simultaneous:
-                s.loc_slots[pause.each_slot] = self.chooser(s, pause, player) if chooser is None else chooser
+                s.loc_slots[pause.each_slot] = chooser
             return self.enumerate(s, pause)
         except RuleError as err:
             s.loc_slots[:] = saved
@@ -301,8 +301,7 @@ class Machine:
                 n = self.chance_outcomes(s)
                 if not 0 <= move < n:
                     raise IllegalMove(f"chance outcome {move} is out of range (0 to {n - 1})")
-            z = pause.zone(s)
-            self.settle_chance(s, pause, z, [z] if isinstance(z, Piece) else list(items_of(s, z)), int(move))
+            self.settle_chance(s, pause, *self.chance_zone_items(s, pause), int(move))
             self.run(s, s.ip + 1)
             return
         if type(pause) is not Choice:
@@ -339,10 +338,14 @@ class Machine:
         s.moves += 1
         s.ticks = 0
         if s.log is not None:
-            s.log.append({"event": "choose", "player": int(actor), "move": plain_move(move),
-                          "params": param_names(pause, move[0]),
-                          **({"team": int(chooser)} if isinstance(chooser, Team) else {})})
+            self.log_choice(s, pause, move, actor, chooser, hidden=False)
         return self.bind_move(s, pause, move)
+
+    @staticmethod
+    def log_choice(s, pause, move, player, chooser, hidden):
+        s.log.append({"event": "choose", "player": int(player), "move": plain_move(move),
+                      "params": param_names(pause, move[0]), **({"hidden": True} if hidden else {}),
+                      **({"team": int(chooser)} if isinstance(chooser, Team) else {})})
 
     def taken_together(self, s, pause, move, player, chooser) -> bool:
         """`player` takes `move` for `chooser` in a simultaneous choice: counted, logged and
@@ -350,9 +353,7 @@ class Machine:
         s.moves += 1
         s.ticks = 0
         if s.log is not None:
-            s.log.append({"event": "choose", "player": int(player), "move": plain_move(move),
-                          "params": param_names(pause, move[0]), "hidden": True,
-                          **({"team": int(chooser)} if isinstance(chooser, Team) else {})})
+            self.log_choice(s, pause, move, player, chooser, hidden=True)
         L = s.loc_slots
         pending = L[pause.pending_slot]
         k = len(pending)            # kept in seat order: the bodies run in that order
@@ -409,8 +410,7 @@ class Machine:
     def drawn_chance(self, s, rng) -> int:
         """The chance outcome drawn and settled, the turn structure not yet run on."""
         pause = self.pauses[s.ip]
-        z = pause.zone(s)
-        items = [z] if isinstance(z, Piece) else list(items_of(s, z))
+        z, items = self.chance_zone_items(s, pause)
         outcome = rng.randrange(pause.outcomes(self, items))
         self.settle_chance(s, pause, z, items, outcome)
         return outcome

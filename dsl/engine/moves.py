@@ -42,13 +42,6 @@ class Moves:
             s.fired[cov] = s.fired.get(cov, 0) + 1
         return label.ip
 
-    def chooser(self, s, choice, player):
-        """In a simultaneous choice, the player or team that `player` decides for."""
-        for x in s.loc_slots[choice.actors_slot]:
-            if self.acting_player(s, x) == player:
-                return x
-        return Player(player)
-
     def option_filler(self, choice, name, params, bounds, rest_fn, src, rest):
         """The loop `enumerate` runs for an option of one or two independent parameters, as one
         generated function with each range worked out (as `domain` does) and the `where` test
@@ -191,7 +184,8 @@ class Moves:
         saved = list(L)
         try:
             if choice.simultaneous:
-                L[choice.each_slot] = self.chooser(s, choice, player)
+                waiting = self.waiting(s, choice, player)
+                L[choice.each_slot] = waiting[0][1] if waiting else Player(player)
             for name, avail, params, rest, bounds, label, opt, cov in choice.options:
                 if name != move[0]:
                     continue
