@@ -151,3 +151,53 @@ def test_random_play_out_ends_in_the_dead_ends_of_the_play_loop(tmp_path, monkey
     plays = _plays(played_out, 40)
     assert plays == _plays(_unfused(monkeypatch, rules, 2), 40)
     assert {json.loads(p)[1]["dead_end"]["kind"] for p in plays} == kinds
+
+
+_DRAWN = '''game drawn
+  players 3 to 3
+counter laps = 0
+play
+  repeat until laps > 12
+    first(players) chooses one of
+      option pass
+        add 1 to laps
+      option pick with x from 1 to 4 if laps < 6
+        add x to laps
+      option pair with a from 1 to 3, b from 2 to 3 where a >= 2
+        add a to laps
+    each p in players simultaneously chooses n from 1 to 3
+      add n to laps
+  end game winners [first(players)]
+'''
+
+
+@pytest.mark.parametrize("path, players", [
+    (BLUFF, 3), (DEMOCRACY, 4), (GAMES / "populus.rules", 3), (GAMES / "byzantine.rules", 4),
+    (GAMES / "dream-duels.rules", 2), (GAMES / "tictactoe.rules", 2), (None, 3)])
+def test_random_play_draws_the_move_it_would_draw_from_the_list(path, players, tmp_path):
+    """`deciding(s, rng)` draws a choice's move without listing the moves when it can; the
+    move is the one `rng.choice` takes from the listed moves, with the generator left alike."""
+    game = Game(_game(_DRAWN, tmp_path) if path is None else rules_of(str(path)), players)
+    drawn_unlisted = 0
+    for i in range(6):
+        s, rng = game.new_initial_state(), game_rng(2, i)
+        while not s.is_terminal():
+            if s.is_chance():
+                s.apply(rng.randrange(s.chance_outcomes()))
+                continue
+            here, drawing = s.to_json(), s.clone()
+            pause = game.pauses[s.ip]
+            ours, theirs = game_rng(3, s.moves), game_rng(3, s.moves)
+            d = game.deciding(drawing, ours)
+            listed = game.decision(s)
+            assert drawing.to_json() == s.to_json(), "drawing changes what listing changes (a dead end)"
+            if d is None:
+                assert listed is None
+                break
+            assert s.to_json() == here
+            assert d[:2] == game.deciding(s)[:2] and d[2] == theirs.choice(listed[1])
+            assert ours.random() == theirs.random()
+            drawn_unlisted += pause.listable
+            s.apply(rng.choice(listed[1]), listed[0])
+    if path in (None, DEMOCRACY, BLUFF):
+        assert drawn_unlisted > 0

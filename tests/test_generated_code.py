@@ -50,12 +50,13 @@ play
           end game by highest 名前(p) for p in players
 '''
 
-# All generated code may name: the state's fields, a dict's get, the locals of a generated
-# move lister, fused statement or play-out (and its random generator's choice), and the values
-# the generator bound (k0, k1, ...). A rule file's own name never appears.
-_ALLOWED_NAME = re.compile(r"^(s|loc_slots|vars|pvars|face|zones|fired|log|outcome|dead_end|rounds|get|moves|append|"
-                           r"extend|size|L|out|x|a|b|v|coll|d|d\d|v\d|at|ip|err|items\d+|k\d+|k|"
-                           r"rng|choice|actions|p|chooser|move)$")
+# All generated code may name: the state's fields, a dict's get and a list's methods, the
+# locals of a generated move lister, fused statement (a move's m-names) or play-out (and its
+# random generator), and the values the generator bound (k0, k1, ...). A rule file's own name
+# never appears.
+_ALLOWED_NAME = re.compile(r"^(s|loc_slots|vars|pvars|face|zones|loc|revealed|memo|fired|log|outcome|dead_end|rounds|"
+                           r"get|moves|append|extend|insert|remove|clear|size|L|out|x|a|b|v|coll|d|d\d|v\d|at|ip|"
+                           r"err|items\d+|k\d+|k|m[zdskmp]|rng|actions|p|chooser|move)$")
 
 
 def _hostile(tmp_path):

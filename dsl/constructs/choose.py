@@ -165,6 +165,7 @@ def compile(c, st, env, owner):
                                OptionInfo(opt, independent, fill), cov))
         choice.named.setdefault(opt.name, (tuple(sl for _, sl, _, _ in params), label, cov))
         bodies.append((opt, inner, label))
+    choice.listable = all(info.independent and rest is None for _, _, _, rest, _, _, info, _ in choice.options)
     ranges = []                     # (first, end) of each option's body
     for (opt, inner, label), option in zip(bodies, choice.options):
         label.ip = len(c.code)

@@ -68,40 +68,64 @@ def compile(c, st, env, owner):
     to_top = st.place == "top"
     game = c
     fires = c.has_triggers          # without triggers, a move sets nothing off
+    first = len(c.code)
 
-    def put(s, piece, d):
-        src = s.zones[s.loc[piece]]
-        src.remove(piece)
-        if to_top:
-            s.zones[d].append(piece)
-        else:
-            s.zones[d].insert(0, piece)
-        s.loc[piece] = d
-        s.revealed[piece] = False
+    def empty():
+        return RuleError("empty zone", "there is nothing to move", span)
+
+    def negative(k):
+        return RuleError("negative amount", f"asked to move {k} pieces", span)
+
+    def short(src_id, k, held):
+        return RuleError("empty zone", f"asked to move {k} from {game.zone_names[src_id]}, which holds {held}", span)
+
+    def logged(s, moved, src_id, d):
+        s.log.append({"event": "move", "pieces": [int(p) for p in moved],
+                      **({"from": game.zone_names[src_id]} if src_id is not None else {}), "to": game.zone_names[d]})
+
+    def after(f) -> list:
+        """A move sets off triggers, which may end the game."""
+        return [f"{f.name(game.after_effect)}(s)", "if s.outcome is not None or s.dead_end is not None:",
+                "    return -1"] if fires else []
 
     if st.amount == "item":
         item = c.expr(st.count, env)
 
-        def move_item(s, ip=len(c.code)):
+        def move_item(s, ip=first):
             p = item(s)
             if p is None:
-                raise RuleError("empty zone", "there is nothing to move", span)
+                raise empty()
             d = dest(s)
             if s.memo:
                 s.memo.clear()
-            put(s, p, d)
+            src = s.zones[s.loc[p]]
+            src.remove(p)
+            if to_top:
+                s.zones[d].append(p)
+            else:
+                s.zones[d].insert(0, p)
+            s.loc[p] = d
+            s.revealed[p] = False
             if s.log is not None:
-                s.log.append({"event": "move", "pieces": [int(p)], "to": game.zone_names[d]})
+                logged(s, (p,), None, d)
             if fires:
                 game.after_effect(s)
             return ip + 1
         c.emit(move_item, owner, span)
+
+        def fused_item(f, resume=None):
+            put = "s.zones[md].append(mp)" if to_top else "s.zones[md].insert(0, mp)"
+            return ([f"at = {first!r}", f"mp = {f.of(item)}", "if mp is None:", f"    raise {f.name(empty)}()",
+                     f"md = {f.of(dest)}", "if s.memo:", "    s.memo.clear()", "s.zones[s.loc[mp]].remove(mp)", put,
+                     "s.loc[mp] = md", "s.revealed[mp] = False", "if s.log is not None:",
+                     f"    {f.name(logged)}(s, (mp,), None, md)"] + after(f))
+        c.fuse(first, fused_item)
         return
     source = c.expr(st.source, env)
     count = c.expr(st.count, env) if st.count is not None else None
     kind = st.amount
 
-    def move(s, ip=len(c.code)):
+    def move(s, ip=first):
         src_id = source(s)
         d = dest(s)
         src = s.zones[src_id]
@@ -110,12 +134,10 @@ def compile(c, st, env, owner):
         else:
             k = count(s)
             if k < 0:
-                raise RuleError("negative amount", f"asked to move {k} pieces", span)
+                raise negative(k)
             if k > len(src):
                 if kind == "exactly":
-                    raise RuleError("empty zone",
-                                    f"asked to move {k} from {game.zone_names[src_id]}, which holds {len(src)}",
-                                    span)
+                    raise short(src_id, k, len(src))
                 k = len(src)
         if s.memo:
             s.memo.clear()
@@ -131,12 +153,25 @@ def compile(c, st, env, owner):
                 s.loc[p] = d
                 s.revealed[p] = False
             if s.log is not None:
-                s.log.append({"event": "move", "pieces": [int(p) for p in moved],
-                              "from": game.zone_names[src_id], "to": game.zone_names[d]})
+                logged(s, moved, src_id, d)
         if fires:
             game.after_effect(s)
         return ip + 1
     c.emit(move, owner, span)
+
+    def fused(f, resume=None):
+        n = f.name(len)
+        lines = [f"at = {first!r}", f"mz = {f.of(source)}", f"md = {f.of(dest)}", "ms = s.zones[mz]"]
+        if kind == "all":
+            lines += [f"mk = {n}(ms)"]
+        else:
+            lines += [f"mk = {f.of(count)}", "if mk < 0:", f"    raise {f.name(negative)}(mk)", f"if mk > {n}(ms):",
+                      f"    raise {f.name(short)}(mz, mk, {n}(ms))" if kind == "exactly" else f"    mk = {n}(ms)"]
+        put = "s.zones[md].extend(mm)" if to_top else "s.zones[md][0:0] = mm"
+        return (lines + ["if s.memo:", "    s.memo.clear()", "if mk:", f"    mm = ms[{n}(ms) - mk:]", f"    del ms[{n}(ms) - mk:]",
+                         f"    {put}", "    for mp in mm:", "        s.loc[mp] = md", "        s.revealed[mp] = False",
+                         "    if s.log is not None:", f"        {f.name(logged)}(s, mm, mz, md)"] + after(f))
+    c.fuse(first, fused)
 
 
 # ---------------------------------------------------------------- reading

@@ -11,8 +11,8 @@ from ..constructs.registry import hook
 from ..language import syntax as S
 from .errors import RuleError
 from .fused import Fuser
-from .program import CHANCE, Chance, Env, first_line, items_of
-from .source import Source, expression, generated
+from .program import CHANCE, Chance, Env, first_line, items_of, names_zones
+from .source import Source, constant, expression, generated
 from .tables import LOOP_PASSES_PER_STEP
 from .state import DeadEnd
 
@@ -51,6 +51,11 @@ class Compiler:
     def collection(self, e, env):
         """A comprehension's source as a function giving a sequence of items."""
         f = self.expr(e, env)
+        fixed = constant(f)
+        if fixed is not None and not names_zones(fixed[0]):
+            items = lambda s: fixed[0]      # noqa: E731 (a function of the state, like any other)
+            items.constant = fixed
+            return items
         return lambda s: items_of(s, f(s))
 
     def emit(self, fn, owner, span) -> int:

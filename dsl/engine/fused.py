@@ -29,7 +29,7 @@ May import: engine program parts, errors and the Source of generated code.
 from __future__ import annotations
 
 from .errors import CARRIED
-from .source import Source
+from .source import Source, constant
 
 # Python reads at most 100 levels of indentation and 20 nested loops; a statement nested
 # deeper than this runs through its instructions instead.
@@ -69,8 +69,9 @@ class Fuser:
     # ------------------------------------------------------------ for builders
     def of(self, fn) -> str:
         """The code calling a function of the state: an expression as its instruction computes it
-        (compiling it again would give its comprehensions other local slots)."""
-        return f"{self.name(fn)}(s)"
+        (compiling it again would give its comprehensions other local slots); a constant by its value."""
+        fixed = constant(fn)
+        return self.name(fixed[0]) if fixed is not None else f"{self.name(fn)}(s)"
 
     def name(self, v) -> str:
         """The code naming a value or a function (a literal for a number, text, truth or nothing)."""
@@ -158,8 +159,8 @@ class Fuser:
     def decided(self) -> list:
         """Who decides at the paused choice, for whom, and their move, drawn as random play
         draws it: `p`, `chooser` and `move`; the game ends here when nobody can (Machine.decision)."""
-        return [f"d = {self.name(self.c.deciding)}(s)", "if d is None:", "    return -1",
-                "p, chooser, move = d[0], d[1], rng.choice(d[2])", "if actions is not None:",
+        return [f"d = {self.name(self.c.deciding)}(s, rng)", "if d is None:", "    return -1",
+                "p, chooser, move = d", "if actions is not None:",
                 f"    actions.append([{self.name(int)}(p), {self.name(list)}(move)])"]
 
     # ------------------------------------------------------------ while compiling

@@ -369,9 +369,10 @@ class Machine:
         d = self.deciding(s)
         return None if d is None else (d[0], d[2])
 
-    def deciding(self, s):
+    def deciding(self, s, rng=None):
         """`decision`, with whom the player decides for in a simultaneous choice: (player,
-        chooser or None, moves)."""
+        chooser or None, moves). With `rng`, random play's decision: the move drawn as
+        `rng.choice` of the moves draws it, in place of the moves."""
         pause = self.pauses.get(s.ip)
         chooser = None
         if type(pause) is Choice and pause.simultaneous and s.outcome is None and s.dead_end is None:
@@ -383,12 +384,19 @@ class Machine:
         if p is None and chooser is None:
             self.fail(s, "no actor", "the game waits for nobody", self.pause_span(s))
             return None
-        moves = self.choice_moves(s, pause, p, chooser) if type(pause) is Choice else self.legal_moves(s, p)
+        if type(pause) is not Choice:
+            moves = self.legal_moves(s, p)
+        else:
+            if rng is not None and pause.listable:
+                move = self.drawn_move(s, pause, chooser, rng)
+                if move is not None:
+                    return p, chooser, move
+            moves = self.choice_moves(s, pause, p, chooser)
         if not moves:
             if s.dead_end is None:      # working the moves out may have failed: that dead end stands
                 self.fail(s, "no legal move", f"P{int(p) + 1} has no legal move", self.pause_span(s))
             return None
-        return p, chooser, moves
+        return p, chooser, (moves if rng is None else rng.choice(moves))
 
     def pause_span(self, s):
         return getattr(self.pauses.get(s.ip), "span", None)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 
 from ..language.limits import MAX_OPTIONS
-from .errors import IllegalMove, RuleError
+from .errors import CARRIED, IllegalMove, RuleError
 from .program import plain_move
 from .values import Player, ZoneId
 
@@ -29,6 +29,47 @@ _NARROW = {">=": "a = {max}(a, v)", ">": "a = {max}(a, v + 1)", "<=": "b = {min}
 
 class Moves:
     """The part of a Game that works out and checks players' moves."""
+
+    def drawn_move(self, s, choice, chooser, rng):
+        """The move `rng.choice` draws from the moves `enumerate` lists, drawn without listing
+        them, for a choice whose options have independent parameters and no `where`
+        (`choice.listable`): the moves are the options' products of ranges, in order. None,
+        with nothing drawn, when there is no move, too many, or working them out fails (then
+        `enumerate` says so)."""
+        L = s.loc_slots
+        saved = list(L)
+        parts = []
+        total = 0
+        try:
+            if choice.simultaneous:
+                L[choice.each_slot] = chooser
+            for name, avail, params, rest, bounds, label, opt, cov in choice.options:
+                if avail is not None and not avail(s):
+                    continue
+                domains = [self.domain(s, p, bounds) for p in params]
+                size = 1
+                for d in domains:
+                    size *= len(d)
+                parts.append((name, domains, size))
+                total += size
+        except CARRIED:
+            return None
+        finally:
+            L[:] = saved
+        if not 0 < total <= MAX_OPTIONS:
+            return None
+        if len(parts) == 1 and len(parts[0][1]) == 1:
+            return (parts[0][0], rng.choice(parts[0][1][0]))
+        i = rng.choice(range(total))
+        for name, domains, size in parts:
+            if i >= size:
+                i -= size
+                continue
+            values = []
+            for d in reversed(domains):     # the first parameter varies slowest
+                i, k = divmod(i, len(d))
+                values.append(d[k])
+            return (name, *reversed(values))
 
     def bind_move(self, s, choice, move):
         option = choice.named.get(move[0])

@@ -32,6 +32,7 @@ class Choice:
     span: S.Span = S.NOWHERE
     owner: str = ""
     named: dict = field(default_factory=dict)    # option name -> (its parameters' slots, body label, coverage id)
+    listable: bool = False             # every option's parameters are independent, none has `where` (Moves.listed)
 
 
 @dataclass
@@ -149,11 +150,16 @@ def mentions(e, names) -> bool:
     return any(isinstance(x, S.Name) and x.id in names for x in S.walk(e))
 
 
+def names_zones(v) -> bool:
+    """A zone or a family of zones, whose pieces items_of gives."""
+    return isinstance(v, ZoneId) or isinstance(v, tuple) and bool(v) and isinstance(v[0], ZoneId) and not isinstance(v, Spaces)
+
+
 def items_of(s, v):
     """The pieces of a zone or of every zone of a family; any other collection as it is."""
     if isinstance(v, ZoneId):
         return s.zones[v]
-    if isinstance(v, tuple) and v and isinstance(v[0], ZoneId) and not isinstance(v, Spaces):
+    if isinstance(v, tuple) and v and isinstance(v[0], ZoneId) and not isinstance(v, Spaces):    # names_zones, inline
         out = []
         for z in v:
             out.extend(s.zones[z])

@@ -14,6 +14,7 @@ May import: the language, the constructs' registry, engine errors and program pa
 """
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from ..constructs.registry import Absent, construct_of, hook
@@ -26,6 +27,9 @@ _MAX_NESTING = 30
 # it are bound per tree): within a game, across player counts, across a fuzz run's mutants.
 _compiled: dict = {}
 _MAX_CACHED = 20_000
+
+# Code that is a constant: a whole number, truth or nothing (text is left to its function).
+_LITERAL = re.compile(r"-?[0-9]+|True|False|None")
 
 
 def expression(c, e, env) -> Callable:
@@ -42,8 +46,21 @@ def generated(c, e, env) -> tuple:
     if text is None:
         return hook(e, "compile")(c, e, env), None, None
     whole = src.calls.get(text)
-    # a tree that is one closure is that closure: calling it through a lambda only adds a call
-    return (whole if whole is not None else src.function("s", text)), src, text
+    if whole is not None:
+        # a tree that is one closure is that closure: calling it through a lambda only adds a call
+        return whole, src, text
+    fn = src.function("s", text)
+    if text in src.names:
+        fn.constant = (src.names[text],)
+    elif _LITERAL.fullmatch(text):
+        fn.constant = (None if text == "None" else text == "True" if text in ("True", "False") else int(text),)
+    return fn, src, text
+
+
+def constant(fn):
+    """(value,) for a function of the state that gives the same value whatever the state (its
+    code is one literal or one named value); None for any other."""
+    return getattr(fn, "constant", None)
 
 
 def _generator(e):
