@@ -166,6 +166,10 @@ def compile(c, st, env, owner):
         choice.named.setdefault(opt.name, (tuple(sl for _, sl, _, _ in params), label, cov))
         bodies.append((opt, inner, label))
     choice.listable = all(info.independent and rest is None for _, _, _, rest, _, _, info, _ in choice.options)
+    if choice.listable and len(choice.options) == 1:
+        name, avail, params = choice.options[0][:3]
+        if avail is None and len(params) == 1 and params[0][3] is None:
+            choice.drawn_from = (name, params[0])
     ranges = []                     # (first, end) of each option's body
     for (opt, inner, label), option in zip(bodies, choice.options):
         label.ip = len(c.code)
@@ -225,12 +229,18 @@ def compile(c, st, env, owner):
         if not simultaneous:
             return (f.stopped(ip, resume) + f.decided()
                     + [f"at = {ip!r}", f"ip = {f.name(c.taken)}(s, {choosing}, move, p)"] + bodies)
-        deciding = f.decided() + [f"if {f.name(c.taken_together)}(s, {choosing}, move, p, chooser):", "    break"]
-        everyone = ["while True:"] + f.indented(deciding)
+        everyone = [f"if not {f.name(c.drawn_together)}(s, {choosing}, rng, actions):", "    return -1"]
         if resume != ip:
             everyone = [f"at = {ip!r}", f"if {f.of(c.code[ip])} < 0:"] + f.indented(f.paused(ip) + everyone)
-        return everyone + ["while True:", f"    at = {next_ip!r}", f"    ip = {f.of(c.code[next_ip])}",
-                           f"    if ip == {after!r}:", "        break"] + f.indented(bodies)
+        if choice.drawn_from is None:
+            return everyone + ["while True:", f"    at = {next_ip!r}", f"    ip = {f.of(c.code[next_ip])}",
+                               f"    if ip == {after!r}:", "        break"] + f.indented(bodies)
+        # one option of one value: what reveal_next and bind_move do, in place
+        (first, last), cov, value_slot = ranges[0], choice.options[0][7], choice.drawn_from[1][1]
+        pending = f"L[{choice.pending_slot!r}]"
+        return everyone + ["while True:", f"    at = {next_ip!r}", f"    pending = {pending}", "    if not pending:",
+                           "        break", f"    {pending} = pending[1:]", f"    L[{each_slot!r}] = pending[0][0]",
+                           f"    L[{value_slot!r}] = pending[0][1][1]"] + f.indented(f.counted(cov) + f.body(first, last))
     c.fuse(ip, played)
 
 

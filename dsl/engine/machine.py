@@ -335,25 +335,23 @@ class Machine:
     def taken(self, s, pause, move, actor, chooser=None) -> int:
         """`actor` takes `move` (deciding for `chooser`, for the log) at a paused choice: it is
         counted and logged and its values are bound. Returns where its option's body starts."""
-        s.moves += 1
-        s.ticks = 0
-        if s.log is not None:
-            self.log_choice(s, pause, move, actor, chooser, hidden=False)
+        self.counted_choice(s, pause, move, actor, chooser, hidden=False)
         return self.bind_move(s, pause, move)
 
     @staticmethod
-    def log_choice(s, pause, move, player, chooser, hidden):
-        s.log.append({"event": "choose", "player": int(player), "move": plain_move(move),
-                      "params": param_names(pause, move[0]), **({"hidden": True} if hidden else {}),
-                      **({"team": int(chooser)} if isinstance(chooser, Team) else {})})
+    def counted_choice(s, pause, move, player, chooser, hidden):
+        """A decision taken: counted (which resets the loop bound) and logged."""
+        s.moves += 1
+        s.ticks = 0
+        if s.log is not None:
+            s.log.append({"event": "choose", "player": int(player), "move": plain_move(move),
+                          "params": param_names(pause, move[0]), **({"hidden": True} if hidden else {}),
+                          **({"team": int(chooser)} if isinstance(chooser, Team) else {})})
 
     def taken_together(self, s, pause, move, player, chooser) -> bool:
         """`player` takes `move` for `chooser` in a simultaneous choice: counted, logged and
         kept hidden until everyone has chosen. True once everyone has."""
-        s.moves += 1
-        s.ticks = 0
-        if s.log is not None:
-            self.log_choice(s, pause, move, player, chooser, hidden=True)
+        self.counted_choice(s, pause, move, player, chooser, hidden=True)
         L = s.loc_slots
         pending = L[pause.pending_slot]
         k = len(pending)            # kept in seat order: the bodies run in that order
@@ -368,6 +366,37 @@ class Machine:
         drivers (simulate, fuzz, explore, replay) learn whether the game can go on."""
         d = self.deciding(s)
         return None if d is None else (d[0], d[2])
+
+    def drawn_together(self, s, pause, rng, actions) -> bool:
+        """Random play's decisions at the simultaneous choice `pause`, everyone's, in the order
+        and with the draws the play loop takes them (`deciding(s, rng)`, then `taken_together`),
+        recorded in `actions`. False when the game ends in a dead end here."""
+        L = s.loc_slots
+        actors = L[pause.actors_slot]
+        if pause.listable and not L[pause.pending_slot] and len(set(actors)) == len(actors):
+            pending = []
+            for x in actors:            # waiting in turn: who `waiting` gives first each time
+                p = x if type(x) is not Team else self.acting_player(s, x)
+                move = None if p is None else self.drawn_move(s, pause, x, rng)
+                if move is None:
+                    break               # nobody decides, or no move: deciding says which
+                if actions is not None:
+                    actions.append([int(p), list(move)])
+                self.counted_choice(s, pause, move, p, x, hidden=True)
+                pending.append((x, move))
+            pending.sort(key=_seat)     # as taken_together keeps them
+            L[pause.pending_slot] = tuple(pending)
+            if len(pending) == len(actors):
+                return True
+        while True:
+            d = self.deciding(s, rng)
+            if d is None:
+                return False
+            p, chooser, move = d
+            if actions is not None:
+                actions.append([int(p), list(move)])
+            if self.taken_together(s, pause, move, p, chooser):
+                return True
 
     def deciding(self, s, rng=None):
         """`decision`, with whom the player decides for in a simultaneous choice: (player,
@@ -465,3 +494,7 @@ class Machine:
     def after_effect(self, s):
         if self.has_triggers and s.playing and not s.settling:
             self.fire_triggers(s)
+
+
+def _seat(decided):
+    return int(decided[0])

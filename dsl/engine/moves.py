@@ -43,21 +43,22 @@ class Moves:
         try:
             if choice.simultaneous:
                 L[choice.each_slot] = chooser
-            for name, avail, params, rest, bounds, label, opt, cov in choice.options:
-                if avail is not None and not avail(s):
-                    continue
-                domains = [self.domain(s, p, bounds) for p in params]
-                size = 1
-                for d in domains:
-                    size *= len(d)
-                parts.append((name, domains, size))
-                total += size
+            if choice.drawn_from is not None:       # the common shape, without the general loop
+                name, (_, _, items, _) = choice.drawn_from
+                coll = items(s)
+                items = list(s.zones[coll] if isinstance(coll, ZoneId) else coll)
+                parts, total = None, len(items)
+            else:
+                parts = self._parts(s, choice)
+                total = sum(size for _, _, size in parts)
         except CARRIED:
             return None
         finally:
             L[:] = saved
         if not 0 < total <= MAX_OPTIONS:
             return None
+        if parts is None:
+            return (name, rng.choice(items))
         if len(parts) == 1 and len(parts[0][1]) == 1:
             return (parts[0][0], rng.choice(parts[0][1][0]))
         i = rng.choice(range(total))
@@ -70,6 +71,19 @@ class Moves:
                 i, k = divmod(i, len(d))
                 values.append(d[k])
             return (name, *reversed(values))
+
+    def _parts(self, s, choice) -> list:
+        """(option name, each parameter's domain, how many moves) of each option offered."""
+        parts = []
+        for name, avail, params, rest, bounds, label, opt, cov in choice.options:
+            if avail is not None and not avail(s):
+                continue
+            domains = [self.domain(s, p, bounds) for p in params]
+            size = 1
+            for d in domains:
+                size *= len(d)
+            parts.append((name, domains, size))
+        return parts
 
     def bind_move(self, s, choice, move):
         option = choice.named.get(move[0])

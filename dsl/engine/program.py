@@ -32,7 +32,8 @@ class Choice:
     span: S.Span = S.NOWHERE
     owner: str = ""
     named: dict = field(default_factory=dict)    # option name -> (its parameters' slots, body label, coverage id)
-    listable: bool = False             # every option's parameters are independent, none has `where` (Moves.listed)
+    listable: bool = False             # every option's parameters are independent, none has `where` (Moves.drawn_move)
+    drawn_from: Optional[tuple] = None  # (name, parameter) of a listable choice's one option, always offered, of one collection parameter
 
 
 @dataclass
