@@ -61,7 +61,11 @@ def compile(c, e, env, pairs=False):
     cond = src.sub(e.cond, inner) if e.cond is not None else None
     value = src.sub(e.item, inner) if e.item is not None else "x"
     value = f"(x, {value})" if pairs else value
-    body = [f"    for x in {src.value(coll)}(s):", f"        L[{slot!r}] = x"]
+    zones = getattr(coll, "zones", None)
+    # fixed zones are read in place, one after another, instead of gathered first
+    loop = [f"    for x in {src.value(coll)}(s):"] if zones is None else \
+        [f"    for z in {src.value(zones)}:", "     for x in s.zones[z]:"]
+    body = loop + [f"        L[{slot!r}] = x"]
     body += [f"        if {cond}:", f"            out.append({value})"] if cond is not None else \
         [f"        out.append({value})"]
     return src.function("s", "\n".join(["    out = []", "    L = s.loc_slots", *body,

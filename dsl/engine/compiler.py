@@ -49,14 +49,22 @@ class Compiler:
         return value
 
     def collection(self, e, env):
-        """A comprehension's source as a function giving a sequence of items."""
-        f = self.expr(e, env)
+        """A comprehension's source as a function giving a sequence of items. The function of
+        a fixed zone, a fixed family of zones or all() of one says which zones (`zones`), for
+        generated code that reads them in place."""
+        whole = isinstance(e, S.Call) and e.fn == "all" and len(e.args) == 1 and e.fn not in self.defines
+        f = self.expr(e.args[0] if whole else e, env)
         fixed = constant(f)
         if fixed is not None and not names_zones(fixed[0]):
+            if whole:
+                return lambda s: items_of(s, fixed[0])      # all() of a fixed collection that is not zones
             items = lambda s: fixed[0]      # noqa: E731 (a function of the state, like any other)
             items.constant = fixed
             return items
-        return lambda s: items_of(s, f(s))
+        items = lambda s: items_of(s, f(s))     # noqa: E731
+        if fixed is not None:
+            items.zones = fixed[0] if isinstance(fixed[0], tuple) else (fixed[0],)
+        return items
 
     def emit(self, fn, owner, span) -> int:
         self.code.append(fn)
