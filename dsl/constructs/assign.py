@@ -129,22 +129,33 @@ def compile(c, st, env, owner):
         if t.name in env.locals:
             i = env.locals[t.name]
 
-            def assign(s, ip=len(c.code)):
+            first = len(c.code)
+
+            def assign(s, ip=first):
                 s.loc_slots[i] = combine(op, s.loc_slots[i], value(s))
                 return ip + 1
             c.emit(assign, owner, span)
+            c.fuse(first, lambda f, resume=None: [f"at = {first!r}", f"L[{i!r}] = " + (
+                f.of(value) if op == "set" else f"L[{i!r}] {'+' if op == 'add' else '-'} {f.of(value)}")])
             return
         i = c.var_slots[t.name]
         if op == "set" and lo is None and hi is None and name not in c.trigger_reads:
             # the common case, kept lean: it runs several times per decision
-            def plain_set(s, nxt=len(c.code) + 1):
+            first = len(c.code)
+
+            def logged(s, v):
+                s.log.append({"event": "set", "name": name, "value": v})
+
+            def plain_set(s, nxt=first + 1):
                 v = s.vars[i] = value(s)
                 if s.memo:
                     s.memo.clear()
                 if s.log is not None:
-                    s.log.append({"event": "set", "name": name, "value": v})
+                    logged(s, v)
                 return nxt
             c.emit(plain_set, owner, span)
+            c.fuse(first, lambda f, resume=None: [f"at = {first!r}", f"sv = s.vars[{i!r}] = {f.of(value)}", "if s.memo:",
+                                                  "    s.memo.clear()", "if s.log is not None:", f"    {f.name(logged)}(s, sv)"])
             return
 
         def assign(s, ip=len(c.code)):

@@ -29,7 +29,7 @@ May import: engine program parts, errors and the Source of generated code.
 from __future__ import annotations
 
 from .errors import CARRIED
-from .source import Source, constant
+from .source import Source, constant, inlined
 
 # Python reads at most 100 levels of indentation and 20 nested loops; a statement nested
 # deeper than this runs through its instructions instead.
@@ -68,10 +68,13 @@ class Fuser:
 
     # ------------------------------------------------------------ for builders
     def of(self, fn) -> str:
-        """The code calling a function of the state: an expression as its instruction computes it
-        (compiling it again would give its comprehensions other local slots); a constant by its value."""
+        """The code computing a function of the state: an expression as its instruction computes
+        it (compiling it again would give its comprehensions other local slots), its own code
+        run in place when it has some, a constant by its value."""
         fixed = constant(fn)
-        return self.name(fixed[0]) if fixed is not None else f"{self.name(fn)}(s)"
+        if fixed is not None:
+            return self.name(fixed[0])
+        return inlined(fn, self.name) or f"{self.name(fn)}(s)"
 
     def name(self, v) -> str:
         """The code naming a value or a function (a literal for a number, text, truth or nothing)."""

@@ -30,6 +30,8 @@ _MAX_CACHED = 20_000
 
 # Code that is a constant: a whole number, truth or nothing (text is left to its function).
 _LITERAL = re.compile(r"-?[0-9]+|True|False|None")
+# A value bound for generated code (Source.value).
+_NAME = re.compile(r"\bk[0-9]+\b")
 
 
 def expression(c, e, env) -> Callable:
@@ -50,11 +52,23 @@ def generated(c, e, env) -> tuple:
         # a tree that is one closure is that closure: calling it through a lambda only adds a call
         return whole, src, text
     fn = src.function("s", text)
+    fn.code = (text, src.names)
     if text in src.names:
         fn.constant = (src.names[text],)
     elif _LITERAL.fullmatch(text):
         fn.constant = (None if text == "None" else text == "True" if text in ("True", "False") else int(text),)
     return fn, src, text
+
+
+def inlined(fn, value) -> str | None:
+    """The code of a generated function of the state, for code that runs it in place: its
+    values named again through `value` (a Source's). None for a function without code, or
+    whose code holds text (its literals are left whole: a name inside one is not a name)."""
+    code = getattr(fn, "code", None)
+    if code is None or "'" in code[0] or '"' in code[0]:
+        return None
+    names = code[1]
+    return "(" + _NAME.sub(lambda m: value(names[m.group(0)]), code[0]) + ")"
 
 
 def constant(fn):
