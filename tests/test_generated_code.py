@@ -162,3 +162,18 @@ def test_a_range_past_the_bound_ends_the_game_alike(monkeypatch):
     moves, dead_end = generated
     assert moves == [] and dead_end.kind == "too many options" and dead_end.rule == "bidding"
     assert dead_end.message == "'number' may be any of 1,500,000 numbers (at most 100,000 moves in one decision)"
+
+
+def test_code_run_in_place_renames_its_values_and_leaves_its_texts_whole():
+    """A fused statement runs an expression's code in place with its values bound again
+    (source.inlined): a bound name is renamed, the same letters inside a text literal are not."""
+    src = source.Source(None)
+    words = {"k0": "k1(s)"}
+    text = src.value(words) + ".get(" + repr("k0") + ") + " + repr(" k0 'k1' k0(s)")
+    fn = src.function("s", text)
+    fn.code = (text, src.names)
+    into = source.Source(None)
+    into.value(object())            # k0 is taken here already: the dictionary becomes k1
+    code = source.inlined(fn, into.value)
+    assert code == "(k1.get('k0') + \" k0 'k1' k0(s)\")"
+    assert into.function("s", code)(None) == fn(None) == "k1(s) k0 'k1' k0(s)"

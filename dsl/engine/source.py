@@ -14,7 +14,9 @@ May import: the language, the constructs' registry, engine errors and program pa
 """
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from typing import Callable
 
 from ..constructs.registry import Absent, construct_of, hook
@@ -30,8 +32,6 @@ _MAX_CACHED = 20_000
 
 # Code that is a constant: a whole number, truth or nothing (text is left to its function).
 _LITERAL = re.compile(r"-?[0-9]+|True|False|None")
-# A value bound for generated code (Source.value).
-_NAME = re.compile(r"\bk[0-9]+\b")
 
 
 def expression(c, e, env) -> Callable:
@@ -62,13 +62,20 @@ def generated(c, e, env) -> tuple:
 
 def inlined(fn, value) -> str | None:
     """The code of a generated function of the state, for code that runs it in place: its
-    values named again through `value` (a Source's). None for a function without code, or
-    whose code holds text (its literals are left whole: a name inside one is not a name)."""
+    values named again through `value` (a Source's). None for a function without code."""
     code = getattr(fn, "code", None)
-    if code is None or "'" in code[0] or '"' in code[0]:
+    if code is None:
         return None
-    names = code[1]
-    return "(" + _NAME.sub(lambda m: value(names[m.group(0)]), code[0]) + ")"
+    text, names = code
+    if "\n" in text:
+        return None
+    out, at = [], 0
+    # Python's own tokenizer tells a name from the same letters inside a text literal
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        if tok.type == tokenize.NAME and tok.string in names:
+            out += [text[at:tok.start[1]], value(names[tok.string])]
+            at = tok.end[1]
+    return "(" + "".join(out) + text[at:] + ")"
 
 
 def constant(fn):
