@@ -78,7 +78,7 @@ def generate(src, e, env):
         return f"{src.value(src.c.kind_of)}[{obj}]"
     if name == "seat":
         return f"({src.value(int)}({obj}) + 1)"
-    return f"{src.value(src.c.piece_attrs)}[{obj}].get({src.value(name)})"
+    return f"{src.value(src.c.attribute_column(name))}[{obj}]"
 
 
 # ---------------------------------------------------------------- reading

@@ -207,7 +207,7 @@ def generate(src, e, env):
         return f"s.pvars[{c.pvar_slots[fn]}][{key if at is None else f'{src.value(at)}({key})'}]"
     if fn in c.orders:
         attr, strength = c.orders[fn]
-        return f"{src.value(strength)}.get({src.value(c.piece_attrs)}[{src.sub(e.args[0], env)}].get({src.value(attr)}), 0)"
+        return f"{src.value(c.attribute_column(attr, strength))}[{src.sub(e.args[0], env)}]"
     if fn in c.defines:
         d = c.defines[fn]
         args = [c.expr(x, env) for x in e.args]

@@ -74,6 +74,7 @@ class Tables:
         # pieces
         self.kind_of: list[str] = []
         self.piece_attrs: list[dict] = []
+        self._columns: dict = {}            # (attribute, order) -> attribute_column
         self.piece_label: list[str] = []
         self.initial_zone: list[int] = []
         self.initial_face: list = []
@@ -165,6 +166,17 @@ class Tables:
         self.max_moves_from = (f"max steps ({self.rules.path_of(mx.span)}:{mx.span.line}:{mx.span.column})" if mx is not None
                                else "default")
         self.max_passes = LOOP_PASSES_PER_STEP * self.max_moves
+
+    def attribute_column(self, name, strength=None) -> list:
+        """Each piece's value of attribute `name` (None where it has none), or with `strength`
+        (an order's table) that value's strength (0 where it has none): a list read by piece number."""
+        key = (name, id(strength))
+        column = self._columns.get(key)
+        if column is None:
+            column = [a.get(name) for a in self.piece_attrs] if strength is None else \
+                [strength.get(a.get(name), 0) for a in self.piece_attrs]
+            self._columns[key] = column
+        return column
 
     def space(self, board: str, x: int, y: int) -> ZoneId:
         """The zone of the space in column x, row y of a board (both from 1)."""
