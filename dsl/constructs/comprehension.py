@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from ..engine.source import slots_as_locals
 from ..language.building import span
 from ..language.kinds import BOOL, COLL, element_kind
 from ..language import syntax as S
@@ -58,8 +59,9 @@ def compile(c, e, env, pairs=False):
     if not pairs and e.item is None and e.cond is None:
         return lambda s: tuple(coll(s))
     src = c.new_source()
-    cond = src.sub(e.cond, inner) if e.cond is not None else None
-    value = src.sub(e.item, inner) if e.item is not None else "x"
+    # the loop's variable x holds what the slot does: the code reads x
+    cond = slots_as_locals(src.sub(e.cond, inner), {slot: "x"}) if e.cond is not None else None
+    value = slots_as_locals(src.sub(e.item, inner), {slot: "x"}) if e.item is not None else "x"
     value = f"(x, {value})" if pairs else value
     zones = getattr(coll, "zones", None)
     # fixed zones are read in place, one after another, instead of gathered first

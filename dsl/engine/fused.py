@@ -29,7 +29,7 @@ May import: engine program parts, errors and the Source of generated code.
 from __future__ import annotations
 
 from .errors import CARRIED
-from .source import Source, constant, inlined
+from .source import Source
 
 # Python reads at most 100 levels of indentation and 20 nested loops; a statement nested
 # deeper than this runs through its instructions instead.
@@ -71,10 +71,7 @@ class Fuser:
         """The code computing a function of the state: an expression as its instruction computes
         it (compiling it again would give its comprehensions other local slots), its own code
         run in place when it has some, a constant by its value."""
-        fixed = constant(fn)
-        if fixed is not None:
-            return self.name(fixed[0])
-        return inlined(fn, self.name) or f"{self.name(fn)}(s)"
+        return self.src.of(fn)
 
     def name(self, v) -> str:
         """The code naming a value or a function (a literal for a number, text, truth or nothing)."""

@@ -1,7 +1,7 @@
 """Legal moves: enumerating what a paused choice offers, checking one move without listing the
 others, and binding a chosen move's values to its option's slots.
 
-May import: engine values, errors and program parts.
+May import: engine values, errors, program parts and generated code.
 """
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import itertools
 from ..language.limits import MAX_OPTIONS
 from .errors import CARRIED, IllegalMove, RuleError
 from .program import plain_move
+from .source import slots_as_locals
 from .values import Player, ZoneId
 
 
@@ -110,9 +111,11 @@ class Moves:
             rest = None if rest_fn is None else src.call(rest_fn)
         k = len(params)
         v = src.value
+        if rest is not None:        # the loop's own variables hold the values the slots do
+            rest = slots_as_locals(rest, {p[1]: f"v{i}" for i, p in enumerate(params)})
         lines = []
         for i, p in enumerate(params):
-            lines += self._domain_code(f"d{i}", p, bounds, v)
+            lines += self._domain_code(f"d{i}", p, bounds, src)
         lines += [f"    size = {' * '.join(f'{v(len)}(d{i})' for i in range(k))}",
                   f"    if size + {v(len)}(moves) > {MAX_OPTIONS!r}:",
                   f"        raise {v(_too_many)}({v(choice)}, size + {v(len)}(moves))",
@@ -130,15 +133,16 @@ class Moves:
         return src.function("s, moves", "\n".join(lines) + "\n", statements=True)
 
     @staticmethod
-    def _domain_code(var, param, bounds, v) -> list:
+    def _domain_code(var, param, bounds, src) -> list:
         """Lines setting `var` to what `domain` gives for the parameter."""
         pname, slot, lo, hi = param
+        v = src.value
         if hi is None:
-            return [f"    coll = {v(lo)}(s)",
+            return [f"    coll = {src.of(lo)}",
                     f"    {var} = {v(list)}(s.zones[coll] if {v(isinstance)}(coll, {v(ZoneId)}) else coll)"]
-        lines = [f"    a, b = {v(lo)}(s), {v(hi)}(s)"]
+        lines = [f"    a, b = {src.of(lo)}, {src.of(hi)}"]
         for op, f in bounds.get(pname, ()):
-            lines += [f"    v = {v(f)}(s)", "    " + _NARROW[op].format(max=v(max), min=v(min))]
+            lines += [f"    v = {src.of(f)}", "    " + _NARROW[op].format(max=v(max), min=v(min))]
         return lines + [f"    if b - a + 1 > {MAX_OPTIONS!r}:", f"        raise {v(_too_wide)}({v(pname)}, b - a + 1)",
                         f"    {var} = {v(range)}(a, b + 1)"]
 

@@ -78,6 +78,22 @@ def inlined(fn, value) -> str | None:
     return "(" + "".join(out) + text[at:] + ")"
 
 
+def slots_as_locals(text: str, names: dict) -> str:
+    """Expression code `text` with each read of a local slot in `names` (slot -> the Python
+    local of the loop it goes in, which holds the same value) read from that local."""
+    if "\n" in text:
+        return text
+    toks = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    out, at = [], 0
+    for i in range(len(toks) - 5):
+        head, num, close = [x.string for x in toks[i:i + 4]], toks[i + 4], toks[i + 5]
+        if head == ["s", ".", "loc_slots", "["] and close.string == "]" and num.type == tokenize.NUMBER \
+                and int(num.string) in names and (i == 0 or toks[i - 1].string != ".") and toks[i].start[1] >= at:
+            out += [text[at:toks[i].start[1]], names[int(num.string)]]
+            at = close.end[1]
+    return "".join(out) + text[at:]
+
+
 def constant(fn):
     """(value,) for a function of the state that gives the same value whatever the state (its
     code is one literal or one named value); None for any other."""
@@ -133,6 +149,14 @@ class Source:
             return eval(code, namespace)
         exec(code, namespace)
         return namespace["f"]
+
+    def of(self, fn) -> str:
+        """The code computing the function of the state `fn`: a constant by its value, generated
+        code in place (its values bound here), any other function called."""
+        fixed = constant(fn)
+        if fixed is not None:
+            return self.value(fixed[0])
+        return inlined(fn, self.value) or f"{self.value(fn)}(s)"
 
     def value(self, v) -> str:
         """The code for a value: a literal for a whole number, truth, text or nothing, else a bound name."""
