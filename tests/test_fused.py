@@ -201,3 +201,55 @@ def test_random_play_draws_the_move_it_would_draw_from_the_list(path, players, t
             s.apply(rng.choice(listed[1]), listed[0])
     if path in (None, DEMOCRACY, BLUFF):
         assert drawn_unlisted > 0
+
+
+_STALE = '''game stale
+  players 2 to 2
+variable a = 0
+variable b = 0
+variable c = 0
+value twice_a = a * 2
+value both = twice_a + b
+value just_c = c + 1
+play
+  first(players) chooses one of
+    option go
+      set b to twice_a + just_c
+      set a to 3
+      set c to just_c
+      set b to both
+  end game winners [first(players)]
+'''
+
+
+def test_setting_a_variable_forgets_the_values_that_read_it(tmp_path):
+    """A set forgets the values worked out before that read the variable, through other
+    values too, and keeps the others (Compiler.readers)."""
+    game = Game(_game(_STALE, tmp_path), 2)
+    assert set(game.readers("a")) == {"twice_a", "both"} and game.readers("c") == ("just_c",)
+    s = game.new_initial_state()
+    s.apply(("go",))
+    get = {name: game.var_slots[name] for name in "abc"}
+    assert [s.vars[get[n]] for n in "abc"] == [3, 6 + 1, 1]
+
+
+@pytest.mark.parametrize("path, players", [(BLUFF, 3), (DEMOCRACY, 4), (GAMES / "populus.rules", 3),
+                                           (GAMES / "byzantine.rules", 4), (GAMES / "dream-duels.rules", 2)])
+def test_a_value_kept_between_changes_is_the_value_worked_out_afresh(path, players):
+    game = Game(rules_of(str(path)), players)
+    checked = 0
+    for i in range(4):
+        s, rng = game.new_initial_state(), game_rng(5, i)
+        while not s.is_terminal() and s.moves < 300:
+            if s.is_chance():
+                s.apply(rng.randrange(s.chance_outcomes()))
+            else:
+                decision = game.decision(s)
+                if decision is None:
+                    break
+                s.apply(rng.choice(decision[1]), decision[0])
+            for name, kept in s.memo.items():
+                assert game.value_fns[name](s.clone()) == kept, name      # a clone starts with no memo
+                checked += 1
+    if path == BLUFF:
+        assert checked > 0, "values are kept across a set of another variable"

@@ -142,20 +142,26 @@ def compile(c, st, env, owner):
         if op == "set" and lo is None and hi is None and name not in c.trigger_reads:
             # the common case, kept lean: it runs several times per decision
             first = len(c.code)
+            stale = c.readers(name)         # the values worked out before that this changes
 
             def logged(s, v):
                 s.log.append({"event": "set", "name": name, "value": v})
 
+            def forget(s):
+                for n in stale:
+                    s.memo.pop(n, None)
+
             def plain_set(s, nxt=first + 1):
                 v = s.vars[i] = value(s)
                 if s.memo:
-                    s.memo.clear()
+                    forget(s)
                 if s.log is not None:
                     logged(s, v)
                 return nxt
             c.emit(plain_set, owner, span)
-            c.fuse(first, lambda f, resume=None: [f"at = {first!r}", f"sv = s.vars[{i!r}] = {f.of(value)}", "if s.memo:",
-                                                  "    s.memo.clear()", "if s.log is not None:", f"    {f.name(logged)}(s, sv)"])
+            c.fuse(first, lambda f, resume=None: [f"at = {first!r}", f"sv = s.vars[{i!r}] = {f.of(value)}"] + (
+                ["if s.memo:", f"    {f.name(forget)}(s)"] if stale else []) + [
+                "if s.log is not None:", f"    {f.name(logged)}(s, sv)"])
             return
 
         def assign(s, ip=len(c.code)):

@@ -48,6 +48,15 @@ class Compiler:
         self.value_fns[name] = value
         return value
 
+    def readers(self, variable) -> tuple:
+        """The values without arguments that read `variable` (through other values too): the
+        ones a change of it leaves stale in a state's memo."""
+        found = self.__dict__.setdefault("_readers", {})
+        if variable not in found:
+            found[variable] = tuple(n for n, d in self.defines.items()
+                                    if not d.params and variable in self.names_read(d.expr))
+        return found[variable]
+
     def collection(self, e, env):
         """A comprehension's source as a function giving a sequence of items. The function of
         a fixed zone, a fixed family of zones or all() of one says which zones (`zones`), for
