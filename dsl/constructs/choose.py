@@ -166,6 +166,8 @@ def compile(c, st, env, owner):
         choice.named.setdefault(opt.name, (tuple(sl for _, sl, _, _ in params), label, cov))
         bodies.append((opt, inner, label))
     choice.listable = all(info.independent and rest is None for _, _, _, rest, _, _, info, _ in choice.options)
+    if choice.listable:
+        choice.parts = c.option_parts(choice)
     if choice.listable and len(choice.options) == 1:
         name, avail, params = choice.options[0][:3]
         if avail is None and len(params) == 1 and params[0][3] is None:

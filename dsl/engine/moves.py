@@ -39,29 +39,20 @@ class Moves:
         `enumerate` says so)."""
         L = s.loc_slots
         saved = list(L)
-        parts = []
-        total = 0
         try:
             if choice.simultaneous:
                 L[choice.each_slot] = chooser
-            if choice.drawn_from is not None:       # the common shape, without the general loop
-                name, (_, _, items, _) = choice.drawn_from
-                coll = items(s)
-                items = list(s.zones[coll] if isinstance(coll, ZoneId) else coll)
-                parts, total = None, len(items)
-            else:
-                parts = self._parts(s, choice)
-                total = sum(size for _, _, size in parts)
+            parts = choice.parts(s)
         except CARRIED:
             return None
         finally:
             L[:] = saved
+        if len(parts) == 1 and len(parts[0][1]) == 1:       # the common shape: one option of one value
+            d = parts[0][1][0]
+            return (parts[0][0], rng.choice(d)) if 0 < len(d) <= MAX_OPTIONS else None
+        total = sum(size for _, _, size in parts)
         if not 0 < total <= MAX_OPTIONS:
             return None
-        if parts is None:
-            return (name, rng.choice(items))
-        if len(parts) == 1 and len(parts[0][1]) == 1:
-            return (parts[0][0], rng.choice(parts[0][1][0]))
         i = rng.choice(range(total))
         for name, domains, size in parts:
             if i >= size:
@@ -73,18 +64,21 @@ class Moves:
                 values.append(d[k])
             return (name, *reversed(values))
 
-    def _parts(self, s, choice) -> list:
-        """(option name, each parameter's domain, how many moves) of each option offered."""
-        parts = []
+    def option_parts(self, choice):
+        """The function of the state giving, for each option of a listable choice that is offered,
+        (its name, the domain of each parameter as `domain` works it out, how many moves), as
+        one generated function (Moves.drawn_move)."""
+        src = self.new_source()
+        v = src.value
+        lines = ["    parts = []"]
         for name, avail, params, rest, bounds, label, opt, cov in choice.options:
-            if avail is not None and not avail(s):
-                continue
-            domains = [self.domain(s, p, bounds) for p in params]
-            size = 1
-            for d in domains:
-                size *= len(d)
-            parts.append((name, domains, size))
-        return parts
+            body = []
+            for i, p in enumerate(params):
+                body += self._domain_code(f"d{i}", p, bounds, src)
+            size = " * ".join(f"{v(len)}(d{i})" for i in range(len(params))) or "1"
+            body.append(f"    parts.append(({v(name)}, [{', '.join(f'd{i}' for i in range(len(params)))}], {size}))")
+            lines += body if avail is None else [f"    if {src.of(avail)}:"] + ["    " + x for x in body]
+        return src.function("s", "\n".join(lines + ["    return parts"]) + "\n", statements=True)
 
     def bind_move(self, s, choice, move):
         option = choice.named.get(move[0])

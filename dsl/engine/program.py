@@ -33,6 +33,7 @@ class Choice:
     owner: str = ""
     named: dict = field(default_factory=dict)    # option name -> (its parameters' slots, body label, coverage id)
     listable: bool = False             # every option's parameters are independent, none has `where` (Moves.drawn_move)
+    parts: Optional[Callable] = None    # of a listable choice: state -> each option's domains (Moves.option_parts)
     drawn_from: Optional[tuple] = None  # (name, parameter) of a listable choice's one option, always offered, of one collection parameter
 
 
