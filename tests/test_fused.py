@@ -27,21 +27,27 @@ def _plays(game, games):
             for p in (play_random(game, game_rng(11, i), i) for i in range(games))]
 
 
+def _stepped(game, s, rng, most=None):
+    """Random play of `s` one step at a time, drawn as the play loop draws it (up to `most`
+    decisions): yields before each step."""
+    while not s.is_terminal() and (most is None or s.moves < most):
+        yield
+        if s.is_chance():
+            s.apply(rng.randrange(s.chance_outcomes()))
+            continue
+        decision = game.decision(s)
+        if decision is None:
+            return
+        s.apply(rng.choice(decision[1]), decision[0])
+
+
 def _watched(game, games):
     """Games with the log and coverage kept, moves drawn as random play draws them."""
     out = []
     for i in range(games):
         s = game.new_initial_state(log=True, coverage=True)
-        rng = game_rng(4, i)
-        while not s.is_terminal():
-            if s.is_chance():
-                s.apply(rng.randrange(s.chance_outcomes()))
-                continue
-            decision = game.decision(s)
-            if decision is None:
-                break
-            player, moves = decision
-            s.apply(rng.choice(moves), player)
+        for _ in _stepped(game, s, game_rng(4, i)):
+            pass
         out.append(json.dumps([s.log, sorted((str(k), v) for k, v in s.fired.items()), s.to_json()], default=str))
     return out
 
@@ -239,17 +245,36 @@ def test_a_value_kept_between_changes_is_the_value_worked_out_afresh(path, playe
     game = Game(rules_of(str(path)), players)
     checked = 0
     for i in range(4):
-        s, rng = game.new_initial_state(), game_rng(5, i)
-        while not s.is_terminal() and s.moves < 300:
-            if s.is_chance():
-                s.apply(rng.randrange(s.chance_outcomes()))
-            else:
-                decision = game.decision(s)
-                if decision is None:
-                    break
-                s.apply(rng.choice(decision[1]), decision[0])
+        s = game.new_initial_state()
+        for _ in _stepped(game, s, game_rng(5, i), most=300):
             for name, kept in s.memo.items():
                 assert game.value_fns[name](s.clone()) == kept, name      # a clone starts with no memo
                 checked += 1
     if path == BLUFF:
         assert checked > 0, "values are kept across a set of another variable"
+
+
+@pytest.mark.parametrize("path, players", [(BLUFF, 3), (GAMES / "byzantine.rules", 4), (GAMES / "dream-duels.rules", 2),
+                                           (ROOT / "tests" / "fixtures" / "together.rules", 2)])
+def test_a_games_own_trigger_check_does_what_the_general_one_does(path, players):
+    """Compiler.triggers_checked: at every step of random play, the generated check of the
+    game's triggers changes a state as Machine.fire_triggers does (latches, firings, the end)."""
+    game = Game(rules_of(str(path)), players)
+    assert game.fire_triggers.__name__ == "f", "the game checks its triggers in generated code"
+    general = type(game).fire_triggers
+    fired = 0
+    for i in range(6):
+        s, rng = game.new_initial_state(log=True, coverage=True), game_rng(6, i)
+        for _ in _stepped(game, s, rng, most=200):
+            ours, theirs = s.clone(), s.clone()
+            ours.log, theirs.log, ours.fired, theirs.fired = [], [], {}, {}
+            if s.zones:
+                emptied = rng.randrange(len(s.zones))        # a zone emptied, so that a trigger may fire
+                ours.zones[emptied].clear()
+                theirs.zones[emptied].clear()
+            game.fire_triggers(ours)
+            general(game, theirs)
+            assert (ours.to_json(), ours.log, ours.fired) == (theirs.to_json(), theirs.log, theirs.fired)
+            fired += bool(ours.log)
+    if path.name in ("bluff.rules", "dream-duels.rules"):
+        assert fired > 0, "emptying a zone sets a trigger off"

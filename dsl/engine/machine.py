@@ -12,9 +12,9 @@ from ..language import syntax as S
 from .errors import CARRIED, EVALUATION_ERRORS, IllegalMove, RuleError, plain_error
 from .program import CHANCE, Chance, Choice, Env, items_of, param_names, plain_move
 from .state import DeadEnd, State
+from .tables import TRIGGER_ROUNDS
 from .values import Piece, Team, plain
 
-_TRIGGER_ROUNDS = 64
 _GENERATING = threading.Lock()          # play-outs are generated on first use
 
 
@@ -145,9 +145,9 @@ class Machine:
     def fire_triggers(self, s):
         if s.outcome is not None or s.dead_end is not None or not self.has_triggers or s.settling:
             return
-        if self.together and any(a <= s.ip < b for a, b in self.together):
-            return          # inside `together`: checked when the whole block is done
-        for _ in range(_TRIGGER_ROUNDS):
+        if self.together and self.inside_together(s):
+            return
+        for _ in range(TRIGGER_ROUNDS):
             fired = False
             latch = 0
             for t, slot, coll, cond, start in self.triggers:

@@ -15,6 +15,7 @@ from .values import Piece, Player, Team, ZoneId, plain
 
 DEFAULT_MAX_MOVES = 5000
 LOOP_PASSES_PER_STEP = 10       # loop passes allowed between two decisions, per unit of `max steps`
+TRIGGER_ROUNDS = 64             # rounds of triggers firing each other after one change, before it is an error
 
 
 class Tables:
