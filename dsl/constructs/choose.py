@@ -189,9 +189,12 @@ def compile(c, st, env, owner):
         end.ip = loop_back
         game = c
 
+        teams = bool(c.team_members)
+
         def pause_simul(s, ip=ip):
-            s.loc_slots[choice.actors_slot] = tuple(x for x in choice.actor(s)
-                                                    if game.acting_player(s, x) is not None)
+            # without teams, each player decides for themselves
+            s.loc_slots[choice.actors_slot] = tuple([x for x in choice.actor(s) if game.acting_player(s, x) is not None]
+                                                    if teams else [x for x in choice.actor(s) if x is not None])
             s.loc_slots[choice.pending_slot] = ()
             s.ip = ip
             return -1 if s.loc_slots[choice.actors_slot] else reveal_ip

@@ -37,19 +37,27 @@ def compile(c, st, env, owner):
     game = c
     zexpr = c.expr(st.zone, env)
 
-    def reveal(s, ip=len(c.code)):
+    first = len(c.code)
+
+    def logged(s, items):
+        z = zexpr(s)
+        s.log.append({"event": "reveal", "zone": game.zone_names[z] if isinstance(z, ZoneId) else None,
+                      "pieces": [int(p) for p in items],
+                      "shown": [s.face[p] if s.face[p] is not None else game.piece_label[p] for p in items]})
+
+    def reveal(s, ip=first):
         items = zone(s)
         if s.memo:
             s.memo.clear()
         for p in items:
             s.revealed[p] = True
         if s.log is not None:
-            z = zexpr(s)
-            s.log.append({"event": "reveal", "zone": game.zone_names[z] if isinstance(z, ZoneId) else None,
-                          "pieces": [int(p) for p in items],
-                          "shown": [s.face[p] if s.face[p] is not None else game.piece_label[p] for p in items]})
+            logged(s, items)
         return ip + 1
     c.emit(reveal, owner, st.span)
+    c.fuse(first, lambda f, resume=None: [f"at = {first!r}", f"mm = {f.of(zone)}", "if s.memo:", "    s.memo.clear()",
+                                          "for mp in mm:", "    s.revealed[mp] = True", "if s.log is not None:",
+                                          f"    {f.name(logged)}(s, mm)"])
 
 
 # ---------------------------------------------------------------- reading
