@@ -178,3 +178,11 @@ def test_code_run_in_place_renames_its_values_and_leaves_its_texts_whole():
     code = source.inlined(fn, into.value)
     assert code == "(k1.get('k0') + \" k0 'k1' k0(s)\")"
     assert into.function("s", code)(None) == fn(None) == "k1(s) k0 'k1' k0(s)"
+
+
+def test_the_calls_code_makes_are_found_by_their_names():
+    """source.called: which bound values code calls (a move lister is told whether its code can
+    write a local slot by it); a method call is left out, a call it cannot name is None."""
+    names = {"k0": len, "k1": list, "k2": "not called"}
+    text = "out.append(k0(k1(s.zones[z])) if not (k2) else k0)\nx = (k0)(s)(1) + 'k1(s)'\n"
+    assert source.called(text, names) == [len, list, None, None]

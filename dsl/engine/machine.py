@@ -6,6 +6,7 @@ May import: engine state, values, errors and program parts.
 """
 from __future__ import annotations
 
+import operator
 import threading
 
 from ..language import syntax as S
@@ -384,7 +385,7 @@ class Machine:
                     actions.append([int(p), list(move)])
                 self.counted_choice(s, pause, move, p, x, hidden=True)
                 pending.append((x, move))
-            pending.sort(key=_seat)     # as taken_together keeps them
+            pending.sort(key=_chooser)      # seat order, as taken_together keeps them
             L[pause.pending_slot] = tuple(pending)
             if len(pending) == len(actors):
                 return True
@@ -496,5 +497,4 @@ class Machine:
             self.fire_triggers(s)
 
 
-def _seat(decided):
-    return int(decided[0])
+_chooser = operator.itemgetter(0)      # a player or team, an int

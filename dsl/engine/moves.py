@@ -10,7 +10,7 @@ import itertools
 from ..language.limits import MAX_OPTIONS
 from .errors import CARRIED, IllegalMove, RuleError
 from .program import plain_move
-from .source import slots_as_locals
+from .source import called, slots_as_locals
 from .values import Player, ZoneId
 
 
@@ -38,15 +38,27 @@ class Moves:
         with nothing drawn, when there is no move, too many, or working them out fails (then
         `enumerate` says so)."""
         L = s.loc_slots
-        saved = list(L)
-        try:
-            if choice.simultaneous:
-                L[choice.each_slot] = chooser
-            parts = choice.parts(s)
-        except CARRIED:
-            return None
-        finally:
-            L[:] = saved
+        if choice.parts.keeps_slots:
+            each = choice.each_slot if choice.simultaneous else None
+            if each is not None:
+                saved, L[each] = L[each], chooser
+            try:
+                parts = choice.parts(s)
+            except CARRIED:
+                return None
+            finally:
+                if each is not None:
+                    L[each] = saved
+        else:
+            saved = list(L)
+            try:
+                if choice.simultaneous:
+                    L[choice.each_slot] = chooser
+                parts = choice.parts(s)
+            except CARRIED:
+                return None
+            finally:
+                L[:] = saved
         if len(parts) == 1 and len(parts[0][1]) == 1:       # the common shape: one option of one value
             d = parts[0][1][0]
             return (parts[0][0], rng.choice(d)) if 0 < len(d) <= MAX_OPTIONS else None
@@ -78,7 +90,11 @@ class Moves:
             size = " * ".join(f"{v(len)}(d{i})" for i in range(len(params))) or "1"
             body.append(f"    parts.append(({v(name)}, [{', '.join(f'd{i}' for i in range(len(params)))}], {size}))")
             lines += body if avail is None else [f"    if {src.of(avail)}:"] + ["    " + x for x in body]
-        return src.function("s", "\n".join(lines + ["    return parts"]) + "\n", statements=True)
+        text = "\n".join(lines + ["    return parts"]) + "\n"
+        fn = src.function("s", text, statements=True)
+        # code that calls only these cannot write a local slot: nothing to save and restore
+        fn.keeps_slots = all(f in (len, list, isinstance, range, max, min) for f in called(text, src.names))
+        return fn
 
     def bind_move(self, s, choice, move):
         option = choice.named.get(move[0])

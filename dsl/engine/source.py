@@ -15,6 +15,7 @@ May import: the language, the constructs' registry, engine errors and program pa
 from __future__ import annotations
 
 import io
+import keyword
 import re
 import tokenize
 from typing import Callable
@@ -92,6 +93,22 @@ def slots_as_locals(text: str, names: dict) -> str:
             out += [text[at:toks[i].start[1]], names[int(num.string)]]
             at = close.end[1]
     return "".join(out) + text[at:]
+
+
+def called(text: str, names: dict) -> list:
+    """The values that code `text` calls by the names `names` binds (a call of anything else,
+    or of a call's result, gives None); a method of a value (`out.append`) is not counted."""
+    toks = [x for x in tokenize.generate_tokens(io.StringIO(text).readline)
+            if x.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT)]
+    out = []
+    for dot, before, tok in zip([None] + toks, toks, toks[1:]):
+        if tok.string != "(" or dot is not None and dot.string == ".":
+            continue
+        if before.type == tokenize.NAME and not keyword.iskeyword(before.string):
+            out.append(names.get(before.string))
+        elif before.string in (")", "]"):
+            out.append(None)
+    return out
 
 
 def constant(fn):
