@@ -227,17 +227,23 @@ def compile(c, st, env, owner):
         if not f.pausing or resume not in (None, ip):
             return None             # not entered inside an option's body: a game's first pause is
                                     # never there, and a search's rollout from there plays through the loop
-        bodies = []
-        for k, (first, last) in enumerate(ranges):
-            bodies += [f"{'el' if k else ''}if ip == {first!r}:"] + f.indented(f.body(first, last))
         choosing = f.name(choice)
         if not simultaneous:
+            # what taken and bind_move do, in place: the first option of the move's name binds its values
+            bound = []
+            for k, ((name, _, params, *_, cov), (first, last)) in enumerate(zip(choice.options, ranges)):
+                values = [f"L[{slot!r}] = move[{j + 1}]" for j, (_, slot, _, _) in enumerate(params)]
+                bound += [f"{'el' if k else ''}if move[0] == {f.name(name)}:"] + f.indented(
+                    values + f.counted(cov) + f.body(first, last))
             return (f.stopped(ip, resume) + f.decided()
-                    + [f"at = {ip!r}", f"ip = {f.name(c.taken)}(s, {choosing}, move, p)"] + bodies)
+                    + [f"at = {ip!r}", f"{f.name(c.counted_choice)}(s, {choosing}, move, p, None, False)"] + bound)
         everyone = [f"if not {f.name(c.drawn_together)}(s, {choosing}, rng, actions):", "    return -1"]
         if resume != ip:
             everyone = [f"at = {ip!r}", f"if {f.of(c.code[ip])} < 0:"] + f.indented(f.paused(ip) + everyone)
         if choice.drawn_from is None:
+            bodies = []
+            for k, (first, last) in enumerate(ranges):
+                bodies += [f"{'el' if k else ''}if ip == {first!r}:"] + f.indented(f.body(first, last))
             return everyone + ["while True:", f"    at = {next_ip!r}", f"    ip = {f.of(c.code[next_ip])}",
                                f"    if ip == {after!r}:", "        break"] + f.indented(bodies)
         # one option of one value: what reveal_next and bind_move do, in place
