@@ -69,8 +69,8 @@ def _extreme(pick):
     def run(s, pairs):
         if not pairs:
             return ()
-        best = pick(k for _, k in pairs)
-        return tuple(x for x, k in pairs if k == best)
+        best = pick([k for _, k in pairs])
+        return tuple([x for x, k in pairs if k == best])
     return run
 
 
