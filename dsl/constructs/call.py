@@ -166,9 +166,10 @@ def compile(c, e, env):
             return w is not None and s.face[p] == w
         return wild
     if fn == "count" and len(e.args) == 1:
-        fast = fast_count(c, e.args[0], env)
+        src = c.new_source()
+        fast = fast_count(src, e.args[0], env)
         if fast is not None:
-            return fast
+            return src.function("s", fast)
     impl = b.impl
     args = []
     for k, x in enumerate(e.args):
@@ -216,9 +217,9 @@ def generate(src, e, env):
     if b is None or (fn == "wild" and len(e.args) == 1 and isinstance(e.args[0], S.Name) and e.args[0].id in env.locals):
         return None
     if fn == "count" and len(e.args) == 1:
-        fast = fast_count(c, e.args[0], env)
+        fast = fast_count(src, e.args[0], env)
         if fast is not None:
-            return src.call(fast)
+            return fast
     args = []
     for k, x in enumerate(e.args):
         last = k == len(e.args) - 1
@@ -232,21 +233,20 @@ def generate(src, e, env):
     return f"{src.value(b.impl)}({', '.join(['s', *args])})"
 
 
-def fast_count(c, arg, env):
-    """count() of a zone, of every zone of a family, or of the players still in."""
+def fast_count(src, arg, env):
+    """count() of a zone, of every zone of a family, of one zone of a family, of the players
+    still in, or of a comprehension, as code counting without gathering; None for any other."""
+    c, v = src.c, src.value
     if isinstance(arg, Call) and arg.fn == "alive_players" and not arg.args:
-        return lambda s: sum(s.alive)
+        return f"{v(sum)}(s.alive)"
     if isinstance(arg, Call) and arg.fn == "all" and len(arg.args) == 1 \
             and isinstance(arg.args[0], S.Name) and isinstance(c.zones.get(arg.args[0].id), tuple):
-        fam = c.zones[arg.args[0].id]
-        return lambda s: sum([len(s.zones[z]) for z in fam])
+        return f"{v(sum)}([{v(len)}(s.zones[z]) for z in {v(c.zones[arg.args[0].id])}])"
     if isinstance(arg, Call) and isinstance(c.zones.get(arg.fn), tuple) and len(arg.args) == 1 \
             and arg.fn not in c.board_sizes:
-        zone = family_member(c, arg, env)
-        return lambda s: len(s.zones[zone(s)])
+        return f"{v(len)}(s.zones[{src.sub(arg, env)}])"
     if isinstance(arg, S.Comprehension) and arg.item is None:
-        comp = comprehension.compile(c, arg, env)
-        return lambda s: len(comp(s))
+        return f"{v(len)}({src.call(comprehension.compile(c, arg, env))})"
     return None
 
 

@@ -40,15 +40,19 @@ def compile(c, st, env, owner):
 
 def _outcomes(game, items) -> int:
     total = 1
+    faces_of = game.piece_faces
     for p in items:
-        total *= len(game.faces.get(game.kind_of[p], (None,)))
+        faces = faces_of[p]
+        if faces is not None:
+            total *= len(faces)
     return total
 
 
 def _settle(game, s, zone, items, outcome):
     faces_log = []
+    faces_of = game.piece_faces
     for p in items:
-        faces = game.faces.get(game.kind_of[p])
+        faces = faces_of[p]
         if faces is None:       # only dice roll; other pieces in the zone stay as they are
             continue
         outcome, k = divmod(outcome, len(faces))

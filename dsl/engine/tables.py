@@ -113,6 +113,7 @@ class Tables:
                         self.initial_zone.append(home[owner] if own_homes else home)
                         self.initial_face.append(c.faces[0] if c.kind == "dice" and c.faces else None)
         self.pieces = tuple(Piece(i) for i in range(len(self.kind_of)))
+        self.piece_faces = [self.faces.get(k) for k in self.kind_of]     # a die's faces; None for any other piece
         self.kind_pieces: dict[str, tuple] = {}
         for p in self.pieces:
             self.kind_pieces.setdefault(self.kind_of[p], []).append(p)
