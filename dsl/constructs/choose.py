@@ -235,7 +235,7 @@ def compile(c, st, env, owner):
                 values = [f"L[{slot!r}] = move[{j + 1}]" for j, (_, slot, _, _) in enumerate(params)]
                 bound += [f"{'el' if k else ''}if move[0] == {f.name(name)}:"] + f.indented(
                     values + f.counted(cov) + f.body(first, last))
-            return (f.stopped(ip, resume) + f.decided()
+            return (f.stopped(ip, resume) + f.decided(choice)
                     + [f"at = {ip!r}", f"{f.name(c.counted_choice)}(s, {choosing}, move, p, None, False)"] + bound)
         everyone = [f"if not {f.name(c.drawn_together)}(s, {choosing}, rng, actions):", "    return -1"]
         if resume != ip:

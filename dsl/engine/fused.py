@@ -156,10 +156,11 @@ class Fuser:
         play-out is entered there (the machine stopped there already)."""
         return [] if resume == ip else [f"at = {ip!r}", self.of(self.c.code[ip])] + self.paused(ip)
 
-    def decided(self) -> list:
-        """Who decides at the paused choice, for whom, and their move, drawn as random play
-        draws it: `p`, `chooser` and `move`; the game ends here when nobody can (Machine.decision)."""
-        return [f"d = {self.name(self.c.deciding)}(s, rng)", "if d is None:", "    return -1",
+    def decided(self, choice) -> list:
+        """Who decides at `choice`, a choice of one actor whose pause has just run, and their
+        move, drawn as random play draws it: `p` and `move`; the game ends here when nobody
+        can (Machine.decision)."""
+        return [f"d = {self.name(self.c.drawn_alone)}(s, {self.name(choice)}, rng)", "if d is None:", "    return -1",
                 "p, chooser, move = d", "if actions is not None:",
                 f"    actions.append([{self.name(int)}(p), {self.name(list)}(move)])"]
 

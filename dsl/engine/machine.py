@@ -415,13 +415,25 @@ class Machine:
             self.fail(s, "no actor", "the game waits for nobody", self.pause_span(s))
             return None
         if type(pause) is not Choice:
-            moves = self.legal_moves(s, p)
-        else:
-            if rng is not None and pause.listable:
-                move = self.drawn_move(s, pause, chooser, rng)
-                if move is not None:
-                    return p, chooser, move
-            moves = self.choice_moves(s, pause, p, chooser)
+            return self.offered(s, p, chooser, self.legal_moves(s, p), rng)
+        return self.chosen(s, pause, p, chooser, rng)
+
+    def drawn_alone(self, s, pause, rng):
+        """`deciding(s, rng)` at `pause`, a choice of one actor whose pause instruction has just
+        run (so the actor is in)."""
+        x = pause.actor(s)
+        return self.chosen(s, pause, x if type(x) is not Team else self.acting_player(s, x), None, rng)
+
+    def chosen(self, s, pause, p, chooser, rng):
+        """The end of `deciding` at a choice: its moves, or the move drawn from them."""
+        if rng is not None and pause.listable:
+            move = self.drawn_move(s, pause, chooser, rng)
+            if move is not None:
+                return p, chooser, move
+        return self.offered(s, p, chooser, self.choice_moves(s, pause, p, chooser), rng)
+
+    def offered(self, s, p, chooser, moves, rng):
+        """(p, chooser, the moves or the move drawn from them); None, ending the game, when there is none."""
         if not moves:
             if s.dead_end is None:      # working the moves out may have failed: that dead end stands
                 self.fail(s, "no legal move", f"P{int(p) + 1} has no legal move", self.pause_span(s))
