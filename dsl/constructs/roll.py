@@ -49,18 +49,17 @@ def _outcomes(game, items) -> int:
 
 
 def _settle(game, s, zone, items, outcome):
-    faces_log = []
-    faces_of = game.piece_faces
+    faces_of, face, shown = game.piece_faces, s.face, s.revealed
     for p in items:
         faces = faces_of[p]
         if faces is None:       # only dice roll; other pieces in the zone stay as they are
             continue
         outcome, k = divmod(outcome, len(faces))
-        s.face[p] = faces[k]
-        s.revealed[p] = False       # a die rolled again is hidden again
-        faces_log.append(faces[k])
+        face[p] = faces[k]
+        shown[p] = False        # a die rolled again is hidden again
     if s.log is not None:
-        s.log.append({"event": "roll", "pieces": [int(p) for p in items], "faces": faces_log,
+        s.log.append({"event": "roll", "pieces": [int(p) for p in items],
+                      "faces": [face[p] for p in items if faces_of[p] is not None],
                       "zone": game.zone_names[zone] if isinstance(zone, ZoneId) else None})
 
 
