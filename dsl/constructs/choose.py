@@ -11,6 +11,8 @@ from typing import Optional
 
 from ..engine.errors import RuleError
 from ..engine.program import Choice, Label, OptionInfo, mentions, split_bounds
+from ..engine.source import constant
+from ..engine.values import Team
 from ..language.building import body_of, span
 from ..language.kinds import ANY, BOOL, COLL, NUM, WHO, element_kind
 from ..language import syntax as S
@@ -189,12 +191,14 @@ def compile(c, st, env, owner):
         end.ip = loop_back
         game = c
 
-        teams = bool(c.team_members)
+        fixed = constant(coll)
+        # a player decides for themselves, so a fixed collection of players is always everyone
+        everyone = tuple(x for x in fixed[0] if x is not None) \
+            if fixed is not None and not any(isinstance(x, Team) for x in fixed[0]) else None
 
         def pause_simul(s, ip=ip):
-            # without teams, each player decides for themselves
-            s.loc_slots[choice.actors_slot] = tuple([x for x in choice.actor(s) if game.acting_player(s, x) is not None]
-                                                    if teams else [x for x in choice.actor(s) if x is not None])
+            s.loc_slots[choice.actors_slot] = everyone if everyone is not None else \
+                tuple([x for x in choice.actor(s) if game.acting_player(s, x) is not None])
             s.loc_slots[choice.pending_slot] = ()
             s.ip = ip
             return -1 if s.loc_slots[choice.actors_slot] else reveal_ip
