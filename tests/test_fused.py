@@ -278,3 +278,98 @@ def test_a_games_own_trigger_check_does_what_the_general_one_does(path, players)
             fired += bool(ours.log)
     if path.name in ("bluff.rules", "dream-duels.rules"):
         assert fired > 0, "emptying a zone sets a trigger off"
+
+
+# Review findings of 2026-11-24: each game once played differently with today's speed-ups.
+_GO_AND_END = '''  first(players) chooses one of
+    option go
+      pass
+  end game winners [first(players)]
+'''
+
+_ALL_SPACES = '''game allspaces
+  players 2 to 2
+board grid
+  grid 2 by 2
+  adjacency all
+token mark
+  count 2 per player
+  in marks
+zone marks is supply, per player, seen by everyone
+counter seen = 0
+play
+  first(players) chooses square from spaces(grid)
+    move 1 from marks(first(players)) to square
+  set seen to count(m in all(spaces(grid)) where m = m)
+  end game winners [first(players)]
+'''
+
+_STARTING_VALUE = '''game initmemo
+  players 2 to 2
+variable b = later
+variable x = 0
+variable c = 5
+value later = c
+counter seen = 0
+play
+  set x to 1
+  if later = 5
+    set seen to 1
+''' + _GO_AND_END
+
+_ONE_DIE_TWICE = '''game duproll
+  players 2 to 2
+dice die
+  faces 1, 2, 3, 4, 5, 6
+  count 1
+  in cup
+zone cup is supply, shared, seen by everyone
+play
+  roll [top(cup), top(cup)]
+''' + _GO_AND_END
+
+_NOBODY_CHOOSES = '''game nobodyeach
+  players 2 to 2
+counter laps = 0
+value same(x) = x
+play
+  first(players) chooses one of
+    option go
+      pass
+  each p in same(nobody) simultaneously chooses n from 1 to 3
+    add n to laps
+  end game winners [first(players)]
+'''
+
+
+@pytest.mark.parametrize("fusing", [True, False])
+def test_all_of_a_boards_spaces_is_the_pieces_on_them(tmp_path, monkeypatch, fusing):
+    monkeypatch.setattr(Game, "fusing", fusing)
+    game = Game(_game(_ALL_SPACES, tmp_path), 2)
+    s = game.new_initial_state()
+    s.apply(s.legal_moves()[0])
+    assert s.vars[game.var_slots["seen"]] == 1
+
+
+@pytest.mark.parametrize("fusing", [True, False])
+def test_a_value_read_for_a_starting_value_is_not_kept_past_setup(tmp_path, monkeypatch, fusing):
+    """A starting value read `later` while `c` was not yet set; the value is worked out again."""
+    monkeypatch.setattr(Game, "fusing", fusing)
+    game = Game(_game(_STARTING_VALUE, tmp_path), 2)
+    s = game.new_initial_state()
+    assert s.vars[game.var_slots["seen"]] == 1
+
+
+def test_a_die_rolled_twice_in_one_roll_logs_both_faces(tmp_path):
+    game = Game(_game(_ONE_DIE_TWICE, tmp_path), 2)
+    s = game.new_initial_state(log=True)
+    s.apply(4 * 6 + 1)              # the first face drawn is 2, the second 5
+    assert [e["faces"] for e in s.log if e["event"] == "roll"] == [[2, 5]]
+
+
+def test_a_fixed_collection_that_is_nobody_ends_the_game_where_it_is_asked(tmp_path, monkeypatch):
+    rules = _game(_NOBODY_CHOOSES, tmp_path)
+    plays = _plays(Game(rules, 2), 3)
+    assert plays == _plays(_unfused(monkeypatch, rules, 2), 3)
+    end = json.loads(plays[0])[1]["dead_end"]
+    assert (end["kind"], end["where"].rsplit(":", 2)[1:]) == ("evaluation failed", ["9", "3"])

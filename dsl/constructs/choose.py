@@ -12,7 +12,7 @@ from typing import Optional
 from ..engine.errors import RuleError
 from ..engine.program import Choice, Label, OptionInfo, mentions, split_bounds
 from ..engine.source import constant
-from ..engine.values import Team
+from ..engine.values import Player
 from ..language.building import body_of, span
 from ..language.kinds import ANY, BOOL, COLL, NUM, WHO, element_kind
 from ..language import syntax as S
@@ -170,6 +170,7 @@ def compile(c, st, env, owner):
     choice.listable = all(info.independent and rest is None for _, _, _, rest, _, _, info, _ in choice.options)
     if choice.listable:
         choice.parts = c.option_parts(choice)
+        choice.listable = choice.parts is not None
     if choice.listable and len(choice.options) == 1:
         name, avail, params = choice.options[0][:3]
         if avail is None and len(params) == 1 and params[0][3] is None:
@@ -193,8 +194,8 @@ def compile(c, st, env, owner):
 
         fixed = constant(coll)
         # a player decides for themselves, so a fixed collection of players is always everyone
-        everyone = tuple(x for x in fixed[0] if x is not None) \
-            if fixed is not None and not any(isinstance(x, Team) for x in fixed[0]) else None
+        everyone = tuple(x for x in fixed[0] if x is not None) if fixed is not None and isinstance(fixed[0], tuple) \
+            and all(isinstance(x, Player) or x is None for x in fixed[0]) else None
 
         def pause_simul(s, ip=ip):
             s.loc_slots[choice.actors_slot] = everyone if everyone is not None else \

@@ -50,6 +50,7 @@ def _outcomes(game, items) -> int:
 
 def _settle(game, s, zone, items, outcome):
     faces_of, face, shown = game.piece_faces, s.face, s.revealed
+    rolled = [] if s.log is not None else None      # each face as it falls (a die named twice falls twice)
     for p in items:
         faces = faces_of[p]
         if faces is None:       # only dice roll; other pieces in the zone stay as they are
@@ -57,9 +58,10 @@ def _settle(game, s, zone, items, outcome):
         outcome, k = divmod(outcome, len(faces))
         face[p] = faces[k]
         shown[p] = False        # a die rolled again is hidden again
-    if s.log is not None:
-        s.log.append({"event": "roll", "pieces": [int(p) for p in items],
-                      "faces": [face[p] for p in items if faces_of[p] is not None],
+        if rolled is not None:
+            rolled.append(faces[k])
+    if rolled is not None:
+        s.log.append({"event": "roll", "pieces": [int(p) for p in items], "faces": rolled,
                       "zone": game.zone_names[zone] if isinstance(zone, ZoneId) else None})
 
 

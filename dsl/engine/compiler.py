@@ -61,12 +61,13 @@ class Compiler:
         """A comprehension's source as a function giving a sequence of items. The function of
         a fixed zone, a fixed family of zones or all() of one says which zones (`zones`), for
         generated code that reads them in place."""
-        whole = isinstance(e, S.Call) and e.fn == "all" and len(e.args) == 1 and e.fn not in self.defines
-        f = self.expr(e.args[0] if whole else e, env)
+        if isinstance(e, S.Call) and e.fn == "all" and len(e.args) == 1 and e.fn not in self.defines \
+                and isinstance(e.args[0], S.Name) and e.args[0].id not in env.locals and e.args[0].id not in env.bound \
+                and names_zones(self.zones.get(e.args[0].id)):
+            e = e.args[0]           # all() of a zone or a family of zones: their pieces, as the zones give them
+        f = self.expr(e, env)
         fixed = constant(f)
         if fixed is not None and not names_zones(fixed[0]):
-            if whole:
-                return lambda s: items_of(s, fixed[0])      # all() of a fixed collection that is not zones
             items = lambda s: fixed[0]      # noqa: E731 (a function of the state, like any other)
             items.constant = fixed
             return items

@@ -14,7 +14,7 @@ from .errors import CARRIED, EVALUATION_ERRORS, IllegalMove, RuleError, plain_er
 from .program import CHANCE, Chance, Choice, Env, items_of, param_names, plain_move
 from .state import DeadEnd, State
 from .tables import TRIGGER_ROUNDS
-from .values import Piece, Team, plain
+from .values import Piece, Player, Team, plain
 
 _GENERATING = threading.Lock()          # play-outs are generated on first use
 
@@ -75,6 +75,7 @@ class Machine:
         except EVALUATION_ERRORS as err:
             raise RuleError("evaluation failed", f"the starting value of '{name}' cannot be worked out: {plain_error(err)}",
                             self.var_decls[name].span)
+        s.memo.clear()      # a value worked out for a starting value may have read a variable not yet set
 
     def run(self, s, ip):
         code = self.code
@@ -374,7 +375,9 @@ class Machine:
         recorded in `actions`. False when the game ends in a dead end here."""
         L = s.loc_slots
         actors = L[pause.actors_slot]
-        if pause.listable and not L[pause.pending_slot] and len(set(actors)) == len(actors):
+        # players and teams, each once: taken_together's seat order is their order as numbers
+        if pause.listable and not L[pause.pending_slot] and len(set(actors)) == len(actors) \
+                and all(type(x) is Player or type(x) is Team for x in actors):
             pending = []
             for x in actors:            # waiting in turn: who `waiting` gives first each time
                 p = x if type(x) is not Team else self.acting_player(s, x)
@@ -385,7 +388,7 @@ class Machine:
                     actions.append([int(p), list(move)])
                 self.counted_choice(s, pause, move, p, x, hidden=True)
                 pending.append((x, move))
-            pending.sort(key=_chooser)      # seat order, as taken_together keeps them
+            pending.sort(key=_chooser)
             L[pause.pending_slot] = tuple(pending)
             if len(pending) == len(actors):
                 return True
@@ -509,4 +512,4 @@ class Machine:
             self.fire_triggers(s)
 
 
-_chooser = operator.itemgetter(0)      # a player or team, an int
+_chooser = operator.itemgetter(0)      # a player or a team: a number

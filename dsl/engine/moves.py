@@ -91,7 +91,10 @@ class Moves:
             body.append(f"    parts.append(({v(name)}, [{', '.join(f'd{i}' for i in range(len(params)))}], {size}))")
             lines += body if avail is None else [f"    if {src.of(avail)}:"] + ["    " + x for x in body]
         text = "\n".join(lines + ["    return parts"]) + "\n"
-        fn = src.function("s", text, statements=True)
+        try:
+            fn = src.function("s", text, statements=True)
+        except (SyntaxError, RecursionError, MemoryError, ValueError):
+            return None         # code Python cannot read: the moves are listed
         # code that calls only these cannot write a local slot: nothing to save and restore
         fn.keeps_slots = all(f in (len, list, isinstance, range, max, min) for f in called(text, src.names))
         return fn

@@ -172,7 +172,7 @@ class Source:
         code in place (its values bound here), any other function called."""
         fixed = constant(fn)
         if fixed is not None:
-            return self.value(fixed[0])
+            return f"({self.value(fixed[0])})"
         return inlined(fn, self.value) or f"{self.value(fn)}(s)"
 
     def value(self, v) -> str:
