@@ -203,7 +203,7 @@ def test_random_play_draws_the_move_it_would_draw_from_the_list(path, players, t
             assert s.to_json() == here
             assert d[:2] == game.deciding(s)[:2] and d[2] == theirs.choice(listed[1])
             assert ours.random() == theirs.random()
-            drawn_unlisted += pause.listable
+            drawn_unlisted += pause.parts is not None
             s.apply(rng.choice(listed[1]), listed[0])
     if path in (None, DEMOCRACY, BLUFF):
         assert drawn_unlisted > 0

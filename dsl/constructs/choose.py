@@ -167,11 +167,9 @@ def compile(c, st, env, owner):
                                OptionInfo(opt, independent, fill), cov))
         choice.named.setdefault(opt.name, (tuple(sl for _, sl, _, _ in params), label, cov))
         bodies.append((opt, inner, label))
-    choice.listable = all(info.independent and rest is None for _, _, _, rest, _, _, info, _ in choice.options)
-    if choice.listable:
+    if all(info.independent and rest is None for _, _, _, rest, _, _, info, _ in choice.options):
         choice.parts = c.option_parts(choice)
-        choice.listable = choice.parts is not None
-    if choice.listable and len(choice.options) == 1:
+    if choice.parts is not None and len(choice.options) == 1:
         name, avail, params = choice.options[0][:3]
         if avail is None and len(params) == 1 and params[0][3] is None:
             choice.drawn_from = (name, params[0])

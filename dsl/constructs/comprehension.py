@@ -65,13 +65,13 @@ def compile(c, e, env, pairs=False):
     value = f"(x, {value})" if pairs else value
     zones = getattr(coll, "zones", None)
     # fixed zones are read in place, one after another, instead of gathered first
-    loop = [f"    for x in {src.value(coll)}(s):"] if zones is None else \
-        [f"    for z in {src.value(zones)}:", "     for x in s.zones[z]:"]
-    body = loop + [f"        L[{slot!r}] = x"]
-    body += [f"        if {cond}:", f"            out.append({value})"] if cond is not None else \
-        [f"        out.append({value})"]
-    return src.function("s", "\n".join(["    out = []", "    L = s.loc_slots", *body,
-                                        f"    return {src.value(tuple)}(out)"]) + "\n", statements=True)
+    loop = [f"for x in {src.value(coll)}(s):"] if zones is None else \
+        [f"for z in {src.value(zones)}:", "    for x in s.zones[z]:"]
+    pad = "    " * len(loop)
+    body = [pad + f"L[{slot!r}] = x"]
+    body += [pad + f"if {cond}:", pad + f"    out.append({value})"] if cond is not None else [pad + f"out.append({value})"]
+    return src.function("s", "\n".join("    " + x for x in ["out = []", "L = s.loc_slots", *loop, *body,
+                                                            f"return {src.value(tuple)}(out)"]) + "\n", statements=True)
 
 
 # ---------------------------------------------------------------- reading

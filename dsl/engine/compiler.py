@@ -151,11 +151,6 @@ class Compiler:
             self.emit(lambda s: -1, t.name, t.span)
             self.triggers.append((t, slot, coll, cond, start))
         self.thread_jumps()
-        self.trigger_reads = set()
-        for t, *_ in self.triggers:
-            self.trigger_reads |= self.names_read(t.cond)
-            if t.coll is not None:
-                self.trigger_reads |= self.names_read(t.coll)
         self.triggers_read_faces = bool(self.trigger_reads & {"face", "wild", "top", "first"})
         if self.fusing and self.triggers:
             checked = self.triggers_checked()
@@ -181,7 +176,7 @@ class Compiler:
                 latch += 1
                 body = [f"on = {v(bool)}({test})"]
             else:
-                test = slots_as_locals(of(cond), {slot: "p"}) if getattr(cond, "code", None) else of(cond)
+                test = slots_as_locals(of(cond), {slot: "p"})
                 at = f"{latch!r} + p"
                 latch += self.n
                 body = [f"items = {v(list)}({of(coll)})", f"for p in {v(self._players)}:",

@@ -376,7 +376,7 @@ class Machine:
         L = s.loc_slots
         actors = L[pause.actors_slot]
         # players and teams, each once: taken_together's seat order is their order as numbers
-        if pause.listable and not L[pause.pending_slot] and len(set(actors)) == len(actors) \
+        if pause.parts is not None and not L[pause.pending_slot] and len(set(actors)) == len(actors) \
                 and all(type(x) is Player or type(x) is Team for x in actors):
             pending = []
             for x in actors:            # waiting in turn: who `waiting` gives first each time
@@ -429,7 +429,7 @@ class Machine:
 
     def chosen(self, s, pause, p, chooser, rng):
         """The end of `deciding` at a choice: its moves, or the move drawn from them."""
-        if rng is not None and pause.listable:
+        if rng is not None and pause.parts is not None:
             move = self.drawn_move(s, pause, chooser, rng)
             if move is not None:
                 return p, chooser, move

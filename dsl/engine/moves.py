@@ -34,31 +34,23 @@ class Moves:
     def drawn_move(self, s, choice, chooser, rng):
         """The move `rng.choice` draws from the moves `enumerate` lists, drawn without listing
         them, for a choice whose options have independent parameters and no `where`
-        (`choice.listable`): the moves are the options' products of ranges, in order. None,
+        (`choice.parts`): the moves are the options' products of ranges, in order. None,
         with nothing drawn, when there is no move, too many, or working them out fails (then
         `enumerate` says so)."""
         L = s.loc_slots
-        if choice.parts.keeps_slots:
-            each = choice.each_slot if choice.simultaneous else None
-            if each is not None:
-                saved, L[each] = L[each], chooser
-            try:
-                parts = choice.parts(s)
-            except CARRIED:
-                return None
-            finally:
-                if each is not None:
-                    L[each] = saved
-        else:
-            saved = list(L)
-            try:
-                if choice.simultaneous:
-                    L[choice.each_slot] = chooser
-                parts = choice.parts(s)
-            except CARRIED:
-                return None
-            finally:
-                L[:] = saved
+        each = choice.each_slot if choice.simultaneous else None
+        whole = None if choice.parts.keeps_slots else list(L)     # its code may write other slots
+        if each is not None:
+            saved, L[each] = L[each], chooser
+        try:
+            parts = choice.parts(s)
+        except CARRIED:
+            return None
+        finally:
+            if whole is not None:
+                L[:] = whole
+            elif each is not None:
+                L[each] = saved
         if len(parts) == 1 and len(parts[0][1]) == 1:       # the common shape: one option of one value
             d = parts[0][1][0]
             return (parts[0][0], rng.choice(d)) if 0 < len(d) <= MAX_OPTIONS else None
@@ -77,7 +69,7 @@ class Moves:
             return (name, *reversed(values))
 
     def option_parts(self, choice):
-        """The function of the state giving, for each option of a listable choice that is offered,
+        """The function of the state giving, for each option of such a choice that is offered,
         (its name, the domain of each parameter as `domain` works it out, how many moves), as
         one generated function (Moves.drawn_move)."""
         src = self.new_source()

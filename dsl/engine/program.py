@@ -32,9 +32,10 @@ class Choice:
     span: S.Span = S.NOWHERE
     owner: str = ""
     named: dict = field(default_factory=dict)    # option name -> (its parameters' slots, body label, coverage id)
-    listable: bool = False             # every option's parameters are independent, none has `where` (Moves.drawn_move)
-    parts: Optional[Callable] = None    # of a listable choice: state -> each option's domains (Moves.option_parts)
-    drawn_from: Optional[tuple] = None  # (name, parameter) of a listable choice's one option, always offered, of one collection parameter
+    # of a choice whose options have independent parameters and no `where`: state -> each offered
+    # option's domains (Moves.option_parts), so that a move is drawn without listing the moves
+    parts: Optional[Callable] = None
+    drawn_from: Optional[tuple] = None  # (name, parameter) of such a choice's one option, always offered, of one collection parameter
 
 
 @dataclass

@@ -14,6 +14,7 @@ May import: the language, the constructs' registry, engine errors and program pa
 """
 from __future__ import annotations
 
+import ast
 import io
 import keyword
 import re
@@ -57,7 +58,7 @@ def generated(c, e, env) -> tuple:
     if text in src.names:
         fn.constant = (src.names[text],)
     elif _LITERAL.fullmatch(text):
-        fn.constant = (None if text == "None" else text == "True" if text in ("True", "False") else int(text),)
+        fn.constant = (ast.literal_eval(text),)
     return fn, src, text
 
 
@@ -71,8 +72,7 @@ def inlined(fn, value) -> str | None:
     if "\n" in text:
         return None
     out, at = [], 0
-    # Python's own tokenizer tells a name from the same letters inside a text literal
-    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+    for tok in _tokens(text):
         if tok.type == tokenize.NAME and tok.string in names:
             out += [text[at:tok.start[1]], value(names[tok.string])]
             at = tok.end[1]
@@ -84,7 +84,7 @@ def slots_as_locals(text: str, names: dict) -> str:
     local of the loop it goes in, which holds the same value) read from that local."""
     if "\n" in text:
         return text
-    toks = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    toks = _tokens(text)
     out, at = [], 0
     for i in range(len(toks) - 5):
         head, num, close = [x.string for x in toks[i:i + 4]], toks[i + 4], toks[i + 5]
@@ -98,8 +98,7 @@ def slots_as_locals(text: str, names: dict) -> str:
 def called(text: str, names: dict) -> list:
     """The values that code `text` calls by the names `names` binds (a call of anything else,
     or of a call's result, gives None); a method of a value (`out.append`) is not counted."""
-    toks = [x for x in tokenize.generate_tokens(io.StringIO(text).readline)
-            if x.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT)]
+    toks = _tokens(text)
     out = []
     for dot, before, tok in zip([None] + toks, toks, toks[1:]):
         if tok.string != "(" or dot is not None and dot.string == ".":
@@ -109,6 +108,13 @@ def called(text: str, names: dict) -> list:
         elif before.string in (")", "]"):
             out.append(None)
     return out
+
+
+def _tokens(text: str) -> list:
+    """The tokens of code, without line and indentation marks: Python's own tokenizer, which
+    tells a name from the same letters inside a text literal (columns count within one line)."""
+    return [x for x in tokenize.generate_tokens(io.StringIO(text).readline)
+            if x.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT)]
 
 
 def constant(fn):
