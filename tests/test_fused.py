@@ -257,7 +257,7 @@ def test_a_value_kept_between_changes_is_the_value_worked_out_afresh(path, playe
 @pytest.mark.parametrize("path, players", [(BLUFF, 3), (GAMES / "byzantine.rules", 4), (GAMES / "dream-duels.rules", 2),
                                            (ROOT / "tests" / "fixtures" / "together.rules", 2)])
 def test_a_games_own_trigger_check_does_what_the_general_one_does(path, players):
-    """Compiler.triggers_checked: at every step of random play, the generated check of the
+    """Machine.triggers_checked: at every step of random play, the generated check of the
     game's triggers changes a state as Machine.fire_triggers does (latches, firings, the end)."""
     game = Game(rules_of(str(path)), players)
     assert game.fire_triggers.__name__ == "f", "the game checks its triggers in generated code"

@@ -12,8 +12,8 @@ from ..language import syntax as S
 from .errors import RuleError
 from .fused import Fuser
 from .program import CHANCE, Chance, Env, first_line, items_of, names_zones
-from .source import Source, constant, expression, generated, slots_as_locals
-from .tables import LOOP_PASSES_PER_STEP, TRIGGER_ROUNDS
+from .source import Source, constant, expression, generated
+from .tables import LOOP_PASSES_PER_STEP
 from .state import DeadEnd
 
 
@@ -156,44 +156,6 @@ class Compiler:
             checked = self.triggers_checked()
             if checked is not None:
                 self.fire_triggers = checked        # this game's own form of Machine.fire_triggers
-
-    def triggers_checked(self):
-        """Machine.fire_triggers for this game's triggers as one generated function: the same
-        tests in the same order, latches, firings and errors; None when Python cannot read it."""
-        src = self.new_source()
-        v, of = src.value, src.of
-        lines = ["    if s.outcome is not None or s.dead_end is not None or s.settling:", "        return"]
-        if self.together:
-            lines += [f"    if {v(self.inside_together)}(s):", "        return"]
-        lines += ["    L = s.loc_slots", "    la = s.latches", f"    for _ in {v(range)}({TRIGGER_ROUNDS!r}):",
-                  "        fired = False"]
-        latch = 0
-        for t, slot, coll, cond, start in self.triggers:
-            fire = [f"    {v(self.run_trigger)}(s, {v(t)}, {start!r})", "    fired = True"]
-            if coll is None:
-                test = of(cond)
-                at = repr(latch)
-                latch += 1
-                body = [f"on = {v(bool)}({test})"]
-            else:
-                test = slots_as_locals(of(cond), {slot: "p"})
-                at = f"{latch!r} + p"
-                latch += self.n
-                body = [f"items = {v(list)}({of(coll)})", f"for p in {v(self._players)}:",
-                        "    on = False", "    if p in items:", f"        L[{slot!r}] = p", f"        on = {v(bool)}({test})"]
-            check = [f"if on and not la[{at}]:", f"    la[{at}] = True"] + fire + ["elif not on:", f"    la[{at}] = False",
-                     "if s.outcome is not None or s.dead_end is not None:", "    return"]
-            lines += ["        " + x for x in body + (["    " + x for x in check] if coll is not None else check)]
-        lines += ["        if not fired:", "            return",
-                  f"    raise {v(RuleError)}('trigger loop', 'triggers keep firing each other without end')"]
-        try:
-            return src.function("s", "\n".join(lines) + "\n", statements=True)
-        except (SyntaxError, RecursionError, MemoryError, ValueError):
-            return None
-
-    def inside_together(self, s) -> bool:
-        """Inside a `together` block, triggers wait until the whole block is done."""
-        return any(a <= s.ip < b for a, b in self.together)
 
     def names_read(self, e, seen=None) -> set:
         """Every variable, zone and function a trigger's condition can read (through values too)."""

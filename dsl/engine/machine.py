@@ -2,7 +2,7 @@
 fires triggers, and answers OpenSpiel's questions (who acts, legal moves, terminal, returns,
 what a player observes).
 
-May import: engine state, values, errors and program parts.
+May import: engine state, values, errors, program parts and generated code.
 """
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from ..language import syntax as S
 from .errors import CARRIED, EVALUATION_ERRORS, IllegalMove, RuleError, plain_error
 from .program import CHANCE, Chance, Choice, Env, items_of, param_names, plain_move
 from .state import DeadEnd, State
+from .source import slots_as_locals
 from .tables import TRIGGER_ROUNDS
 from .values import Piece, Player, Team, plain
 
@@ -145,6 +146,8 @@ class Machine:
             s.log.append({"event": "dead_end", **s.dead_end.to_json()})
 
     def fire_triggers(self, s):
+        """After a change, each trigger whose condition has become true runs, until none does.
+        A game compiled with fusing puts its own generated form in place (triggers_checked)."""
         if s.outcome is not None or s.dead_end is not None or not self.has_triggers or s.settling:
             return
         if self.together and self.inside_together(s):
@@ -184,7 +187,7 @@ class Machine:
                         return
             if not fired:
                 return
-        raise RuleError("trigger loop", "triggers keep firing each other without end")
+        raise _endless_triggers()
 
     def run_trigger(self, s, t, start):
         if s.log is not None:
@@ -205,6 +208,44 @@ class Machine:
             raise
         finally:
             s.settling = saved
+
+    def triggers_checked(self):
+        """fire_triggers for this game's triggers as one generated function: the same tests in
+        the same order, latches, firings and errors; None when Python cannot read it."""
+        src = self.new_source()
+        v, of = src.value, src.of
+        lines = ["    if s.outcome is not None or s.dead_end is not None or s.settling:", "        return"]
+        if self.together:
+            lines += [f"    if {v(self.inside_together)}(s):", "        return"]
+        lines += ["    L = s.loc_slots", "    la = s.latches", f"    for _ in {v(range)}({TRIGGER_ROUNDS!r}):",
+                  "        fired = False"]
+        latch = 0
+        for t, slot, coll, cond, start in self.triggers:
+            fire = [f"    {v(self.run_trigger)}(s, {v(t)}, {start!r})", "    fired = True"]
+            if coll is None:
+                test = of(cond)
+                at = repr(latch)
+                latch += 1
+                body = [f"on = {v(bool)}({test})"]
+            else:
+                test = slots_as_locals(of(cond), {slot: "p"})
+                at = f"{latch!r} + p"
+                latch += self.n
+                body = [f"items = {v(list)}({of(coll)})", f"for p in {v(self._players)}:",
+                        "    on = False", "    if p in items:", f"        L[{slot!r}] = p", f"        on = {v(bool)}({test})"]
+            check = [f"if on and not la[{at}]:", f"    la[{at}] = True"] + fire + ["elif not on:", f"    la[{at}] = False",
+                     "if s.outcome is not None or s.dead_end is not None:", "    return"]
+            lines += ["        " + x for x in body + (["    " + x for x in check] if coll is not None else check)]
+        lines += ["        if not fired:", "            return",
+                  f"    raise {v(_endless_triggers)}()"]
+        try:
+            return src.function("s", "\n".join(lines) + "\n", statements=True)
+        except (SyntaxError, RecursionError, MemoryError, ValueError):
+            return None
+
+    def inside_together(self, s) -> bool:
+        """Inside a `together` block, triggers wait until the whole block is done."""
+        return any(a <= s.ip < b for a, b in self.together)
 
     def current_actors(self, s) -> list:
         if s.outcome is not None or s.dead_end is not None:
@@ -513,3 +554,7 @@ class Machine:
 
 
 _chooser = operator.itemgetter(0)      # a player or a team: a number
+
+
+def _endless_triggers() -> RuleError:
+    return RuleError("trigger loop", "triggers keep firing each other without end")
