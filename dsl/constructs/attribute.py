@@ -60,11 +60,8 @@ def compile(c, e, env):
     if name == "owner":
         owners, piece_owner = c.zone_owner, c.piece_owner
         return lambda s: piece_owner[v] if isinstance(v := obj(s), Piece) else owners[v]
-    attrs = c.piece_attrs
-
-    def get(s):
-        return attrs[obj(s)].get(name)
-    return get
+    column = c.attribute_column(name)
+    return lambda s: column[obj(s)]
 
 
 def generate(src, e, env):

@@ -147,8 +147,8 @@ def compile(c, e, env):
     if fn in c.orders:
         attr, strength = c.orders[fn]
         a = c.expr(e.args[0], env)
-        attrs = c.piece_attrs
-        return lambda s: strength.get(attrs[a(s)].get(attr), 0)
+        column = c.attribute_column(attr, strength)
+        return lambda s: column[a(s)]
     if fn in c.defines:
         d = c.defines[fn]
         args = [c.expr(x, env) for x in e.args]
