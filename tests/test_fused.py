@@ -159,6 +159,42 @@ def test_random_play_out_ends_in_the_dead_ends_of_the_play_loop(tmp_path, monkey
     assert {json.loads(p)[1]["dead_end"]["kind"] for p in plays} == kinds
 
 
+_LISTED = '''game listed
+  players 2 to 2
+counter pot = 0
+counter zero = 0
+play
+  repeat until pot > 9
+    step bid
+      first(players) chooses one of
+        option wait where pot < 5
+          add 1 to pot
+        option jump if pot > 2
+          add 3 to pot
+        option step with n from 1 to 2 where n + pot != 4
+          add n to pot
+        option crash with n from 1 to 2 where pot > 7 and n // zero = 1 if pot > 6
+          add n to pot
+        option stop where pot > 8 and pot // zero = 1
+          add 1 to pot
+  end game winners [first(players)]
+'''
+
+
+def test_a_choice_listed_in_place_offers_and_fails_as_the_play_loop_lists_it(tmp_path, monkeypatch):
+    """Random play lists one actor's moves in its own code (`where`, `if`, options without
+    values, options of two values): the same draws, states and dead ends as listing them
+    through the instructions, a failure while listing laid at the choice."""
+    rules = _game(_LISTED, tmp_path)
+    played_out = Game(rules, 2)
+    plays = _plays(played_out, 60)
+    assert plays == _plays(_unfused(monkeypatch, rules, 2), 60)
+    ends = [json.loads(p)[1]["dead_end"] for p in plays]
+    assert {(e["kind"], e["rule"], e["where"].rsplit("/", 1)[-1]) for e in ends if e} == {
+        ("evaluation failed", "bid", "g.rules:8:7")}
+    assert any(e is None for e in ends)
+
+
 _DRAWN = '''game drawn
   players 3 to 3
 counter laps = 0

@@ -29,7 +29,9 @@ May import: engine program parts, errors and the Source of generated code.
 from __future__ import annotations
 
 from .errors import CARRIED
+from .machine import LISTING_ERRORS
 from .source import Source
+from .values import Team
 
 # Python reads at most 100 levels of indentation and 20 nested loops; a statement nested
 # deeper than this runs through its instructions instead.
@@ -157,12 +159,36 @@ class Fuser:
         return [] if resume == ip else [f"at = {ip!r}", self.of(self.c.code[ip])] + self.paused(ip)
 
     def decided(self, choice) -> list:
-        """Who decides at `choice`, a choice of one actor whose pause has just run, and their
-        move, drawn as random play draws it: `p` and `move`; the game ends here when nobody
-        can (Machine.decision)."""
-        return [f"d = {self.name(self.c.drawn_alone)}(s, {self.name(choice)}, rng)", "if d is None:", "    return -1",
-                "p, chooser, move = d", "if actions is not None:",
-                f"    actions.append([{self.name(int)}(p), {self.name(list)}(move)])"]
+        """Who decides at `choice`, a choice of one actor whose pause has just run (so the actor
+        is in), and their move, drawn as random play draws it (Machine.deciding): `p` and
+        `move`; the game ends here when nobody can."""
+        c, n = self.c, self.name
+        ch = n(choice)
+        pick = ["if not moves:", f"    {n(c.offered)}(s, p, None, moves, None)", "    return -1",
+                "move = rng.choice(moves)"]
+        lines = [f"x = {self.of(choice.actor)}", f"p = x if {n(type)}(x) is not {n(Team)} else {n(c.acting_player)}(s, x)"]
+        if choice.parts is not None:
+            lines += [f"move = {n(c.drawn_move)}(s, {ch}, None, rng)", "if move is None:"]
+            lines += self.indented(self.listed(choice) + pick)
+        else:
+            lines += self.listed(choice) + pick
+        return lines + ["if actions is not None:", f"    actions.append([{n(int)}(p), {n(list)}(move)])"]
+
+    def listed(self, choice) -> list:
+        """`moves`, the moves of the one actor `p` at `choice`, as Machine.choice_moves lists them:
+        in place for options that list themselves in one generated loop or take no parameter."""
+        c, n = self.c, self.name
+        if any(params and opt.fill is None for _, _, params, _, _, _, opt, _ in choice.options):
+            return [f"moves = {n(c.choice_moves)}(s, {n(choice)}, p)"]
+        listing = []
+        for name, avail, params, rest, bounds, label, opt, cov in choice.options:
+            one = [f"{n(opt.fill)}(s, moves)"] if params else \
+                [f"moves.append(({n(name)},))"] if rest is None else [f"if {self.of(rest)}:", f"    moves.append(({n(name)},))"]
+            listing += one if avail is None else [f"if {self.of(avail)}:"] + self.indented(one)
+        # the listing uses the slots as scratch: they are put back as they were
+        return ["saved = L[:]", "try:", "    moves = []"] + self.indented(listing) + [
+            f"except {n(LISTING_ERRORS)} as err:", f"    {n(c.listing_failed)}(s, {n(choice)}, saved, err)", "    return -1",
+            "L[:] = saved"]
 
     # ------------------------------------------------------------ while compiling
     def add(self, first, end, build) -> None:

@@ -315,17 +315,21 @@ class Machine:
             if pause.simultaneous:
                 s.loc_slots[pause.each_slot] = chooser
             return self.enumerate(s, pause)
-        except RuleError as err:
-            s.loc_slots[:] = saved
-            self.fail(s, err.kind, err.message, err.span or pause.span, s.ip)
-            return []
-        except EVALUATION_ERRORS as err:
-            s.loc_slots[:] = saved
-            self.fail(s, "evaluation failed", plain_error(err), pause.span, s.ip)
+        except LISTING_ERRORS as err:
+            self.listing_failed(s, pause, saved, err)
             return []
         finally:
             if s.dead_end is None:
                 s.loc_slots[:] = saved
+
+    def listing_failed(self, s, pause, saved, err):
+        """Working out the moves of `pause` raised `err`: the slots are as they were (`saved`),
+        and the game ends in a dead end at the pause."""
+        s.loc_slots[:] = saved
+        if isinstance(err, RuleError):
+            self.fail(s, err.kind, err.message, err.span or pause.span, s.ip)
+        else:
+            self.fail(s, "evaluation failed", plain_error(err), pause.span, s.ip)
 
     def apply(self, s, move, player=None, validate: bool = True) -> None:
         """Take one action: a chance outcome (an int; `player` None or CHANCE) or a player's
@@ -462,12 +466,6 @@ class Machine:
             return self.offered(s, p, chooser, self.legal_moves(s, p), rng)
         return self.chosen(s, pause, p, chooser, rng)
 
-    def drawn_alone(self, s, pause, rng):
-        """`deciding(s, rng)` at `pause`, a choice of one actor whose pause instruction has just
-        run (so the actor is in)."""
-        x = pause.actor(s)
-        return self.chosen(s, pause, x if type(x) is not Team else self.acting_player(s, x), None, rng)
-
     def chosen(self, s, pause, p, chooser, rng):
         """The end of `deciding` at a choice: its moves, or the move drawn from them."""
         if rng is not None and pause.parts is not None:
@@ -552,6 +550,9 @@ class Machine:
         if self.has_triggers and s.playing and not s.settling:
             self.fire_triggers(s)
 
+
+# What working out a choice's moves turns into a dead end at the choice.
+LISTING_ERRORS = (RuleError,) + EVALUATION_ERRORS
 
 _chooser = operator.itemgetter(0)      # a player or a team: a number
 
