@@ -195,6 +195,45 @@ def test_a_choice_listed_in_place_offers_and_fails_as_the_play_loop_lists_it(tmp
     assert any(e is None for e in ends)
 
 
+_UNEVEN = '''game uneven
+  players 3 to 3
+deck chip
+  in stock
+  cards
+    | value |
+    | 1     |
+    | 2     |
+    | 3     |
+    | 4     |
+    | 5     |
+zone stock is deck, shared, seen by nobody
+zone hand is hand, per player, seen by owner
+zone table is discard, shared, seen by everyone
+counter laps = 0
+play
+  repeat until laps > 1
+    add 1 to laps
+    shuffle stock
+    for each p in players
+      if top(stock).value != 3
+        move 1 from stock to hand(p)
+    each p in players simultaneously chooses c from hand(p)
+      move c to table
+    move all from table to stock
+  end game winners [first(players)]
+'''
+
+
+def test_a_simultaneous_draw_in_place_hands_over_where_someone_has_nothing_to_choose(tmp_path, monkeypatch):
+    """Everyone's card drawn in random play's own code: when a player's hand runs dry the play
+    loop's way takes over at that player, and the game ends where it would."""
+    rules = _game(_UNEVEN, tmp_path)
+    plays = _plays(Game(rules, 3), 30)
+    assert plays == _plays(_unfused(monkeypatch, rules, 3), 30)
+    ends = [json.loads(p)[1]["dead_end"] for p in plays]
+    assert {e["kind"] for e in ends if e} == {"no legal move"} and any(e is None for e in ends)
+
+
 _DRAWN = '''game drawn
   players 3 to 3
 counter laps = 0

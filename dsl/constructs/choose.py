@@ -9,11 +9,12 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Optional
 
-from ..engine.errors import RuleError
+from ..engine.errors import CARRIED, RuleError
 from ..engine.program import Choice, Label, OptionInfo, mentions, split_bounds
 from ..engine.source import constant
 from ..engine.values import Player
 from ..language.building import body_of, span
+from ..language.limits import MAX_OPTIONS
 from ..language.kinds import ANY, BOOL, COLL, NUM, WHO, element_kind
 from ..language import syntax as S
 from ..language.syntax import Expr, Node, Span, Stmt, Text
@@ -195,6 +196,8 @@ def compile(c, st, env, owner):
         everyone = tuple(x for x in fixed[0] if x is not None) if fixed is not None and isinstance(fixed[0], tuple) \
             and all(isinstance(x, Player) or x is None for x in fixed[0]) else None
 
+        fixed_choosers = everyone
+
         def pause_simul(s, ip=ip):
             s.loc_slots[choice.actors_slot] = everyone if everyone is not None else \
                 tuple([x for x in choice.actor(s) if game.acting_player(s, x) is not None])
@@ -242,7 +245,8 @@ def compile(c, st, env, owner):
                     + [f"at = {ip!r}", f"{f.name(c.counted_choice)}(s, {choosing}, move, p, None, False)"] + bound)
         everyone = [f"if not {f.name(c.drawn_together)}(s, {choosing}, rng, actions):", "    return -1"]
         if resume != ip:
-            everyone = [f"at = {ip!r}", f"if {f.of(c.code[ip])} < 0:"] + f.indented(f.paused(ip) + everyone)
+            everyone = [f"at = {ip!r}", f"if {f.of(c.code[ip])} < 0:"] + f.indented(
+                f.paused(ip) + _drawn_in_place(f, choice, fixed_choosers, everyone))
         if choice.drawn_from is None:
             bodies = []
             for k, (first, last) in enumerate(ranges):
@@ -256,6 +260,31 @@ def compile(c, st, env, owner):
                            "        break", f"    {pending} = pending[1:]", f"    L[{each_slot!r}] = pending[0][0]",
                            f"    L[{value_slot!r}] = pending[0][1][1]"] + f.indented(f.counted(cov) + f.body(first, last))
     c.fuse(ip, played)
+
+
+def _drawn_in_place(f, choice, everyone, rest) -> list:
+    """Random play's draws at a simultaneous choice of a fixed collection of players in seat
+    order, each from one collection (`choice.drawn_from`), in place: what Machine.drawn_together
+    draws, the moves kept in seat order in the pending slot. Should one chooser have no move
+    to draw, the lines `rest` (which call drawn_together) take over from there. Only `rest`
+    for any other choice."""
+    if choice.drawn_from is None or not everyone or list(everyone) != sorted(set(everyone)) \
+            or not choice.parts.keeps_slots:
+        return rest
+    c, n = f.c, f.name
+    name, (_, _, lo, _) = choice.drawn_from
+    each = choice.each_slot
+    domain = [x[4:] for x in c._domain_code("d", (None, None, lo, None), {}, f.src)]
+    return ([f"x0 = L[{each!r}]", "drawn = []", f"for x in {n(everyone)}:", f"    L[{each!r}] = x", "    try:"]
+            + ["        " + x for x in domain]
+            + [f"    except {n(CARRIED)}:", "        break",
+               f"    if not 0 < {n(len)}(d) <= {MAX_OPTIONS!r}:", "        break",
+               f"    move = ({n(name)}, rng.choice(d))", "    if actions is not None:",
+               f"        actions.append([{n(int)}(x), {n(list)}(move)])",
+               "    s.moves += 1", "    s.ticks = 0", "    if s.log is not None:",
+               f"        {n(c.counted_choice)}(s, {n(choice)}, move, x, x, True)", "    drawn.append((x, move))",
+               f"L[{each!r}] = x0", f"L[{choice.pending_slot!r}] = {n(tuple)}(drawn)",
+               f"if {n(len)}(drawn) != {len(everyone)!r}:"] + f.indented(rest))
 
 
 # ---------------------------------------------------------------- reading
