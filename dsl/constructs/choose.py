@@ -12,7 +12,7 @@ from typing import Optional
 from ..engine.errors import CARRIED, RuleError
 from ..engine.program import Choice, Label, OptionInfo, mentions, split_bounds
 from ..engine.source import constant
-from ..engine.values import Player
+from ..engine.values import Player, ZoneId
 from ..language.building import body_of, span
 from ..language.limits import MAX_OPTIONS
 from ..language.kinds import ANY, BOOL, COLL, NUM, WHO, element_kind
@@ -274,9 +274,9 @@ def _drawn_in_place(f, choice, everyone, rest) -> list:
     c, n = f.c, f.name
     name, (_, _, lo, _) = choice.drawn_from
     each = choice.each_slot
-    domain = [x[4:] for x in c._domain_code("d", (None, None, lo, None), {}, f.src)]
-    return ([f"x0 = L[{each!r}]", "drawn = []", f"for x in {n(everyone)}:", f"    L[{each!r}] = x", "    try:"]
-            + ["        " + x for x in domain]
+    # the move `rng.choice` takes from the listed collection (Moves._domain_code), read in place
+    return ([f"x0 = L[{each!r}]", "drawn = []", f"for x in {n(everyone)}:", f"    L[{each!r}] = x", "    try:",
+             f"        d = {f.of(lo)}", f"        d = s.zones[d] if {n(isinstance)}(d, {n(ZoneId)}) else {n(list)}(d)"]
             + [f"    except {n(CARRIED)}:", "        break",
                f"    if not 0 < {n(len)}(d) <= {MAX_OPTIONS!r}:", "        break",
                f"    move = ({n(name)}, rng.choice(d))", "    if actions is not None:",

@@ -64,14 +64,25 @@ def compile(c, e, env, pairs=False):
     value = slots_as_locals(src.sub(e.item, inner), {slot: "x"}) if e.item is not None else "x"
     value = f"(x, {value})" if pairs else value
     zones = getattr(coll, "zones", None)
-    # fixed zones are read in place, one after another, instead of gathered first
-    loop = [f"for x in {src.value(coll)}(s):"] if zones is None else \
-        [f"for z in {src.value(zones)}:", "    for x in s.zones[z]:"]
-    pad = "    " * len(loop)
+    # fixed zones, or one zone of a family, are read in place instead of gathered first
+    if zones is not None:
+        loop = [f"for z in {src.value(zones)}:", "    for x in s.zones[z]:"]
+    elif _one_zone(c, e.coll):
+        loop = [f"z = {src.sub(e.coll, env)}", f"for x in s.zones[z]:"]
+    else:
+        loop = [f"for x in {src.value(coll)}(s):"]
+    pad = "    " * (len(loop) if zones is not None else 1)
     body = [pad + f"L[{slot!r}] = x"]
     body += [pad + f"if {cond}:", pad + f"    out.append({value})"] if cond is not None else [pad + f"out.append({value})"]
     return src.function("s", "\n".join("    " + x for x in ["out = []", "L = s.loc_slots", *loop, *body,
                                                             f"return {src.value(tuple)}(out)"]) + "\n", statements=True)
+
+
+def _one_zone(c, coll) -> bool:
+    """`hand(p)`: one zone of a family kept per player or team, which its code picks from the
+    family's zones (Call's generate)."""
+    return isinstance(coll, S.Call) and len(coll.args) == 1 and isinstance(c.zones.get(coll.fn), tuple) \
+        and coll.fn not in c.board_sizes and coll.fn not in c.defines and c.family_index.get(coll.fn) is None
 
 
 # ---------------------------------------------------------------- reading
