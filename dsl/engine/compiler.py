@@ -71,6 +71,13 @@ class Compiler:
             items = lambda s: fixed[0]      # noqa: E731 (a function of the state, like any other)
             items.constant = fixed
             return items
+        if fixed is None and getattr(f, "code", None) is not None:
+            # generated code gathers the items in place too (Source.of)
+            src = self.new_source()
+            text = f"{src.value(items_of)}(s, {src.of(f)})"
+            items = src.function("s", text)
+            items.code = (text, src.names)
+            return items
         items = lambda s: items_of(s, f(s))     # noqa: E731
         if fixed is not None:
             items.zones = fixed[0] if isinstance(fixed[0], tuple) else (fixed[0],)
