@@ -68,7 +68,7 @@ def compile(c, e, env, pairs=False):
     if zones is not None:
         loop = [f"for z in {src.value(zones)}:", "    for x in s.zones[z]:"]
     elif _one_zone(c, e.coll):
-        loop = [f"z = {src.sub(e.coll, env)}", f"for x in s.zones[z]:"]
+        loop = [f"z = {src.sub(e.coll, env)}", "for x in s.zones[z]:"]
     else:
         loop = [f"for x in {src.value(coll)}(s):"]
     pad = "    " * (len(loop) if zones is not None else 1)
