@@ -18,7 +18,8 @@ def _unfused(monkeypatch, rules, players):
     monkeypatch.setattr(Game, "fusing", False)
     game = Game(rules, players)
     monkeypatch.undo()
-    assert game.fused == 0
+    game.fusing = False         # nor is random play's code generated when first asked for
+    assert game.fused == 0 and not game.play_out(game.new_initial_state(), game_rng(1, 0), None)
     return game
 
 
@@ -193,6 +194,36 @@ def test_a_choice_listed_in_place_offers_and_fails_as_the_play_loop_lists_it(tmp
     assert {(e["kind"], e["rule"], e["where"].rsplit("/", 1)[-1]) for e in ends if e} == {
         ("evaluation failed", "bid", "g.rules:8:7")}
     assert any(e is None for e in ends)
+
+
+_DRAWN_IN_PLACE = '''game drawnplace
+  players 2 to 2
+counter pot = 1
+value room = count(p in players where p != nobody) + pot
+play
+  repeat until pot > 9
+    step one
+      first(players) chooses n from 1 to room
+        add n to pot
+    step two
+      first(players) chooses a from 1 to 3, b from 2 to 13 - pot
+        add a to pot
+    step three
+      first(players) chooses c from 1 to 7 // (pot % 7)
+        add c to pot
+  end game winners [first(players)]
+'''
+
+
+def test_a_move_drawn_in_place_is_the_move_drawn_without_listing(tmp_path, monkeypatch):
+    """One actor's move drawn in random play's own code, of one value or two, from ranges that
+    read a value (whose code may write a slot), come up empty or fail: the same draws, states and
+    dead ends as through the instructions."""
+    rules = _game(_DRAWN_IN_PLACE, tmp_path)
+    plays = _plays(Game(rules, 2), 60)
+    assert plays == _plays(_unfused(monkeypatch, rules, 2), 60)
+    ends = [json.loads(p)[1]["dead_end"] for p in plays]
+    assert {e["kind"] for e in ends if e} == {"no legal move", "evaluation failed"} and any(e is None for e in ends)
 
 
 _UNEVEN = '''game uneven

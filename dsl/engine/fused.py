@@ -28,6 +28,7 @@ May import: engine program parts, errors and the Source of generated code.
 """
 from __future__ import annotations
 
+from ..language.limits import MAX_OPTIONS
 from .errors import CARRIED
 from .machine import LISTING_ERRORS
 from .source import Source
@@ -163,16 +164,36 @@ class Fuser:
         is in), and their move, drawn as random play draws it (Machine.deciding): `p` and
         `move`; the game ends here when nobody can."""
         c, n = self.c, self.name
-        ch = n(choice)
         pick = ["if not moves:", f"    {n(c.offered)}(s, p, None, moves, None)", "    return -1",
                 "move = rng.choice(moves)"]
         lines = [f"x = {self.of(choice.actor)}", f"p = x if {n(type)}(x) is not {n(Team)} else {n(c.acting_player)}(s, x)"]
         if choice.parts is not None:
-            lines += [f"move = {n(c.drawn_move)}(s, {ch}, None, rng)", "if move is None:"]
-            lines += self.indented(self.listed(choice) + pick)
+            lines += self.drawn(choice) + ["if move is None:"] + self.indented(self.listed(choice) + pick)
         else:
             lines += self.listed(choice) + pick
         return lines + ["if actions is not None:", f"    actions.append([{n(int)}(p), {n(list)}(move)])"]
+
+    def drawn(self, choice) -> list:
+        """`move`, drawn without listing the moves as Moves.drawn_move draws it, or None: in place
+        for one option, always offered, of one or more values."""
+        c, n = self.c, self.name
+        name, avail, params, _, bounds = choice.options[0][:5]
+        if len(choice.options) != 1 or avail is not None or not params:
+            return [f"move = {n(c.drawn_move)}(s, {n(choice)}, None, rng)"]
+        k = len(params)
+        domains = [x for i, p in enumerate(params) for x in c._domain_code(f"d{i}", p, bounds, self.src)]
+        lens = [f"{n(len)}(d{i})" for i in range(k)]
+        if k == 1:      # drawn_move's common shape: one value, drawn from its domain
+            drawn = [f"move = ({n(name)}, rng.choice(d0)) if 0 < {lens[0]} <= {MAX_OPTIONS!r} else None"]
+        else:           # the first value varies slowest
+            drawn = [f"size = {' * '.join(lens)}", f"if 0 < size <= {MAX_OPTIONS!r}:",
+                     f"    i = rng.choice({n(range)}(size))"]
+            drawn += [f"    i, j = {n(divmod)}(i, {lens[i]})\n    v{i} = d{i}[j]" for i in reversed(range(k))]
+            drawn += [f"    move = ({n(name)}, {', '.join(f'v{i}' for i in range(k))})", "else:", "    move = None"]
+        # code that may write other slots than its own leaves them as they were
+        whole, back = ([], []) if choice.parts.keeps_slots else (["whole = L[:]"], ["L[:] = whole"])
+        return (whole + ["try:"] + domains + [f"except {n(CARRIED)}:"] + self.indented(back + ["move = None"])
+                + ["else:"] + self.indented(back + "\n".join(drawn).split("\n")))
 
     def listed(self, choice) -> list:
         """`moves`, the moves of the one actor `p` at `choice`, as Machine.choice_moves lists them:
