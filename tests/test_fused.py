@@ -226,6 +226,38 @@ def test_a_move_drawn_in_place_is_the_move_drawn_without_listing(tmp_path, monke
     assert {e["kind"] for e in ends if e} == {"no legal move", "evaluation failed"} and any(e is None for e in ends)
 
 
+_ROLLS = '''game rolls
+  players 2 to 2
+dice die
+  faces 1, 2, 3
+  count 2
+  in tray
+deck chip
+  in tray
+  cards
+    | value |
+    | 1     |
+zone tray is supply, shared, seen by everyone
+counter total = 0
+play
+  repeat until total > 12
+    roll tray
+    roll top(tray)
+    first(players) chooses n from 1 to 2
+      add n + count(d in tray where d.face = 3) to total
+  end game winners [first(players)]
+'''
+
+
+def test_a_roll_in_place_rolls_the_dice_of_a_zone_and_leaves_other_pieces(tmp_path, monkeypatch):
+    """A roll drawn in random play's own code: a zone of dice and a card, and a single piece."""
+    rules = _game(_ROLLS, tmp_path)
+    plays = _plays(Game(rules, 2), 30)
+    assert plays == _plays(_unfused(monkeypatch, rules, 2), 30)
+    rolled = {json.loads(p)[0][0][1] for p in plays}
+    assert len(rolled) > 4 and rolled <= set(range(9))      # two three-faced dice
+
+
 _UNEVEN = '''game uneven
   players 3 to 3
 deck chip

@@ -35,7 +35,20 @@ def check(ck, st, scope, t):
 
 # ---------------------------------------------------------------- compilation
 def compile(c, st, env, owner):
-    c.chance_stmt(st, env, owner, _outcomes, _settle)
+    c.chance_stmt(st, env, owner, _outcomes, _settle, lambda f: _in_place(c, f))
+
+
+def _in_place(c, f) -> list:
+    """_outcomes, the draw and _settle as random play's own code, with the pieces in `ci`."""
+    n = f.name
+    faces = n(c.piece_faces)
+    return ["ct = 1", "for cp in ci:", f"    cf = {faces}[cp]", "    if cf is not None:", f"        ct *= {n(len)}(cf)",
+            "k = rng.randrange(ct)", "s.memo.clear()",
+            "co = k", "cr = [] if s.log is not None else None",
+            "for cp in ci:", f"    cf = {faces}[cp]", "    if cf is None:", "        continue",
+            f"    co, cj = {n(divmod)}(co, {n(len)}(cf))", "    s.face[cp] = cf[cj]", "    s.revealed[cp] = False",
+            "    if cr is not None:", "        cr.append(cf[cj])",
+            "if cr is not None:", f"    {n(_logged)}({n(c)}, s, cz, ci, cr)"]
 
 
 def _outcomes(game, items) -> int:
@@ -61,8 +74,12 @@ def _settle(game, s, zone, items, outcome):
         if rolled is not None:
             rolled.append(faces[k])
     if rolled is not None:
-        s.log.append({"event": "roll", "pieces": [int(p) for p in items], "faces": rolled,
-                      "zone": game.zone_names[zone] if isinstance(zone, ZoneId) else None})
+        _logged(game, s, zone, items, rolled)
+
+
+def _logged(game, s, zone, items, rolled):
+    s.log.append({"event": "roll", "pieces": [int(p) for p in items], "faces": rolled,
+                  "zone": game.zone_names[zone] if isinstance(zone, ZoneId) else None})
 
 
 # ---------------------------------------------------------------- reading

@@ -15,6 +15,7 @@ from .program import CHANCE, Chance, Env, first_line, items_of, names_zones
 from .source import Source, constant, expression, generated
 from .tables import LOOP_PASSES_PER_STEP
 from .state import DeadEnd
+from .values import Piece
 
 
 class Compiler:
@@ -228,8 +229,11 @@ class Compiler:
             return -1
         return dead
 
-    def chance_stmt(self, st, env, owner, outcomes, settle):
-        """Pause for a chance event; the construct gives its outcome count and effect."""
+    def chance_stmt(self, st, env, owner, outcomes, settle, in_place=None):
+        """Pause for a chance event; the construct gives its outcome count and effect, and may
+        give `in_place(fuser)`: lines that, with the pieces in `ci` (and their zone `cz`), draw
+        the outcome `k` as drawn_chance draws it and settle it as settle_chance does, for random
+        play's own code."""
         zone = self.expr(st.zone, env)
         ip = len(self.code)
         self.pauses[ip] = Chance(zone, st.span, owner, outcomes, settle)
@@ -242,9 +246,13 @@ class Compiler:
         def drawn(f, resume=None):
             if not f.pausing:
                 return None
-            return f.stopped(ip, resume) + [f"at = {ip!r}", f"k = {f.name(self.drawn_chance)}(s, rng)", "if actions is not None:",
-                             f"    actions.append([{CHANCE!r}, k])",
-                             "if s.outcome is not None or s.dead_end is not None:", "    return -1"]
+            n = f.name
+            drawn = [f"k = {n(self.drawn_chance)}(s, rng)"] if in_place is None else [
+                f"cz = {f.of(zone)}", f"ci = [cz] if {n(isinstance)}(cz, {n(Piece)}) else {n(list)}({n(items_of)}(s, cz))",
+                *in_place(f), f"{n(self.chance_settled)}(s)"]
+            return f.stopped(ip, resume) + [f"at = {ip!r}", *drawn, "if actions is not None:",
+                                            f"    actions.append([{CHANCE!r}, k])",
+                                            "if s.outcome is not None or s.dead_end is not None:", "    return -1"]
         self.fuse(ip, drawn)
 
     def loop_back(self, st, head):

@@ -511,6 +511,10 @@ class Machine:
         """A chance outcome's effect (the turn structure is not run on)."""
         s.memo.clear()
         pause.settle(self, s, zone, items, outcome)
+        self.chance_settled(s)
+
+    def chance_settled(self, s):
+        """After a chance outcome: the triggers that read what chance changed."""
         if self.has_triggers and s.playing and self.triggers_read_faces and not s.settling:
             try:
                 self.fire_triggers(s)
