@@ -258,6 +258,31 @@ def test_a_roll_in_place_rolls_the_dice_of_a_zone_and_leaves_other_pieces(tmp_pa
     assert len(rolled) > 4 and rolled <= set(range(9))      # two three-faced dice
 
 
+_OUTCAST = '''game outcast
+  players 2 to 2
+counter laps = 0
+play
+  repeat until laps > 6
+    step pick
+      first(players) chooses n from 1 to 3
+        add n to laps
+        if n = 3
+          eliminate player(2)
+    step answer
+      player(2) chooses m from 1 to 2
+        add m to laps
+  end game winners [first(players)]
+'''
+
+
+def test_a_choice_of_a_player_who_is_out_ends_where_the_play_loop_ends_it(tmp_path, monkeypatch):
+    rules = _game(_OUTCAST, tmp_path)
+    plays = _plays(Game(rules, 2), 30)
+    assert plays == _plays(_unfused(monkeypatch, rules, 2), 30)
+    ends = [json.loads(p)[1]["dead_end"] for p in plays]
+    assert {(e["kind"], e["rule"]) for e in ends if e} == {("no actor", "answer")} and any(e is None for e in ends)
+
+
 _UNEVEN = '''game uneven
   players 3 to 3
 deck chip

@@ -223,8 +223,7 @@ def compile(c, st, env, owner):
             s.ip = ip
             actor = c.acting_player(s, choice.actor(s))
             if actor is None or not s.alive[actor]:
-                raise RuleError("no actor", "the player who should choose here is nobody, or is out",
-                                choice.span)
+                raise _no_actor(choice)
             return -1
         c.code[ip] = pause
 
@@ -241,8 +240,11 @@ def compile(c, st, env, owner):
                 values = [f"L[{slot!r}] = move[{j + 1}]" for j, (_, slot, _, _) in enumerate(params)]
                 bound += [f"{'el' if k else ''}if move[0] == {f.name(name)}:"] + f.indented(
                     values + f.counted(cov) + f.body(first, last))
-            return (f.stopped(ip, resume) + f.decided(choice)
-                    + [f"at = {ip!r}", f"{f.name(c.counted_choice)}(s, {choosing}, move, p, None, False)"] + bound)
+            # the pause instruction's work, in place: the actor worked out once, then the step bound
+            actor = f.actor(choice)
+            paused = [f"s.ip = {ip!r}"] + actor + ["if p is None or not s.alive[p]:", f"    raise {f.name(_no_actor)}({choosing})"]
+            entered = actor if resume == ip else [f"at = {ip!r}"] + paused + f.paused(ip)
+            return entered + f.decided(choice) + [f"at = {ip!r}"] + f.counted_choice(choice, "p", "None", False) + bound
         everyone = [f"if not {f.name(c.drawn_together)}(s, {choosing}, rng, actions):", "    return -1"]
         if resume != ip:
             everyone = [f"at = {ip!r}", f"if {f.of(c.code[ip])} < 0:"] + f.indented(
@@ -262,6 +264,10 @@ def compile(c, st, env, owner):
     c.fuse(ip, played)
 
 
+def _no_actor(choice) -> RuleError:
+    return RuleError("no actor", "the player who should choose here is nobody, or is out", choice.span)
+
+
 def _drawn_in_place(f, choice, everyone, rest) -> list:
     """Random play's draws at a simultaneous choice of a fixed collection of players in seat
     order, each from one collection (`choice.drawn_from`), in place: what Machine.drawn_together
@@ -271,7 +277,7 @@ def _drawn_in_place(f, choice, everyone, rest) -> list:
     if choice.drawn_from is None or not everyone or list(everyone) != sorted(set(everyone)) \
             or not choice.parts.keeps_slots:
         return rest
-    c, n = f.c, f.name
+    n = f.name
     name, (_, _, lo, _) = choice.drawn_from
     each = choice.each_slot
     # the move `rng.choice` takes from the listed collection (Moves._domain_code), read in place
@@ -281,8 +287,7 @@ def _drawn_in_place(f, choice, everyone, rest) -> list:
                f"    if not 0 < {n(len)}(d) <= {MAX_OPTIONS!r}:", "        break",
                f"    move = ({n(name)}, rng.choice(d))", "    if actions is not None:",
                f"        actions.append([{n(int)}(x), {n(list)}(move)])",
-               "    s.moves += 1", "    s.ticks = 0", "    if s.log is not None:",
-               f"        {n(c.counted_choice)}(s, {n(choice)}, move, x, x, True)", "    drawn.append((x, move))",
+               *f.indented(f.counted_choice(choice, "x", "x", True)), "    drawn.append((x, move))",
                f"L[{each!r}] = x0", f"L[{choice.pending_slot!r}] = {n(tuple)}(drawn)",
                f"if {n(len)}(drawn) != {len(everyone)!r}:"] + f.indented(rest))
 

@@ -160,18 +160,28 @@ class Fuser:
         return [] if resume == ip else [f"at = {ip!r}", self.of(self.c.code[ip])] + self.paused(ip)
 
     def decided(self, choice) -> list:
-        """Who decides at `choice`, a choice of one actor whose pause has just run (so the actor
-        is in), and their move, drawn as random play draws it (Machine.deciding): `p` and
-        `move`; the game ends here when nobody can."""
+        """The move of `p`, the one actor at `choice`, who is in (the pause has checked), drawn
+        as random play draws it (Machine.deciding): `move`; the game ends here when there is
+        none."""
         c, n = self.c, self.name
         pick = ["if not moves:", f"    {n(c.offered)}(s, p, None, moves, None)", "    return -1",
                 "move = rng.choice(moves)"]
-        lines = [f"x = {self.of(choice.actor)}", f"p = x if {n(type)}(x) is not {n(Team)} else {n(c.acting_player)}(s, x)"]
         if choice.parts is not None:
-            lines += self.drawn(choice) + ["if move is None:"] + self.indented(self.listed(choice) + pick)
+            lines = self.drawn(choice) + ["if move is None:"] + self.indented(self.listed(choice) + pick)
         else:
-            lines += self.listed(choice) + pick
+            lines = self.listed(choice) + pick
         return lines + ["if actions is not None:", f"    actions.append([{n(int)}(p), {n(list)}(move)])"]
+
+    def actor(self, choice) -> list:
+        """`p`, the player who decides at a choice of one actor (for a team, its first member
+        still in), as Machine.current_actors works it out."""
+        n = self.name
+        return [f"x = {self.of(choice.actor)}", f"p = x if {n(type)}(x) is not {n(Team)} else {n(self.c.acting_player)}(s, x)"]
+
+    def counted_choice(self, choice, player, chooser, hidden) -> list:
+        """Machine.counted_choice of `move`, in place."""
+        return ["s.moves += 1", "s.ticks = 0", "if s.log is not None:",
+                f"    {self.name(self.c.logged_choice)}(s, {self.name(choice)}, move, {player}, {chooser}, {hidden!r})"]
 
     def drawn(self, choice) -> list:
         """`move`, drawn without listing the moves as Moves.drawn_move draws it, or None: in place

@@ -391,9 +391,13 @@ class Machine:
         s.moves += 1
         s.ticks = 0
         if s.log is not None:
-            s.log.append({"event": "choose", "player": int(player), "move": plain_move(move),
-                          "params": param_names(pause, move[0]), **({"hidden": True} if hidden else {}),
-                          **({"team": int(chooser)} if isinstance(chooser, Team) else {})})
+            Machine.logged_choice(s, pause, move, player, chooser, hidden)
+
+    @staticmethod
+    def logged_choice(s, pause, move, player, chooser, hidden):
+        s.log.append({"event": "choose", "player": int(player), "move": plain_move(move),
+                      "params": param_names(pause, move[0]), **({"hidden": True} if hidden else {}),
+                      **({"team": int(chooser)} if isinstance(chooser, Team) else {})})
 
     def taken_together(self, s, pause, move, player, chooser) -> bool:
         """`player` takes `move` for `chooser` in a simultaneous choice: counted, logged and
