@@ -56,7 +56,8 @@ play
 # never appears.
 _ALLOWED_NAME = re.compile(r"^(s|loc_slots|vars|pvars|face|zones|loc|revealed|memo|fired|log|outcome|dead_end|rounds|"
                            r"get|moves|append|extend|insert|remove|clear|size|L|out|x|a|b|v|coll|d|d\d|v\d|at|ip|"
-                           r"err|items\d+|k\d+|k|m[zdskmp]|sv|z|rng|actions|p|chooser|move|pending)$")
+                           r"err|items\d+|k\d+|k|m[zdskmp]|sv|z|rng|actions|p|chooser|move|pending|"
+                           r"alive|ticks|moves|saved|whole|i|j|x0|drawn|c[ztpfojri]|choice|randrange|parts)$")
 
 
 def _hostile(tmp_path):
@@ -95,6 +96,7 @@ def test_hostile_names_and_texts_are_inert_data(tmp_path, monkeypatch):
     rules, marker = _hostile(tmp_path)
     made = _generated(monkeypatch)
     game = Game(rules, 2)
+    assert game.play_out(game.new_initial_state(), game_rng(5, 0), None), "random play's code is generated on first use"
     assert made, "the where clause and the values are generated"
     texts = {PAYLOAD.format(marker=marker), 'quote " and back\\slash', "new\nline", "ünïcødé 札"}
     seen_texts = set()
@@ -123,6 +125,52 @@ def test_hostile_names_and_texts_are_inert_data(tmp_path, monkeypatch):
     assert s.vars[game.var_slots["os"]] == 'quote " and back\\slash'
     for p in _plays(game):
         assert p[1]["outcome"] is not None or p[1]["dead_end"] is not None
+    assert not marker.exists()
+
+
+# Random play's own code: a roll, a choice drawn without listing its moves, a simultaneous
+# choice from each player's hand, with names Python gives meaning to.
+HOSTILE_PLAY = '''game eval
+  players 2 to 3
+dice __import__
+  faces 1, 2, 3
+  count 2 per player
+  in exec
+zone exec is supply, shared, seen by everyone
+zone compile is hand, per player, seen by owner
+counter lambda = 0
+variable os = "{payload}"
+play
+  repeat until lambda > 6
+    for each s in players
+      move 1 from exec to compile(s)
+      roll compile(s)
+    first(players) chooses k1 from 1 to 3, k2 from 1 to 2
+      add k1 to lambda
+      set os to "quote \\" and back\\\\slash"
+    each s in players simultaneously chooses k3 from compile(s)
+      move k3 to exec
+  end game winners [first(players)]
+'''
+
+
+def test_random_plays_own_code_names_nothing_of_the_rule_file(tmp_path, monkeypatch):
+    marker = tmp_path / "pwned"
+    rules, diagnostics = parse_text(HOSTILE_PLAY.format(payload=PAYLOAD.format(marker=marker)), str(tmp_path / "h.rules"))
+    assert rules is not None and not diagnostics and [d for d in check(rules) if d.severity == "error"] == []
+    generated = _plays(Game(rules, 3))
+    made = _generated(monkeypatch)
+    game = Game(rules, 3)
+    assert game.play_out(game.new_initial_state(), game_rng(5, 0), None)
+    texts = set()
+    for f in made:
+        names = set(f.__code__.co_names) | set(f.__code__.co_varnames)
+        assert all(_ALLOWED_NAME.match(n) for n in names), sorted(n for n in names if not _ALLOWED_NAME.match(n))
+        texts |= {k for k in f.__code__.co_consts if isinstance(k, str)}
+    assert texts == {PAYLOAD.format(marker=marker), 'quote " and back\\slash', "choose", "ip", "k1", "k2"}
+    _closures_only(monkeypatch)
+    monkeypatch.setattr(Game, "fusing", False)
+    assert _plays(Game(rules, 3)) == generated
     assert not marker.exists()
 
 
