@@ -54,6 +54,8 @@ LINE = HEAD.count("\n") + 1         # the line of the body's first statement
     ("  if total = true\n    pass\n", 'total =', "cannot compare a number with a truth value"),
     ("  if sum(d.face for d in pile) = leader\n    pass\n", 'sum(', "cannot compare a number with a player"),
     ("  set leader to 3\n", '3', "'leader' is set to a player (line 13), but here it is set to a number"),
+    ('  each x in [leader, "red"] simultaneously chooses n from 1 to 2\n    add n to total\n', '"red"',
+     "a text cannot choose: the ones who choose at the same time are players or teams"),
 ])
 def test_a_value_of_the_wrong_kind_is_an_error_where_it_stands(body, at, message):
     """`at` is where in the body the wrong value starts."""
@@ -67,6 +69,7 @@ def test_a_value_of_the_wrong_kind_is_an_error_where_it_stands(body, at, message
     "  for each p in players where gold(p) > total\n    set leader to p\n",
     "  repeat until total > 3\n    add 1 to total\n",
     "  move 1 from pile to hand(next_player(first(players)))\n",
+    "  each x in [leader, next_player(leader), nobody] simultaneously chooses n from 1 to 2\n    add n to total\n",
 ])
 def test_values_of_the_right_kind_check_clean(body):
     assert errors(body) == []

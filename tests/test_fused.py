@@ -19,7 +19,8 @@ def _unfused(monkeypatch, rules, players):
     game = Game(rules, players)
     monkeypatch.undo()
     game.fusing = False         # nor is random play's code generated when first asked for
-    assert game.fused == 0 and not game.play_out(game.new_initial_state(), game_rng(1, 0), None)
+    s = game.new_initial_state()
+    assert game.fused == 0 and (s.is_terminal() or not game.play_out(s, game_rng(1, 0), None))
     return game
 
 
@@ -281,6 +282,28 @@ def test_a_choice_of_a_player_who_is_out_ends_where_the_play_loop_ends_it(tmp_pa
     assert plays == _plays(_unfused(monkeypatch, rules, 2), 30)
     ends = [json.loads(p)[1]["dead_end"] for p in plays]
     assert {(e["kind"], e["rule"]) for e in ends if e} == {("no actor", "answer")} and any(e is None for e in ends)
+
+
+_TEXT_CHOOSERS = '''game colours
+  players 2 to 2
+counter total = 0
+value colours = ["red", "blue"]
+play
+  repeat until total > 5
+    each x in colours simultaneously chooses n from 1 to 2
+      add n to total
+  end game winners [first(players)]
+'''
+
+
+def test_choosers_that_are_not_players_end_the_game_where_they_are_asked(tmp_path, monkeypatch):
+    """The checker cannot tell what a value holds; play can, and ends in a dead end, not a crash."""
+    rules = _game(_TEXT_CHOOSERS, tmp_path)
+    plays = _plays(Game(rules, 2), 3)
+    assert plays == _plays(_unfused(monkeypatch, rules, 2), 3)
+    end = json.loads(plays[0])[1]["dead_end"]
+    assert (end["kind"], end["where"].rsplit(":", 2)[1:]) == ("no actor", ["7", "5"])
+    assert end["message"] == "'red' cannot choose: the ones who choose at the same time are players or teams"
 
 
 _UNEVEN = '''game uneven

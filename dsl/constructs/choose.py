@@ -12,10 +12,12 @@ from typing import Optional
 from ..engine.errors import CARRIED, RuleError
 from ..engine.program import Choice, Label, OptionInfo, mentions, split_bounds
 from ..engine.source import constant
-from ..engine.values import Player, ZoneId
+from ..engine.values import Player, Team, ZoneId
+from ..engine.values import plain as plain_value
 from ..language.building import body_of, span
 from ..language.limits import MAX_OPTIONS
 from ..language.kinds import ANY, BOOL, COLL, NUM, WHO, element_kind
+from ..language.kinds import a as a_kind
 from ..language import syntax as S
 from ..language.syntax import Expr, Node, Span, Stmt, Text
 from ..printing.runs import Item, Runs, join, notes_of, say, that, title_of
@@ -96,6 +98,11 @@ def check(ck, st, scope, t):
         inner = scope
     else:
         ck.expr(st.each_coll, scope, want=COLL)
+        for item in st.each_coll.items if isinstance(st.each_coll, S.ListLit) else ():
+            kind = ck.quietly(item, scope)
+            if kind not in WHO + (ANY, "nobody"):
+                ck.error(item.span, f"{a_kind(kind)} cannot choose: the ones who choose at the same time are players or teams",
+                         f"list the players who choose, for example `each {st.each_var} in players simultaneously chooses ...`")
         inner = scope.child(**{st.each_var: element_kind(st.each_coll)})
     seen = set()
     for opt in st.options:
@@ -200,7 +207,7 @@ def compile(c, st, env, owner):
 
         def pause_simul(s, ip=ip):
             s.loc_slots[choice.actors_slot] = everyone if everyone is not None else \
-                tuple([x for x in choice.actor(s) if game.acting_player(s, x) is not None])
+                tuple([x for x in _choosers(choice, choice.actor(s)) if game.acting_player(s, x) is not None])
             s.loc_slots[choice.pending_slot] = ()
             s.ip = ip
             return -1 if s.loc_slots[choice.actors_slot] else reveal_ip
@@ -262,6 +269,16 @@ def compile(c, st, env, owner):
                            "        break", f"    {pending} = pending[1:]", f"    L[{each_slot!r}] = pending[0][0]",
                            f"    L[{value_slot!r}] = pending[0][1][1]"] + f.indented(f.counted(cov) + f.body(first, last))
     c.fuse(ip, played)
+
+
+def _choosers(choice, coll):
+    """The collection a simultaneous choice's choosers come from; anything else than a player,
+    a team or nobody in it ends the game here."""
+    for x in coll:
+        if x is not None and type(x) is not Player and type(x) is not Team:
+            raise RuleError("no actor", f"{plain_value(x)!r} cannot choose: the ones who choose at the same time "
+                                        "are players or teams", choice.span)
+    return coll
 
 
 def _no_actor(choice) -> RuleError:
