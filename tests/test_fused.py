@@ -76,6 +76,15 @@ def _game(text, tmp_path):
     return rules
 
 
+def _played_alike(text, tmp_path, monkeypatch, players, games):
+    """Random games of a fixture, played out and through the play loop (which must agree): each
+    game's actions and its dead end (None for a game that ended)."""
+    rules = _game(text, tmp_path)
+    plays = _plays(Game(rules, players), games)
+    assert plays == _plays(_unfused(monkeypatch, rules, players), games)
+    return [(json.loads(p)[0], json.loads(p)[1]["dead_end"]) for p in plays]
+
+
 _FAILING = '''game failing
   players 2 to 2
 counter pot = 0
@@ -187,11 +196,7 @@ def test_a_choice_listed_in_place_offers_and_fails_as_the_play_loop_lists_it(tmp
     """Random play lists one actor's moves in its own code (`where`, `if`, options without
     values, options of two values): the same draws, states and dead ends as listing them
     through the instructions, a failure while listing laid at the choice."""
-    rules = _game(_LISTED, tmp_path)
-    played_out = Game(rules, 2)
-    plays = _plays(played_out, 60)
-    assert plays == _plays(_unfused(monkeypatch, rules, 2), 60)
-    ends = [json.loads(p)[1]["dead_end"] for p in plays]
+    ends = [e for _, e in _played_alike(_LISTED, tmp_path, monkeypatch, 2, 60)]
     assert {(e["kind"], e["rule"], e["where"].rsplit("/", 1)[-1]) for e in ends if e} == {
         ("evaluation failed", "bid", "g.rules:8:7")}
     assert any(e is None for e in ends)
@@ -220,10 +225,7 @@ def test_a_move_drawn_in_place_is_the_move_drawn_without_listing(tmp_path, monke
     """One actor's move drawn in random play's own code, of one value or two, from ranges that
     read a value (whose code may write a slot), come up empty or fail: the same draws, states and
     dead ends as through the instructions."""
-    rules = _game(_DRAWN_IN_PLACE, tmp_path)
-    plays = _plays(Game(rules, 2), 60)
-    assert plays == _plays(_unfused(monkeypatch, rules, 2), 60)
-    ends = [json.loads(p)[1]["dead_end"] for p in plays]
+    ends = [e for _, e in _played_alike(_DRAWN_IN_PLACE, tmp_path, monkeypatch, 2, 60)]
     assert {e["kind"] for e in ends if e} == {"no legal move", "evaluation failed"} and any(e is None for e in ends)
 
 
@@ -252,10 +254,7 @@ play
 
 def test_a_roll_in_place_rolls_the_dice_of_a_zone_and_leaves_other_pieces(tmp_path, monkeypatch):
     """A roll drawn in random play's own code: a zone of dice and a card, and a single piece."""
-    rules = _game(_ROLLS, tmp_path)
-    plays = _plays(Game(rules, 2), 30)
-    assert plays == _plays(_unfused(monkeypatch, rules, 2), 30)
-    rolled = {json.loads(p)[0][0][1] for p in plays}
+    rolled = {actions[0][1] for actions, _ in _played_alike(_ROLLS, tmp_path, monkeypatch, 2, 30)}
     assert len(rolled) > 4 and rolled <= set(range(9))      # two three-faced dice
 
 
@@ -277,10 +276,7 @@ play
 
 
 def test_a_choice_of_a_player_who_is_out_ends_where_the_play_loop_ends_it(tmp_path, monkeypatch):
-    rules = _game(_OUTCAST, tmp_path)
-    plays = _plays(Game(rules, 2), 30)
-    assert plays == _plays(_unfused(monkeypatch, rules, 2), 30)
-    ends = [json.loads(p)[1]["dead_end"] for p in plays]
+    ends = [e for _, e in _played_alike(_OUTCAST, tmp_path, monkeypatch, 2, 30)]
     assert {(e["kind"], e["rule"]) for e in ends if e} == {("no actor", "answer")} and any(e is None for e in ends)
 
 
@@ -298,10 +294,7 @@ play
 
 def test_choosers_that_are_not_players_end_the_game_where_they_are_asked(tmp_path, monkeypatch):
     """The checker cannot tell what a value holds; play can, and ends in a dead end, not a crash."""
-    rules = _game(_TEXT_CHOOSERS, tmp_path)
-    plays = _plays(Game(rules, 2), 3)
-    assert plays == _plays(_unfused(monkeypatch, rules, 2), 3)
-    end = json.loads(plays[0])[1]["dead_end"]
+    end = _played_alike(_TEXT_CHOOSERS, tmp_path, monkeypatch, 2, 3)[0][1]
     assert (end["kind"], end["where"].rsplit(":", 2)[1:]) == ("no actor", ["7", "5"])
     assert end["message"] == "'red' cannot choose: the ones who choose at the same time are players or teams"
 
@@ -338,10 +331,7 @@ play
 def test_a_simultaneous_draw_in_place_hands_over_where_someone_has_nothing_to_choose(tmp_path, monkeypatch):
     """Everyone's card drawn in random play's own code: when a player's hand runs dry the play
     loop's way takes over at that player, and the game ends where it would."""
-    rules = _game(_UNEVEN, tmp_path)
-    plays = _plays(Game(rules, 3), 30)
-    assert plays == _plays(_unfused(monkeypatch, rules, 3), 30)
-    ends = [json.loads(p)[1]["dead_end"] for p in plays]
+    ends = [e for _, e in _played_alike(_UNEVEN, tmp_path, monkeypatch, 3, 30)]
     assert {e["kind"] for e in ends if e} == {"no legal move"} and any(e is None for e in ends)
 
 
