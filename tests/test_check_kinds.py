@@ -54,6 +54,7 @@ LINE = HEAD.count("\n") + 1         # the line of the body's first statement
     ("  if total = true\n    pass\n", 'total =', "cannot compare a number with a truth value"),
     ("  if sum(d.face for d in pile) = leader\n    pass\n", 'sum(', "cannot compare a number with a player"),
     ("  set leader to 3\n", '3', "'leader' is set to a player (line 13), but here it is set to a number"),
+    ("  roll total\n", 'total', "expected a zone or a piece or a collection here, but this is a number"),
     ('  each x in [leader, "red"] simultaneously chooses n from 1 to 2\n    add n to total\n', '"red"',
      "a text cannot choose: the ones who choose at the same time are players or teams"),
 ])
@@ -70,6 +71,7 @@ def test_a_value_of_the_wrong_kind_is_an_error_where_it_stands(body, at, message
     "  repeat until total > 3\n    add 1 to total\n",
     "  move 1 from pile to hand(next_player(first(players)))\n",
     "  each x in [leader, next_player(leader), nobody] simultaneously chooses n from 1 to 2\n    add n to total\n",
+    "  roll pile\n  roll top(pile)\n  roll [top(pile), first(pile)]\n",
 ])
 def test_values_of_the_right_kind_check_clean(body):
     assert errors(body) == []

@@ -85,6 +85,13 @@ def _played_alike(text, tmp_path, monkeypatch, players, games):
     return [(json.loads(p)[0], json.loads(p)[1]["dead_end"]) for p in plays]
 
 
+def _chips(n) -> str:
+    """A deck of `n` chips valued 1 to n in a stock, and a hand per player."""
+    rows = "".join(f"    | {k} |\n" for k in range(1, n + 1))
+    return ("deck chip\n  in stock\n  cards\n    | value |\n" + rows
+            + "zone stock is deck, shared, seen by nobody\nzone hand is hand, per player, seen by owner")
+
+
 _FAILING = '''game failing
   players 2 to 2
 counter pot = 0
@@ -299,19 +306,139 @@ def test_choosers_that_are_not_players_end_the_game_where_they_are_asked(tmp_pat
     assert end["message"] == "'red' cannot choose: the ones who choose at the same time are players or teams"
 
 
+# A chance event whose pieces cannot be worked out: {chance} is the top of an empty zone rolled,
+# or nobody's hand shuffled.
+_CHANCE_ON_NOTHING = '''game nothing
+  players 2 to 2
+dice die
+  faces 1, 2, 3
+  count 1
+  in tray
+zone tray is supply, shared, seen by everyone
+zone cup is supply, shared, seen by everyone
+zone hand is hand, per player, seen by owner
+counter laps = 0
+variable who = nobody
+play
+  repeat until laps > 3
+    first(players) chooses n from 1 to 2
+      add n to laps
+    {chance}
+  end game winners [first(players)]
+'''
+
+_TRIGGER_AFTER_ROLL = '''game trig
+  players 2 to 2
+dice die
+  faces 1, 2, 3
+  count 2
+  in tray
+zone tray is supply, shared, seen by everyone
+counter laps = 0
+counter zero = 0
+trigger threes when count(d in tray where d.face = 3) >= 1 and 1 // zero = 0
+  add 1 to laps
+play
+  repeat until laps > 3
+    roll tray
+    first(players) chooses n from 1 to 2
+      add n to laps
+  end game winners [first(players)]
+'''
+
+
+_UNWORKABLE = "a value is not of the kind this needs (a number where a collection is wanted, or the other way round)"
+
+
+@pytest.mark.parametrize("text, message", [
+    (_CHANCE_ON_NOTHING.format(chance="roll top(cup)"), _UNWORKABLE),
+    (_CHANCE_ON_NOTHING.format(chance="shuffle hand(who)"), _UNWORKABLE),
+    (_TRIGGER_AFTER_ROLL, "a number was divided by zero ('//' or '%' by 0)")])
+def test_a_chance_event_that_cannot_be_worked_out_ends_the_game_where_it_waits(text, message, tmp_path, monkeypatch):
+    """The top of an empty zone rolled, nobody's hand shuffled, a trigger failing after a roll:
+    a dead end at the chance event, both ways (the play loop used to raise instead)."""
+    ends = [e for _, e in _played_alike(text, tmp_path, monkeypatch, 2, 4)]
+    chance_line = text.split("\n").index(next(x for x in text.split("\n") if x.strip().startswith(("roll", "shuffle")))) + 1
+    assert {(e["kind"], e["where"].rsplit(":", 2)[1], e["message"]) for e in ends} == {
+        ("evaluation failed", str(chance_line), message)}
+
+
+_NESTED_KEY = '''game slots
+  players 2 to 2
+{chips}
+counter laps = 0
+play
+  repeat until laps > 3
+    first(players) chooses n from 1 to 2
+      add n + count(x in hand(first(p in players where count(hand(p)) >= 0)) where x.value = 1) to laps
+  end game winners [first(players)]
+'''.format(chips=_chips(2))
+
+
+def test_a_zone_read_in_place_is_compiled_once(tmp_path, monkeypatch):
+    """A comprehension over one zone of a family whose key holds a comprehension: one local slot
+    for each name the rules bind (n, x, p), so states keep the shape they had."""
+    assert Game(_game(_NESTED_KEY, tmp_path), 2).n_slots == 3
+    _played_alike(_NESTED_KEY, tmp_path, monkeypatch, 2, 10)
+
+
+# Teams of two take turns to decide for their team; at times a player drops out.
+_RELAY = '''game relay
+  players 4 to 4
+  teams of 2
+counter points per team = 0
+counter turn = 0
+play
+  repeat until turn > 9
+    add 1 to turn
+    team_of(player(1 + turn % 4)) chooses one of
+      option score with k from 1 to 3 where k != turn % 3
+        add k to points(team_of(player(1 + turn % 4)))
+      option rest if turn % 2 = 0
+        add 1 to turn
+      option leave
+        if count(alive_players()) > 2
+          eliminate player(1 + turn % 4)
+    each t in teams simultaneously chooses k from 1 to 2
+      add k to points(t)
+  end game winners highest(points(t) for t in teams)
+'''
+
+
+@pytest.mark.parametrize("path, players", [(None, 4), (BLUFF, 3), (DEMOCRACY, 4)])
+def test_a_logged_play_out_logs_what_the_play_loop_logs(path, players, tmp_path):
+    """Random play's own code keeps the log as the play loop does (teams deciding, hidden
+    moves, rolls, eliminations), though simulate and the bots play unlogged."""
+    game = Game(_game(_RELAY, tmp_path) if path is None else rules_of(str(path)), players)
+    for i in range(6):
+        played_out, stepped = game.new_initial_state(log=True), game.new_initial_state(log=True)
+        assert game.play_out(played_out, game_rng(6, i), None)
+        for _ in _stepped(game, stepped, game_rng(6, i)):
+            pass
+        assert json.dumps(played_out.log, default=str) == json.dumps(stepped.log, default=str)
+        assert played_out.to_json() == stepped.to_json()
+    if path is None:
+        assert any(e.get("team") is not None for e in played_out.log if e["event"] == "choose")
+
+
+def test_a_play_out_entered_where_nobody_decides_ends_as_the_play_loop_does():
+    """A search's rollout may start at a pause whose player a sampled world has changed: with
+    nobody there, the game ends in the play loop's `no actor` dead end."""
+    game = Game(rules_of(str(BLUFF)), 3)
+    s = game.new_initial_state()
+    while s.is_chance():
+        s.apply(0)
+    s.vars[game.var_slots["starter"]] = None        # the opening bidder, the pause's player
+    played_out, stepped = s.clone(), s.clone()
+    assert game.play_out(played_out, game_rng(1, 0), None)
+    assert game.decision(stepped) is None
+    assert played_out.dead_end == stepped.dead_end
+    assert (stepped.dead_end.kind, stepped.dead_end.message) == ("no actor", "the game waits for nobody")
+
+
 _UNEVEN = '''game uneven
   players 3 to 3
-deck chip
-  in stock
-  cards
-    | value |
-    | 1     |
-    | 2     |
-    | 3     |
-    | 4     |
-    | 5     |
-zone stock is deck, shared, seen by nobody
-zone hand is hand, per player, seen by owner
+{chips}
 zone table is discard, shared, seen by everyone
 counter laps = 0
 play
@@ -325,7 +452,7 @@ play
       move c to table
     move all from table to stock
   end game winners [first(players)]
-'''
+'''.format(chips=_chips(5))
 
 
 def test_a_simultaneous_draw_in_place_hands_over_where_someone_has_nothing_to_choose(tmp_path, monkeypatch):

@@ -250,8 +250,10 @@ def compile(c, st, env, owner):
             # the pause instruction's work, in place: the actor worked out once, then the step bound
             actor = f.actor(choice)
             paused = [f"s.ip = {ip!r}"] + actor + ["if p is None or not s.alive[p]:", f"    raise {f.name(_no_actor)}({choosing})"]
-            entered = actor if resume == ip else [f"at = {ip!r}"] + paused + f.paused(ip)
-            return entered + f.decided(choice) + [f"at = {ip!r}"] + f.counted_choice(choice, "p", "None", False) + bound
+            # entered at the pause, which ran before: nobody may decide now (Machine.deciding)
+            entered = actor + ["if p is None:", f"    {f.name(c.waits_for_nobody)}(s)", "    return -1"] \
+                if resume == ip else [f"at = {ip!r}"] + paused + f.paused(ip)
+            return entered + f.decided(choice) + [f"at = {ip!r}"] + f.counted_choice(choice, "p", "x", False) + bound
         everyone = [f"if not {f.name(c.drawn_together)}(s, {choosing}, rng, actions):", "    return -1"]
         if resume != ip:
             everyone = [f"at = {ip!r}", f"if {f.of(c.code[ip])} < 0:"] + f.indented(

@@ -55,10 +55,13 @@ def compile(c, e, env, pairs=False):
     generator is called as its closure). With `pairs`, each item comes with its value."""
     slot = env.new_slot(e.var)
     inner = env.with_local(e.var, slot)
-    coll = c.collection(e.coll, env)
+    src = c.new_source()
+    # one zone of a family is read in place: its code, compiled once, where the collection is
+    one_zone = src.sub(e.coll, env) if (pairs or e.item is not None or e.cond is not None) and _one_zone(c, e.coll) \
+        else None
+    coll = c.collection(e.coll, env) if one_zone is None else None
     if not pairs and e.item is None and e.cond is None:
         return lambda s: tuple(coll(s))
-    src = c.new_source()
     # the loop's variable x holds what the slot does: the code reads x
     cond = slots_as_locals(src.sub(e.cond, inner), {slot: "x"}) if e.cond is not None else None
     value = slots_as_locals(src.sub(e.item, inner), {slot: "x"}) if e.item is not None else "x"
@@ -67,8 +70,8 @@ def compile(c, e, env, pairs=False):
     # fixed zones, or one zone of a family, are read in place instead of gathered first
     if zones is not None:
         loop = [f"for z in {src.value(zones)}:", "    for x in s.zones[z]:"]
-    elif _one_zone(c, e.coll):
-        loop = [f"z = {src.sub(e.coll, env)}", "for x in s.zones[z]:"]
+    elif one_zone is not None:
+        loop = [f"z = {one_zone}", "for x in s.zones[z]:"]
     else:
         loop = [f"for x in {src.value(coll)}(s):"]
     pad = "    " * (len(loop) if zones is not None else 1)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..engine.values import ZoneId
 from ..language.building import span
+from ..language.kinds import COLL, PIECE, ZONE
 from ..language.syntax import Expr, Stmt
 from ..printing.runs import Item, sentence
 from .registry import nothing, register
@@ -28,7 +29,7 @@ GRAMMAR = {"roll": _roll}
 
 # ---------------------------------------------------------------- checks
 def check(ck, st, scope, t):
-    ck.expr(st.zone, scope)
+    ck.expr(st.zone, scope, want=(ZONE, PIECE, COLL))
     if t:
         ck.error(st.span, "a trigger cannot roll dice", "chance happens in the turn structure")
 

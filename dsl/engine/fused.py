@@ -12,9 +12,11 @@ passes `Compiler.fuse` a builder of its lines.
 
 A play-out (`Fuser(pausing=True)`, Machine.play_out) is the whole turn structure as one
 function, entered at the pause where setup leaves every game: at each decision or chance
-outcome it draws what random play (analyses/simulate.py) would draw, through the same
-`Machine.deciding` and `taken` as `decision` and `apply`, and carries on in place instead of
-returning to the play loop. Choices and chance outcomes give their builders for it.
+outcome it draws what random play (analyses/simulate.py) would draw through `decision` and
+`apply`, and carries on in place instead of returning to the play loop. Choices and chance
+outcomes give their builders for it: the common shapes (one actor's decision, a card from each
+player's hand at once, a roll) are written in place, each beside the machine method it mirrors;
+the rest call those methods.
 
 An error keeps its place: the code sets `at` to the instruction it stands for before each
 step, and an exception leaving the function carries that number (`ip`), where the machine lays
@@ -24,7 +26,8 @@ loop is, and that is kept as it was.
 No text of a rule file becomes code: the builders write slot and instruction numbers, and
 expressions are the very functions the instructions call, each bound to a name.
 
-May import: engine program parts, errors and the Source of generated code.
+May import: engine program parts, values, errors, the machine's error kinds and the Source of
+generated code.
 """
 from __future__ import annotations
 

@@ -87,6 +87,16 @@ class Machine:
             self.failed(s, err, ip)
         if s.outcome is None and s.dead_end is None and s.moves > self.max_moves:
             self.past_step_limit(s)
+        if s.outcome is None and s.dead_end is None and type(self.pauses.get(s.ip)) is Chance:
+            self.chance_ready(s)
+
+    def chance_ready(self, s):
+        """A chance event whose pieces or outcomes cannot be worked out ends the game where it
+        waits, as random play's own code ends it there when it draws."""
+        try:
+            self.chance_outcomes(s)
+        except CARRIED as err:
+            self.failed(s, err, s.ip)
 
     def past_step_limit(self, s):
         self.fail(s, "step limit", f"the game took more than {self.max_moves} decisions", None)
@@ -464,11 +474,14 @@ class Machine:
             actors = self.current_actors(s)
             p = actors[0] if actors else None
         if p is None and chooser is None:
-            self.fail(s, "no actor", "the game waits for nobody", self.pause_span(s))
+            self.waits_for_nobody(s)
             return None
         if type(pause) is not Choice:
             return self.offered(s, p, chooser, self.legal_moves(s, p), rng)
         return self.chosen(s, pause, p, chooser, rng)
+
+    def waits_for_nobody(self, s):
+        self.fail(s, "no actor", "the game waits for nobody", self.pause_span(s))
 
     def chosen(self, s, pause, p, chooser, rng):
         """The end of `deciding` at a choice: its moves, or the move drawn from them."""
@@ -524,6 +537,8 @@ class Machine:
                 self.fire_triggers(s)
             except RuleError as err:
                 self.fail(s, err.kind, err.message, err.span)
+            except CARRIED as err:
+                self.failed(s, err, s.ip)
 
     def returns(self, s) -> list[float]:
         """A game that ends with pay-offs returns them; else the winners share 1."""
