@@ -12,7 +12,7 @@ from typing import Optional
 from ..engine.errors import CARRIED, RuleError
 from ..engine.program import Choice, Label, OptionInfo, mentions, split_bounds
 from ..engine.source import constant
-from ..engine.values import Player, Team, ZoneId
+from ..engine.values import Player, Team
 from ..engine.values import plain as plain_value
 from ..language.building import body_of, span
 from ..language.limits import MAX_OPTIONS
@@ -203,8 +203,6 @@ def compile(c, st, env, owner):
         everyone = tuple(x for x in fixed[0] if x is not None) if fixed is not None and isinstance(fixed[0], tuple) \
             and all(isinstance(x, Player) or x is None for x in fixed[0]) else None
 
-        fixed_choosers = everyone
-
         def pause_simul(s, ip=ip):
             s.loc_slots[choice.actors_slot] = everyone if everyone is not None else \
                 tuple([x for x in _choosers(choice, choice.actor(s)) if game.acting_player(s, x) is not None])
@@ -254,20 +252,20 @@ def compile(c, st, env, owner):
             entered = actor + ["if p is None:", f"    {f.name(c.waits_for_nobody)}(s)", "    return -1"] \
                 if resume == ip else [f"at = {ip!r}"] + paused + f.paused(ip)
             return entered + f.decided(choice) + [f"at = {ip!r}"] + f.counted_choice(choice, "p", "x", False) + bound
-        everyone = [f"if not {f.name(c.drawn_together)}(s, {choosing}, rng, actions):", "    return -1"]
+        drawing = [f"if not {f.name(c.drawn_together)}(s, {choosing}, rng, actions):", "    return -1"]
         if resume != ip:
-            everyone = [f"at = {ip!r}", f"if {f.of(c.code[ip])} < 0:"] + f.indented(
-                f.paused(ip) + _drawn_in_place(f, choice, fixed_choosers, everyone))
+            drawing = [f"at = {ip!r}", f"if {f.of(c.code[ip])} < 0:"] + f.indented(
+                f.paused(ip) + _drawn_in_place(f, choice, everyone, drawing))
         if choice.drawn_from is None:
             bodies = []
             for k, (first, last) in enumerate(ranges):
                 bodies += [f"{'el' if k else ''}if ip == {first!r}:"] + f.indented(f.body(first, last))
-            return everyone + ["while True:", f"    at = {next_ip!r}", f"    ip = {f.of(c.code[next_ip])}",
+            return drawing + ["while True:", f"    at = {next_ip!r}", f"    ip = {f.of(c.code[next_ip])}",
                                f"    if ip == {after!r}:", "        break"] + f.indented(bodies)
         # one option of one value: what reveal_next and bind_move do, in place
         (first, last), cov, value_slot = ranges[0], choice.options[0][7], choice.drawn_from[1][1]
         pending = f"L[{choice.pending_slot!r}]"
-        return everyone + ["while True:", f"    at = {next_ip!r}", f"    pending = {pending}", "    if not pending:",
+        return drawing + ["while True:", f"    at = {next_ip!r}", f"    pending = {pending}", "    if not pending:",
                            "        break", f"    {pending} = pending[1:]", f"    L[{each_slot!r}] = pending[0][0]",
                            f"    L[{value_slot!r}] = pending[0][1][1]"] + f.indented(f.counted(cov) + f.body(first, last))
     c.fuse(ip, played)
@@ -299,9 +297,9 @@ def _drawn_in_place(f, choice, everyone, rest) -> list:
     n = f.name
     name, (_, _, lo, _) = choice.drawn_from
     each = choice.each_slot
-    # the move `rng.choice` takes from the listed collection (Moves._domain_code), read in place
-    return ([f"x0 = L[{each!r}]", "drawn = []", f"for x in {n(everyone)}:", f"    L[{each!r}] = x", "    try:",
-             f"        d = {f.of(lo)}", f"        d = s.zones[d] if {n(isinstance)}(d, {n(ZoneId)}) else {n(list)}(d)"]
+    # the move `rng.choice` takes from the collection the moves are listed from
+    return ([f"x0 = L[{each!r}]", "drawn = []", f"for x in {n(everyone)}:", f"    L[{each!r}] = x", "    try:"]
+            + ["    " + x for x in f.c.domain_code("d", (None, None, lo, None), {}, f.src)]
             + [f"    except {n(CARRIED)}:", "        break",
                f"    if not 0 < {n(len)}(d) <= {MAX_OPTIONS!r}:", "        break",
                f"    move = ({n(name)}, rng.choice(d))", "    if actions is not None:",

@@ -15,7 +15,6 @@ from .program import CHANCE, Chance, Env, first_line, items_of, names_zones
 from .source import Source, constant, expression, generated
 from .tables import LOOP_PASSES_PER_STEP
 from .state import DeadEnd
-from .values import Piece
 
 
 class Compiler:
@@ -248,8 +247,7 @@ class Compiler:
                 return None
             n = f.name
             drawn = [f"k = {n(self.drawn_chance)}(s, rng)"] if in_place is None else [
-                f"cz = {f.of(zone)}", f"ci = [cz] if {n(isinstance)}(cz, {n(Piece)}) else {n(list)}({n(items_of)}(s, cz))",
-                *in_place(f), f"{n(self.chance_settled)}(s)"]
+                f"cz, ci = {n(self.chance_zone_items)}(s, {n(self.pauses[ip])})", *in_place(f), f"{n(self.chance_settled)}(s)"]
             return f.stopped(ip, resume) + [f"at = {ip!r}", *drawn, "if actions is not None:",
                                             f"    actions.append([{CHANCE!r}, k])",
                                             "if s.outcome is not None or s.dead_end is not None:", "    return -1"]

@@ -30,6 +30,9 @@ EVALUATION_ERRORS = (TypeError, KeyError, IndexError, ValueError, ZeroDivisionEr
 # when it leaves a fused statement (engine/fused.py).
 CARRIED = (RuleError, RecursionError) + EVALUATION_ERRORS
 
+# What working out a choice's moves turns into a dead end at the choice (Machine.listing_failed).
+LISTING_ERRORS = (RuleError,) + EVALUATION_ERRORS
+
 
 def plain_error(err: Exception) -> str:
     """A designer's reading of what went wrong, instead of Python's name for it."""

@@ -26,14 +26,12 @@ loop is, and that is kept as it was.
 No text of a rule file becomes code: the builders write slot and instruction numbers, and
 expressions are the very functions the instructions call, each bound to a name.
 
-May import: engine program parts, values, errors, the machine's error kinds and the Source of
-generated code.
+May import: engine program parts, values, errors and the Source of generated code.
 """
 from __future__ import annotations
 
 from ..language.limits import MAX_OPTIONS
-from .errors import CARRIED
-from .machine import LISTING_ERRORS
+from .errors import CARRIED, LISTING_ERRORS
 from .source import Source
 from .values import Team
 
@@ -194,7 +192,7 @@ class Fuser:
         if len(choice.options) != 1 or avail is not None or not params:
             return [f"move = {n(c.drawn_move)}(s, {n(choice)}, None, rng)"]
         k = len(params)
-        domains = [x for i, p in enumerate(params) for x in c._domain_code(f"d{i}", p, bounds, self.src)]
+        domains = [x for i, p in enumerate(params) for x in c.domain_code(f"d{i}", p, bounds, self.src)]
         lens = [f"{n(len)}(d{i})" for i in range(k)]
         if k == 1:      # drawn_move's common shape: one value, drawn from its domain
             drawn = [f"move = ({n(name)}, rng.choice(d0)) if 0 < {lens[0]} <= {MAX_OPTIONS!r} else None"]

@@ -10,7 +10,7 @@ import operator
 import threading
 
 from ..language import syntax as S
-from .errors import CARRIED, EVALUATION_ERRORS, IllegalMove, RuleError, plain_error
+from .errors import CARRIED, EVALUATION_ERRORS, LISTING_ERRORS, IllegalMove, RuleError, plain_error
 from .program import CHANCE, Chance, Choice, Env, items_of, param_names, plain_move
 from .state import DeadEnd, State
 from .source import slots_as_locals
@@ -573,9 +573,6 @@ class Machine:
         if self.has_triggers and s.playing and not s.settling:
             self.fire_triggers(s)
 
-
-# What working out a choice's moves turns into a dead end at the choice.
-LISTING_ERRORS = (RuleError,) + EVALUATION_ERRORS
 
 _chooser = operator.itemgetter(0)      # a player or a team: a number
 

@@ -78,7 +78,7 @@ class Moves:
         for name, avail, params, rest, bounds, label, opt, cov in choice.options:
             body = []
             for i, p in enumerate(params):
-                body += self._domain_code(f"d{i}", p, bounds, src)
+                body += self.domain_code(f"d{i}", p, bounds, src)
             size = " * ".join(f"{v(len)}(d{i})" for i in range(len(params))) or "1"
             body.append(f"    parts.append(({v(name)}, [{', '.join(f'd{i}' for i in range(len(params)))}], {size}))")
             lines += body if avail is None else [f"    if {src.of(avail)}:"] + ["    " + x for x in body]
@@ -120,7 +120,7 @@ class Moves:
             rest = slots_as_locals(rest, {p[1]: f"v{i}" for i, p in enumerate(params)})
         lines = []
         for i, p in enumerate(params):
-            lines += self._domain_code(f"d{i}", p, bounds, src)
+            lines += self.domain_code(f"d{i}", p, bounds, src)
         lines += [f"    size = {' * '.join(f'{v(len)}(d{i})' for i in range(k))}",
                   f"    if size + {v(len)}(moves) > {MAX_OPTIONS!r}:",
                   f"        raise {v(_too_many)}({v(choice)}, size + {v(len)}(moves))",
@@ -138,13 +138,14 @@ class Moves:
         return src.function("s, moves", "\n".join(lines) + "\n", statements=True)
 
     @staticmethod
-    def _domain_code(var, param, bounds, src) -> list:
-        """Lines setting `var` to what `domain` gives for the parameter."""
+    def domain_code(var, param, bounds, src) -> list:
+        """Lines setting `var` to what `domain` gives for the parameter (a zone's own list, read
+        and not copied: nothing changes a zone while moves are worked out)."""
         pname, slot, lo, hi = param
         v = src.value
         if hi is None:
             return [f"    coll = {src.of(lo)}",
-                    f"    {var} = {v(list)}(s.zones[coll] if {v(isinstance)}(coll, {v(ZoneId)}) else coll)"]
+                    f"    {var} = s.zones[coll] if {v(isinstance)}(coll, {v(ZoneId)}) else {v(list)}(coll)"]
         lines = [f"    a, b = {src.of(lo)}, {src.of(hi)}"]
         for op, f in bounds.get(pname, ()):
             lines += [f"    v = {src.of(f)}", "    " + _NARROW[op].format(max=v(max), min=v(min))]
