@@ -216,8 +216,6 @@ def generate(src, e, env):
     b = BUILTINS.get(fn)
     if b is None or (fn == "wild" and len(e.args) == 1 and isinstance(e.args[0], S.Name) and e.args[0].id in env.locals):
         return None
-    if fn == "alive_players" and not e.args:        # _alive_players, in place
-        return f"{src.value(tuple)}([p for p, a in {src.value(zip)}({src.value(c._players)}, s.alive) if a])"
     if fn == "count" and len(e.args) == 1:
         fast = fast_count(src, e.args[0], env)
         if fast is not None:
