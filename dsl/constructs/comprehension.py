@@ -71,10 +71,10 @@ def compile(c, e, env, pairs=False):
     if zones is not None:
         loop = [f"for z in {src.value(zones)}:", "    for x in s.zones[z]:"]
     elif one_zone is not None:
-        loop = [f"z = {one_zone}", "for x in s.zones[z]:"]
+        loop = [f"for x in s.zones[{one_zone}]:"]
     else:
         loop = [f"for x in {src.value(coll)}(s):"]
-    pad = "    " * (len(loop) if zones is not None else 1)
+    pad = "    " * len(loop)
     body = [pad + f"L[{slot!r}] = x"]
     body += [pad + f"if {cond}:", pad + f"    out.append({value})"] if cond is not None else [pad + f"out.append({value})"]
     return src.function("s", "\n".join("    " + x for x in ["out = []", "L = s.loc_slots", *loop, *body,
