@@ -9,7 +9,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Optional
 
-from ..engine.errors import CARRIED, RuleError
+from ..engine.errors import CARRIED, LISTING_ERRORS, RuleError
 from ..engine.program import Choice, Label, OptionInfo, mentions, split_bounds
 from ..engine.source import constant
 from ..engine.values import Player, Team
@@ -246,12 +246,12 @@ def compile(c, st, env, owner):
                 bound += [f"{'el' if k else ''}if move[0] == {f.name(name)}:"] + f.indented(
                     values + f.counted(cov) + f.body(first, last))
             # the pause instruction's work, in place: the actor worked out once, then the step bound
-            actor = f.actor(choice)
+            actor = _actor(f, choice)
             paused = [f"s.ip = {ip!r}"] + actor + ["if p is None or not s.alive[p]:", f"    raise {f.name(_no_actor)}({choosing})"]
             # entered at the pause, which ran before: nobody may decide now (Machine.deciding)
             entered = actor + ["if p is None:", f"    {f.name(c.waits_for_nobody)}(s)", "    return -1"] \
                 if resume == ip else [f"at = {ip!r}"] + paused + f.paused(ip)
-            return entered + f.decided(choice) + [f"at = {ip!r}"] + f.counted_choice(choice, "p", "x", False) + bound
+            return entered + _decided(f, choice) + [f"at = {ip!r}"] + _counted_choice(f, choice, "p", "x", False) + bound
         drawing = [f"if not {f.name(c.drawn_together)}(s, {choosing}, rng, actions):", "    return -1"]
         if resume != ip:
             drawing = [f"at = {ip!r}", f"if {f.of(c.code[ip])} < 0:"] + f.indented(
@@ -269,6 +269,74 @@ def compile(c, st, env, owner):
                            "        break", f"    {pending} = pending[1:]", f"    L[{each_slot!r}] = pending[0][0]",
                            f"    L[{value_slot!r}] = pending[0][1][1]"] + f.indented(f.counted(cov) + f.body(first, last))
     c.fuse(ip, played)
+
+
+# ---------------------------------------------------------------- random play's own code
+def _decided(f, choice) -> list:
+    """The move of `p`, the one actor at `choice`, who is in (the pause has checked), drawn
+    as random play draws it (Machine.deciding): `move`; the game ends here when there is
+    none."""
+    c, n = f.c, f.name
+    pick = ["if not moves:", f"    {n(c.offered)}(s, p, None, moves, None)", "    return -1",
+            "move = rng.choice(moves)"]
+    if choice.parts is not None:
+        lines = _drawn(f, choice) + ["if move is None:"] + f.indented(_listed(f, choice) + pick)
+    else:
+        lines = _listed(f, choice) + pick
+    return lines + ["if actions is not None:", f"    actions.append([{n(int)}(p), {n(list)}(move)])"]
+
+
+def _actor(f, choice) -> list:
+    """`p`, the player who decides at a choice of one actor (for a team, its first member
+    still in), as Machine.current_actors works it out."""
+    n = f.name
+    return [f"x = {f.of(choice.actor)}", f"p = x if {n(type)}(x) is not {n(Team)} else {n(f.c.acting_player)}(s, x)"]
+
+
+def _counted_choice(f, choice, player, chooser, hidden) -> list:
+    """Machine.counted_choice of `move`, in place."""
+    return ["s.moves += 1", "s.ticks = 0", "if s.log is not None:",
+            f"    {f.name(f.c.logged_choice)}(s, {f.name(choice)}, move, {player}, {chooser}, {hidden!r})"]
+
+
+def _drawn(f, choice) -> list:
+    """`move`, drawn without listing the moves as Moves.drawn_move draws it, or None: in place
+    for one option, always offered, of one or more values."""
+    c, n = f.c, f.name
+    name, avail, params, _, bounds = choice.options[0][:5]
+    if len(choice.options) != 1 or avail is not None or not params:
+        return [f"move = {n(c.drawn_move)}(s, {n(choice)}, None, rng)"]
+    k = len(params)
+    domains = [x for i, p in enumerate(params) for x in c.domain_code(f"d{i}", p, bounds, f.src)]
+    lens = [f"{n(len)}(d{i})" for i in range(k)]
+    if k == 1:      # drawn_move's common shape: one value, drawn from its domain
+        drawn = [f"move = ({n(name)}, rng.choice(d0)) if 0 < {lens[0]} <= {MAX_OPTIONS!r} else None"]
+    else:           # the first value varies slowest
+        drawn = [f"size = {' * '.join(lens)}", f"if 0 < size <= {MAX_OPTIONS!r}:",
+                 f"    i = rng.choice({n(range)}(size))"]
+        drawn += [f"    i, j = {n(divmod)}(i, {lens[i]})\n    v{i} = d{i}[j]" for i in reversed(range(k))]
+        drawn += [f"    move = ({n(name)}, {', '.join(f'v{i}' for i in range(k))})", "else:", "    move = None"]
+    # code that may write other slots than its own leaves them as they were
+    whole, back = ([], []) if choice.parts.keeps_slots else (["whole = L[:]"], ["L[:] = whole"])
+    return (whole + ["try:"] + domains + [f"except {n(CARRIED)}:"] + f.indented(back + ["move = None"])
+            + ["else:"] + f.indented(back + "\n".join(drawn).split("\n")))
+
+
+def _listed(f, choice) -> list:
+    """`moves`, the moves of the one actor `p` at `choice`, as Machine.choice_moves lists them:
+    in place for options that list themselves in one generated loop or take no parameter."""
+    c, n = f.c, f.name
+    if any(params and opt.fill is None for _, _, params, _, _, _, opt, _ in choice.options):
+        return [f"moves = {n(c.choice_moves)}(s, {n(choice)}, p)"]
+    listing = []
+    for name, avail, params, rest, bounds, label, opt, cov in choice.options:
+        one = [f"{n(opt.fill)}(s, moves)"] if params else \
+            [f"moves.append(({n(name)},))"] if rest is None else [f"if {f.of(rest)}:", f"    moves.append(({n(name)},))"]
+        listing += one if avail is None else [f"if {f.of(avail)}:"] + f.indented(one)
+    # the listing uses the slots as scratch: they are put back as they were
+    return ["saved = L[:]", "try:", "    moves = []"] + f.indented(listing) + [
+        f"except {n(LISTING_ERRORS)} as err:", f"    {n(c.listing_failed)}(s, {n(choice)}, saved, err)", "    return -1",
+        "L[:] = saved"]
 
 
 def _choosers(choice, coll):
@@ -304,7 +372,7 @@ def _drawn_in_place(f, choice, everyone, rest) -> list:
                f"    if not 0 < {n(len)}(d) <= {MAX_OPTIONS!r}:", "        break",
                f"    move = ({n(name)}, rng.choice(d))", "    if actions is not None:",
                f"        actions.append([{n(int)}(x), {n(list)}(move)])",
-               *f.indented(f.counted_choice(choice, "x", "x", True)), "    drawn.append((x, move))",
+               *f.indented(_counted_choice(f, choice, "x", "x", True)), "    drawn.append((x, move))",
                f"L[{each!r}] = x0", f"L[{choice.pending_slot!r}] = {n(tuple)}(drawn)",
                f"if {n(len)}(drawn) != {len(everyone)!r}:"] + f.indented(rest))
 

@@ -15,8 +15,8 @@ function, entered at the pause where setup leaves every game: at each decision o
 outcome it draws what random play (analyses/simulate.py) would draw through `decision` and
 `apply`, and carries on in place instead of returning to the play loop. Choices and chance
 outcomes give their builders for it: the common shapes (one actor's decision, a card from each
-player's hand at once, a roll) are written in place, each beside the machine method it mirrors;
-the rest call those methods.
+player's hand at once, a roll) are written in place by their constructs (choose.py, roll.py),
+each mirroring the machine method it stands for; the rest call those methods.
 
 An error keeps its place: the code sets `at` to the instruction it stands for before each
 step, and an exception leaving the function carries that number (`ip`), where the machine lays
@@ -26,14 +26,12 @@ loop is, and that is kept as it was.
 No text of a rule file becomes code: the builders write slot and instruction numbers, and
 expressions are the very functions the instructions call, each bound to a name.
 
-May import: engine program parts, values, errors and the Source of generated code.
+May import: engine program parts, errors and the Source of generated code.
 """
 from __future__ import annotations
 
-from ..language.limits import MAX_OPTIONS
-from .errors import CARRIED, LISTING_ERRORS
+from .errors import CARRIED
 from .source import Source
-from .values import Team
 
 # Python reads at most 100 levels of indentation and 20 nested loops; a statement nested
 # deeper than this runs through its instructions instead.
@@ -159,68 +157,6 @@ class Fuser:
         """The pause instruction `ip` runs and the machine's stop there is checked, unless the
         play-out is entered there (the machine stopped there already)."""
         return [] if resume == ip else [f"at = {ip!r}", self.of(self.c.code[ip])] + self.paused(ip)
-
-    def decided(self, choice) -> list:
-        """The move of `p`, the one actor at `choice`, who is in (the pause has checked), drawn
-        as random play draws it (Machine.deciding): `move`; the game ends here when there is
-        none."""
-        c, n = self.c, self.name
-        pick = ["if not moves:", f"    {n(c.offered)}(s, p, None, moves, None)", "    return -1",
-                "move = rng.choice(moves)"]
-        if choice.parts is not None:
-            lines = self.drawn(choice) + ["if move is None:"] + self.indented(self.listed(choice) + pick)
-        else:
-            lines = self.listed(choice) + pick
-        return lines + ["if actions is not None:", f"    actions.append([{n(int)}(p), {n(list)}(move)])"]
-
-    def actor(self, choice) -> list:
-        """`p`, the player who decides at a choice of one actor (for a team, its first member
-        still in), as Machine.current_actors works it out."""
-        n = self.name
-        return [f"x = {self.of(choice.actor)}", f"p = x if {n(type)}(x) is not {n(Team)} else {n(self.c.acting_player)}(s, x)"]
-
-    def counted_choice(self, choice, player, chooser, hidden) -> list:
-        """Machine.counted_choice of `move`, in place."""
-        return ["s.moves += 1", "s.ticks = 0", "if s.log is not None:",
-                f"    {self.name(self.c.logged_choice)}(s, {self.name(choice)}, move, {player}, {chooser}, {hidden!r})"]
-
-    def drawn(self, choice) -> list:
-        """`move`, drawn without listing the moves as Moves.drawn_move draws it, or None: in place
-        for one option, always offered, of one or more values."""
-        c, n = self.c, self.name
-        name, avail, params, _, bounds = choice.options[0][:5]
-        if len(choice.options) != 1 or avail is not None or not params:
-            return [f"move = {n(c.drawn_move)}(s, {n(choice)}, None, rng)"]
-        k = len(params)
-        domains = [x for i, p in enumerate(params) for x in c.domain_code(f"d{i}", p, bounds, self.src)]
-        lens = [f"{n(len)}(d{i})" for i in range(k)]
-        if k == 1:      # drawn_move's common shape: one value, drawn from its domain
-            drawn = [f"move = ({n(name)}, rng.choice(d0)) if 0 < {lens[0]} <= {MAX_OPTIONS!r} else None"]
-        else:           # the first value varies slowest
-            drawn = [f"size = {' * '.join(lens)}", f"if 0 < size <= {MAX_OPTIONS!r}:",
-                     f"    i = rng.choice({n(range)}(size))"]
-            drawn += [f"    i, j = {n(divmod)}(i, {lens[i]})\n    v{i} = d{i}[j]" for i in reversed(range(k))]
-            drawn += [f"    move = ({n(name)}, {', '.join(f'v{i}' for i in range(k))})", "else:", "    move = None"]
-        # code that may write other slots than its own leaves them as they were
-        whole, back = ([], []) if choice.parts.keeps_slots else (["whole = L[:]"], ["L[:] = whole"])
-        return (whole + ["try:"] + domains + [f"except {n(CARRIED)}:"] + self.indented(back + ["move = None"])
-                + ["else:"] + self.indented(back + "\n".join(drawn).split("\n")))
-
-    def listed(self, choice) -> list:
-        """`moves`, the moves of the one actor `p` at `choice`, as Machine.choice_moves lists them:
-        in place for options that list themselves in one generated loop or take no parameter."""
-        c, n = self.c, self.name
-        if any(params and opt.fill is None for _, _, params, _, _, _, opt, _ in choice.options):
-            return [f"moves = {n(c.choice_moves)}(s, {n(choice)}, p)"]
-        listing = []
-        for name, avail, params, rest, bounds, label, opt, cov in choice.options:
-            one = [f"{n(opt.fill)}(s, moves)"] if params else \
-                [f"moves.append(({n(name)},))"] if rest is None else [f"if {self.of(rest)}:", f"    moves.append(({n(name)},))"]
-            listing += one if avail is None else [f"if {self.of(avail)}:"] + self.indented(one)
-        # the listing uses the slots as scratch: they are put back as they were
-        return ["saved = L[:]", "try:", "    moves = []"] + self.indented(listing) + [
-            f"except {n(LISTING_ERRORS)} as err:", f"    {n(c.listing_failed)}(s, {n(choice)}, saved, err)", "    return -1",
-            "L[:] = saved"]
 
     # ------------------------------------------------------------ while compiling
     def add(self, first, end, build) -> None:
