@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import textwrap
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from click.testing import CliRunner
 
 from dsl.variants import diff as diff_mod
@@ -371,6 +374,31 @@ def test_statistics_match_reference_values():
     assert stats.t_quantile(0.975, 10) == pytest.approx(2.228139, rel=1e-5)
     lo, hi = stats.wilson(56, 2000)
     assert (round(lo, 4), round(hi, 4)) == (0.0216, 0.0362)
+
+
+@pytest.mark.parametrize("df", [1, 2, 3, 4, 5, 9, 10, 29, 30, 99, 100, 999, 1000, 1001, 1500, 19_999, 10 ** 6])
+def test_t_quantiles_without_scipy_agree_with_scipy(df):
+    from scipy import stats as reference
+    for p in (0.6, 0.9, 0.975, 0.995):
+        assert stats.t_quantile(p, df) == pytest.approx(float(reference.t.ppf(p, df)), rel=1e-12)
+
+
+@given(st.integers(1, 10 ** 6), st.floats(0, 1))
+@settings(max_examples=300, deadline=None)
+def test_wilson_intervals_without_scipy_are_scipys_to_the_bit(n, share):
+    from scipy import stats as reference
+    k = round(n * share)
+    ci = reference.binomtest(k, n).proportion_ci(0.95, method="wilson")
+    assert stats.wilson(k, n) == (max(0.0, float(ci.low)), min(1.0, float(ci.high)))
+
+
+def test_a_simulation_does_not_import_scipy():
+    # scipy.stats takes over a second to import; only comparisons of two runs need it
+    code = ("import sys; from dsl.cli import main; sys.argv = ['playtest', 'simulate', 'games/bluff.rules', "
+            "'-p', '2', '-n', '20', '--json']\ntry:\n    main()\nexcept SystemExit as done:\n"
+            "    assert not done.code, done.code\nassert 'scipy' not in sys.modules, 'scipy was imported'")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
 
 
 def test_holm_marks_only_differences_that_survive_correction():
