@@ -103,20 +103,37 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
     a restriction it plays exactly the game `play_random` plays with the same rng."""
     from .metrics import GameLog
     choices, scores = [], []
+    seats = range(game.n)
+    pauses = {}         # ip -> (its option keys' prefix, the options whose moves may name pieces)
 
     def watch(s, seat, moves, move):
         if score is not None:
-            scores.append(tuple(score(s, p) for p in range(game.n)))
-        owner = getattr(game.pauses.get(s.ip), "owner", None)
-        prefix = f"{owner}: " if owner else ""
+            scores.append(tuple([score(s, p) for p in seats]))
+        known = pauses.get(s.ip)
+        if known is None:
+            known = pauses[s.ip] = _pause_of(game, s.ip)
+        prefix, carded = known
+        with_cards = moves if carded is None else [m for m in moves if m[0] in carded] if carded else ()
         choices.append((seat, len(moves), f"{prefix}{move[0]}", tuple(sorted(prefix + str(o) for o in {m[0] for m in moves})),
-                        _cards(game, (move,)), _cards(game, moves)))
+                        _cards(game, (move,)), _cards(game, with_cards)))
     played = play_loop(game, rng, index, True, agents, restriction, watch)
     s = played.state
     if score is not None:
         scores.append(tuple(score(s, p) for p in range(game.n)))
     return played, GameLog(index, _end_of(game, s), tuple(int(p) for p in s.outcome or ()), s.moves, s.rounds,
                            f"{s.dead_end.rule}|{s.dead_end.kind}" if s.dead_end else None, choices, scores)
+
+
+def _pause_of(game: Game, ip: int) -> tuple:
+    """What the metrics read of the choice waiting at `ip`: the prefix of its option keys, and
+    the options with a parameter taken from a collection (a number range never names a piece),
+    or None when that cannot be read (every move is then searched for pieces)."""
+    pause = game.pauses.get(ip)
+    owner = getattr(pause, "owner", None)
+    options = getattr(pause, "options", None)
+    carded = None if options is None else frozenset(
+        option[0] for option in options if any(high is None for _, _, _, high in option[2]))
+    return (f"{owner}: " if owner else ""), carded
 
 
 def _cards(game: Game, moves) -> tuple:
