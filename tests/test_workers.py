@@ -117,3 +117,39 @@ def test_a_bad_scheduler_address_is_one_clear_line():
     assert res.exit_code == 2
     assert res.output.startswith("error: --scheduler: 'nonsense' cannot be a Dask scheduler's address")
     assert res.output.count("\n") == 1 and "Traceback" not in res.output
+
+
+def test_auto_workers_spread_a_long_run_and_change_nothing(monkeypatch):
+    # every run counts as long here: its first game is played in this process, the rest by two workers
+    monkeypatch.setattr(batches, "AUTO_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(batches, "AUTO_REST_SECONDS", 0.0)
+    monkeypatch.setattr(batches, "usable_cores", lambda: 2)
+    grown = []
+    grows = batches.Pool.grows
+
+    def spy(pool, done, total, seconds):
+        if grows(pool, done, total, seconds):
+            grown.append((done, total, pool.workers))
+            return True
+        return False
+    monkeypatch.setattr(batches.Pool, "grows", spy)
+    match = ["match", str(BLUFF), "flat:3", "random", "-p", "2", "-n", "30", "--json"]
+    for args, games in ((SIMULATE, 40), (match, 30)):
+        one = _out(args + ["--workers", "1"])
+        assert not grown
+        assert _out(args + ["--workers", "auto"]) == one
+        assert grown == [(1, games, 2)]
+        grown.clear()
+
+
+def test_a_short_run_stays_in_this_process():
+    with batches.Pool(None) as pool:
+        assert batches.played_here(pool, 50, lambda i: None) == 50
+        assert not pool.parallel and pool._executor is None
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "many"])
+def test_workers_is_a_number_or_auto(value):
+    res = CliRunner().invoke(main, SIMULATE + ["--workers", value])
+    assert res.exit_code == 2
+    assert f"'{value}' is neither a number of processes (1 or more) nor 'auto'" in res.output

@@ -16,13 +16,14 @@ and the random seats never do. When every game has a winner it equals
 (best score - 1/n) / (1 - 1/n), how far the best agent gets from the fair share toward
 always winning; unlike that, it is not pulled down by dead ends, which are worth 0 to all.
 
-May import .play and .spec, and the analyses' `game_rng`.
+May import .play and .spec, and the analyses' `game_rng` and `played_here` (where games are played).
 """
 from __future__ import annotations
 
 import math
 from typing import Callable, Optional
 
+from ..analyses.batches import played_here
 from ..analyses.simulate import game_rng
 from .play import play
 from .search import win_share
@@ -58,18 +59,20 @@ def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], 
     pool: a batches.Pool to play the games in (the result is the same without it)."""
     n = game.n
     fair = 1 / n
-    if pool is not None and pool.parallel:
-        from ..analyses.batches import Portable
-        portable = Portable(game.rules, n)
-        tasks = [(portable, a, b, seed, r) for r in pool.split(games, (a, b))]
-        ends = [end for part in pool.map(_match_batch, tasks, (lambda t: progress(len(t[4]))) if progress else None)
-                for end in part]
-    else:
-        ends = []
-        for i in range(games):
+    ends = []
+    first = 0
+    if pool is None or not pool.parallel:
+        def one(i):
             ends.append(_match_game(game, a, b, seed, i))
             if progress is not None:
                 progress(1)
+        first = played_here(pool, games, one)
+    if first < games:
+        from ..analyses.batches import Portable
+        portable = Portable(game.rules, n)
+        tasks = [(portable, a, b, seed, r) for r in pool.split(games, (a, b), first)]
+        ends += [end for part in pool.map(_match_batch, tasks, (lambda t: progress(len(t[4]))) if progress else None)
+                 for end in part]
     score = 0.0
     wins = shared = draws = losses = dead = 0
     by_seat = [[0.0, 0] for _ in range(n)]

@@ -13,11 +13,18 @@ float addition depends on its order.)
 A worker gets picklable inputs only (the parsed rules, the player count, the seed, the
 index range, the agents, the score's name) and compiles the game itself, once per process.
 Dask is imported only when a scheduler address is given. May import the engine only.
+
+With `--workers auto` (Pool(None), the default of the commands that play many games) a run
+starts in this process, and once it has run a second and has more than two seconds of games
+left, the games left go to a process per core (`played_here`, `Pool.grows`); the pool stays
+that size for the rest of the command. Which process plays a game still changes nothing.
 """
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
+import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Callable, Optional
 
@@ -25,6 +32,8 @@ BATCHES_PER_WORKER = 4      # more batches than workers, so a slow batch does no
 DASK_MIN_GAMES = 100        # a Dask task costs about 1 ms or more: 100 random games are a second or more of play
 DASK_MIN_SEARCHED = 10      # games where an agent searches (flat:N, ismcts:N) take ten times as long or more
 CONNECT_SECONDS = 10
+AUTO_AFTER_SECONDS = 1.0    # --workers auto: a run shorter than this never starts processes
+AUTO_REST_SECONDS = 2.0     # ... nor one with less than this left to play (a process starts in about 0.2 s)
 
 
 class PoolError(Exception):
@@ -37,8 +46,9 @@ class Pool:
     Use as a context manager; the processes (or the connection) start on first use and
     end with the block."""
 
-    def __init__(self, workers: int = 1, scheduler: Optional[str] = None):
-        self.workers = workers
+    def __init__(self, workers: Optional[int] = 1, scheduler: Optional[str] = None):
+        self.auto = workers is None     # --workers auto: this process, until a run proves long
+        self.workers = workers or 1
         self.scheduler = scheduler
         self.size = workers             # batches that run at once (a cluster's threads, once connected)
         self._executor = None
@@ -61,16 +71,27 @@ class Pool:
             self._client.close()
         return False
 
-    def split(self, total: int, agents=()) -> list[range]:
-        """Consecutive index ranges covering range(total): about BATCHES_PER_WORKER per worker,
-        and on Dask a second or more of play each (the last one may be shorter). `agents`:
-        the agents playing, when some may search."""
+    def grows(self, done: int, total: int, seconds: float) -> bool:
+        """With --workers auto: whether the games left of a run that has played `done` of
+        `total` in `seconds` go to a process per core (and the pool stays that size)."""
+        if not self.auto or self.parallel or not done or seconds < AUTO_AFTER_SECONDS:
+            return False
+        cores = usable_cores()
+        if cores < 2 or (total - done) * seconds / done < AUTO_REST_SECONDS:
+            return False
+        self.workers = self.size = cores
+        return True
+
+    def split(self, total: int, agents=(), start: int = 0) -> list[range]:
+        """Consecutive index ranges covering range(start, total): about BATCHES_PER_WORKER per
+        worker, and on Dask a second or more of play each (the last one may be shorter).
+        `agents`: the agents playing, when some may search."""
         least = 1
         if self.scheduler:
             searching = any(a is not None and getattr(a, "name", "") != "random" for a in agents or ())
             least = DASK_MIN_SEARCHED if searching else DASK_MIN_GAMES
-        size = max(least, total // (self.size * BATCHES_PER_WORKER), 1)
-        return [range(a, min(a + size, total)) for a in range(0, total, size)]
+        size = max(least, (total - start) // (self.size * BATCHES_PER_WORKER), 1)
+        return [range(a, min(a + size, total)) for a in range(start, total, size)]
 
     def map(self, fn: Callable, tasks: list, done: Optional[Callable] = None) -> list:
         """fn(task) for every task, in the workers; the results in the order of `tasks`.
@@ -93,6 +114,25 @@ class Pool:
             if done is not None:
                 done(tasks[i])
         return results
+
+
+def played_here(pool: Optional[Pool], total: int, play: Callable[[int], None]) -> int:
+    """play(i) for games 0, 1, ... of `total` in this process, until they are all played or an
+    auto pool grows to take the rest (Pool.grows); how many were played here."""
+    clock = time.perf_counter()
+    auto = pool is not None and pool.auto
+    for i in range(total):
+        if auto and i and pool.grows(i, total, time.perf_counter() - clock):
+            return i
+        play(i)
+    return total
+
+
+def usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))     # what this process may use (a container's share)
+    except AttributeError:                      # not on every system
+        return os.cpu_count() or 1
 
 
 def connect(address: str):
