@@ -114,9 +114,15 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
         if known is None:
             known = pauses[s.ip] = _pause_of(game, s.ip)
         prefix, carded = known
-        with_cards = moves if carded is None else [m for m in moves if m[0] in carded] if carded else ()
+        if carded is None:
+            taken, offered = _cards(game, (move,)), _cards(game, moves)
+        elif carded:
+            taken = _cards(game, (move,)) if move[0] in carded else ()
+            offered = _cards(game, [m for m in moves if m[0] in carded])
+        else:
+            taken = offered = ()
         choices.append((seat, len(moves), f"{prefix}{move[0]}", tuple(sorted(prefix + str(o) for o in {m[0] for m in moves})),
-                        _cards(game, (move,)), _cards(game, with_cards)))
+                        taken, offered))
     played = play_loop(game, rng, index, True, agents, restriction, watch)
     s = played.state
     if score is not None:
