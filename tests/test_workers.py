@@ -120,26 +120,27 @@ def test_a_bad_scheduler_address_is_one_clear_line():
 
 
 def test_auto_workers_spread_a_long_run_and_change_nothing(monkeypatch):
-    # every run counts as long here: its first game is played in this process, the rest by two workers
+    # every run counts as long here: its first game (fuzz: batch) is played in this process, the rest by two workers
     monkeypatch.setattr(batches, "AUTO_AFTER_SECONDS", 0.0)
     monkeypatch.setattr(batches, "AUTO_REST_SECONDS", 0.0)
     monkeypatch.setattr(batches, "usable_cores", lambda: 2)
     grown = []
     grows = batches.Pool.grows
 
-    def spy(pool, done, total, seconds):
-        if grows(pool, done, total, seconds):
-            grown.append((done, total, pool.workers))
+    def spy(pool, seconds, left):
+        if grows(pool, seconds, left):
+            grown.append(pool.workers)
             return True
         return False
     monkeypatch.setattr(batches.Pool, "grows", spy)
     match = ["match", str(BLUFF), "flat:3", "random", "-p", "2", "-n", "30", "--json"]
-    for args, games in ((SIMULATE, 40), (match, 30)):
+    for args in (SIMULATE, match, FUZZ):
         one = _out(args + ["--workers", "1"])
         assert not grown
         assert _out(args + ["--workers", "auto"]) == one
-        assert grown == [(1, games, 2)]
+        assert grown == [2]
         grown.clear()
+    assert json.loads(one)["batches"] == 3       # the fuzz run: one batch here, two in the workers
 
 
 def test_a_short_run_stays_in_this_process():

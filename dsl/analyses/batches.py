@@ -14,10 +14,10 @@ A worker gets picklable inputs only (the parsed rules, the player count, the see
 index range, the agents, the score's name) and compiles the game itself, once per process.
 Dask is imported only when a scheduler address is given. May import the engine only.
 
-With `--workers auto` (Pool(None), the default of the commands that play many games) a run
-starts in this process, and once it has run a second and has more than two seconds of games
-left, the games left go to a process per core (`played_here`, `Pool.grows`); the pool stays
-that size for the rest of the command. Which process plays a game still changes nothing.
+With `--workers auto` (Pool(None), the commands' default) a run starts in this process, and
+once it has run a second and has more than two seconds of games left, the games left go to a
+process per core (`played_here`, `Pool.grows`); the pool stays that size for the rest of the
+command. Which process plays a game still changes nothing.
 """
 from __future__ import annotations
 
@@ -71,13 +71,14 @@ class Pool:
             self._client.close()
         return False
 
-    def grows(self, done: int, total: int, seconds: float) -> bool:
-        """With --workers auto: whether the games left of a run that has played `done` of
-        `total` in `seconds` go to a process per core (and the pool stays that size)."""
-        if not self.auto or self.parallel or not done or seconds < AUTO_AFTER_SECONDS:
+    def grows(self, seconds: float, left: float) -> bool:
+        """With --workers auto: whether a run that has played `seconds`, with about `left`
+        seconds of games to go in this process, gives them to a process per core (and the pool
+        stays that size)."""
+        if not self.auto or self.parallel or seconds < AUTO_AFTER_SECONDS or left < AUTO_REST_SECONDS:
             return False
         cores = usable_cores()
-        if cores < 2 or (total - done) * seconds / done < AUTO_REST_SECONDS:
+        if cores < 2:
             return False
         self.workers = self.size = cores
         return True
@@ -122,8 +123,10 @@ def played_here(pool: Optional[Pool], total: int, play: Callable[[int], None]) -
     clock = time.perf_counter()
     auto = pool is not None and pool.auto
     for i in range(total):
-        if auto and i and pool.grows(i, total, time.perf_counter() - clock):
-            return i
+        if auto and i:
+            seconds = time.perf_counter() - clock
+            if pool.grows(seconds, (total - i) * seconds / i):
+                return i
         play(i)
     return total
 

@@ -493,21 +493,27 @@ def fuzz(game: Game, *, max_examples: Optional[int] = None, max_time: Optional[f
                      "max_loop_passes_from": "10 x max steps, counted between two decisions",
                      "hypothesis_actions": PREFIX}
     discover_until = None if max_time is None else t0 + max_time * DISCOVER_SHARE
-    if pool is not None and pool.parallel:
-        seen, batches = _discover_split(game, pool, seed, max_examples, discover_until, progress)
-    else:
-        seen, batches = _Discovery(game.n), 0
-        while True:
-            size = BATCH if max_examples is None else min(BATCH, max_examples - seen.examples)
-            if size <= 0:
+    seen, batches = _Discovery(game.n), 0
+    while not (pool is not None and pool.parallel):
+        size = BATCH if max_examples is None else min(BATCH, max_examples - seen.examples)
+        if size <= 0:
+            break
+        now = time.monotonic()
+        if discover_until is not None and batches > 0 and now >= discover_until:
+            seen.stopped_because = "max_time"
+            break
+        if pool is not None and batches > 0:
+            left = discover_until - now if max_examples is None else \
+                (max_examples - seen.examples) * (now - t0) / seen.examples
+            pool.grows(now - t0, left)      # an auto pool takes the batches left (the loop ends)
+            if pool.parallel:
                 break
-            if discover_until is not None and batches > 0 and time.monotonic() >= discover_until:
-                seen.stopped_because = "max_time"
-                break
-            going = seen.run_batch(runner, seed, batches, size, progress, max_examples)
-            batches += 1
-            if not going:
-                break
+        going = seen.run_batch(runner, seed, batches, size, progress, max_examples)
+        batches += 1
+        if not going:
+            break
+    if pool is not None and pool.parallel and not seen.stopped_because:
+        batches = _discover_split(game, pool, seed, max_examples, discover_until, progress, seen, batches)
     report.examples = seen.examples
     report.batches = batches
     report.stopped_because = seen.stopped_because
@@ -536,12 +542,12 @@ def fuzz(game: Game, *, max_examples: Optional[int] = None, max_time: Optional[f
     return report
 
 
-def _discover_split(game: Game, pool, seed: int, max_examples, discover_until, progress) -> tuple:
-    """The discover phase in waves of batches across the pool, merged in batch order up to
-    the first batch that ends the run. With max_time, a wave starts only before the deadline."""
+def _discover_split(game: Game, pool, seed: int, max_examples, discover_until, progress, seen, batches) -> int:
+    """The discover phase from batch `batches` on (those before it are in `seen`), in waves of
+    batches across the pool, merged in batch order up to the first batch that ends the run. With
+    max_time, a wave starts only before the deadline. The batches run in all."""
     from .batches import Portable
     portable = Portable(game.rules, game.n)
-    seen, batches = _Discovery(game.n), 0
     while not seen.stopped_because:
         if max_examples is not None:
             sizes = [min(BATCH, max_examples - first) for first in range(seen.examples, max_examples, BATCH)]
@@ -563,7 +569,7 @@ def _discover_split(game: Game, pool, seed: int, max_examples, discover_until, p
             batches += 1
             if seen.stopped_because:
                 break
-    return seen, batches
+    return batches
 
 
 def _shrink(runner: _Runner, f: Finding, seed: int, deadline) -> int:

@@ -109,27 +109,20 @@ class _Workers(click.ParamType):
         return n
 
 
-def _scale_options(f=None, *, grows: bool = True):
-    """--workers and --scheduler: where the games are played (the output is the same anywhere).
-    `grows`: the command can start a run in this process and spread it later (--workers auto,
-    its default); otherwise the default is one process."""
-    if f is None:
-        return lambda g: _scale_options(g, grows=grows)
+def _scale_options(f):
+    """--workers and --scheduler: where the games are played (the output is the same anywhere)."""
     f = click.option("--scheduler", metavar="ADDRESS", default=None,
                      help="Play the games on the Dask cluster whose scheduler is at ADDRESS, e.g. "
                           "tcp://HOST:8786 (start it with 'dask scheduler', and 'dask worker ADDRESS' on "
                           "machines with this playtest installed), in batches of at least 100 games "
                           "(10 with searching agents). "
                           "See docs/scale.md.")(f)
-    same = "Games are split by their index and merged in order, so the output is byte-identical for any number."
-    if grows:
-        return click.option("--workers", type=_Workers(), default="auto", show_default=True, metavar="N|auto",
-                            help="Processes on this machine to play the games in (a cluster's own with "
-                                 "--scheduler). auto: this one, and a process per core once a run has "
-                                 "taken a second with more than two seconds of games left. " + same)(f)
-    return click.option("--workers", type=click.IntRange(1), default=1, show_default=True, metavar="N",
+    return click.option("--workers", type=_Workers(), default="auto", show_default=True, metavar="N|auto",
                         help="Processes on this machine to play the games in (a cluster's own with "
-                             "--scheduler). " + same)(f)
+                             "--scheduler). auto: this one, and a process per core once a run has "
+                             "taken a second with more than two seconds of games left. Games are split "
+                             "by their index and merged in order, so the output is byte-identical for "
+                             "any number.")(f)
 
 
 @contextmanager

@@ -37,7 +37,7 @@ the workers (the same batches, so the same report); shrinking them stays in this
 @click.option("--seed", type=int, default=1, show_default=True, help="The same seed and --max-examples give the same report.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--save-replays", type=click.Path(file_okay=False), default=None, help="Folder for one minimal replay file per finding.")
-@_scale_options(grows=False)
+@_scale_options
 def fuzz(file, variants, players, max_examples, max_time, seed, as_json, save_replays, workers, scheduler):
     from ..analyses.fuzz import fuzz as run_fuzz
     rules, _ = _load_or_exit(file, variants)
