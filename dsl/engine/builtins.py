@@ -8,6 +8,7 @@ built; `highest`/`lowest`/`nth_highest` get (item, key) pairs from `key for x in
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress
 from typing import Callable
 
 from ..language.kinds import ANY, BOOL, COLL, NUM, PLAYER, TEAM, ZONE
@@ -92,7 +93,7 @@ def _top(s, coll):
 
 
 def _alive_players(s):
-    return tuple([p for p, a in zip(s.game.players_of(s.n), s.alive) if a])
+    return tuple(compress(s.game.players_of(s.n), s.alive))
 
 
 def _next_player(s, p, step=1):
