@@ -381,6 +381,8 @@ def test_t_quantiles_without_scipy_agree_with_scipy(df):
     from scipy import stats as reference
     for p in (0.6, 0.9, 0.975, 0.995):
         assert stats.t_quantile(p, df) == pytest.approx(float(reference.t.ppf(p, df)), rel=1e-12)
+    with pytest.raises(ValueError):
+        stats.t_quantile(0.3, df)        # the lower half is not what an interval needs: refused, not 0
 
 
 @given(st.integers(1, 10 ** 6), st.floats(0, 1))

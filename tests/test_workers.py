@@ -154,3 +154,10 @@ def test_workers_is_a_number_or_auto(value):
     res = CliRunner().invoke(main, SIMULATE + ["--workers", value])
     assert res.exit_code == 2
     assert f"'{value}' is neither a number of processes (1 or more) nor 'auto'" in res.output
+
+
+def test_fuzz_with_workers_stops_at_max_time_even_with_max_examples():
+    # each wave is one batch a worker, started only before the deadline (it once sent every batch at once)
+    data = json.loads(_out(["fuzz", str(BLUFF), "-p", "4", "--max-examples", "20000", "--max-time", "1",
+                            "--json", "--workers", "2"]))
+    assert data["stopped_because"] == "max_time" and data["examples"] < 20000

@@ -50,7 +50,7 @@ class Pool:
         self.auto = workers is None     # --workers auto: this process, until a run proves long
         self.workers = workers or 1
         self.scheduler = scheduler
-        self.size = workers             # batches that run at once (a cluster's threads, once connected)
+        self.size = self.workers        # batches that run at once (a cluster's threads, once connected)
         self._executor = None
         self._client = None
 
@@ -132,10 +132,13 @@ def played_here(pool: Optional[Pool], total: int, play: Callable[[int], None]) -
 
 
 def usable_cores() -> int:
+    """The CPUs this process may run on (a CPU quota, such as docker --cpus, is not seen), at most
+    61: the most worker processes Windows allows."""
     try:
-        return len(os.sched_getaffinity(0))     # what this process may use (a container's share)
+        cores = len(os.sched_getaffinity(0))
     except AttributeError:                      # not on every system
-        return os.cpu_count() or 1
+        cores = os.cpu_count() or 1
+    return min(cores, 61)
 
 
 def connect(address: str):

@@ -32,6 +32,7 @@ says how many examples ran; pass that number as max_examples to repeat the run e
 from __future__ import annotations
 
 import json
+import math
 import random
 import threading
 import time
@@ -503,8 +504,8 @@ def fuzz(game: Game, *, max_examples: Optional[int] = None, max_time: Optional[f
             seen.stopped_because = "max_time"
             break
         if pool is not None and batches > 0:
-            left = discover_until - now if max_examples is None else \
-                (max_examples - seen.examples) * (now - t0) / seen.examples
+            left = min(discover_until - now if discover_until is not None else math.inf,
+                       (max_examples - seen.examples) * (now - t0) / seen.examples if max_examples else math.inf)
             pool.grows(now - t0, left)      # an auto pool takes the batches left (the loop ends)
             if pool.parallel:
                 break
@@ -545,16 +546,18 @@ def fuzz(game: Game, *, max_examples: Optional[int] = None, max_time: Optional[f
 def _discover_split(game: Game, pool, seed: int, max_examples, discover_until, progress, seen, batches) -> int:
     """The discover phase from batch `batches` on (those before it are in `seen`), in waves of
     batches across the pool, merged in batch order up to the first batch that ends the run. With
-    max_time, a wave starts only before the deadline. The batches run in all."""
+    max_time, a wave of one batch per worker starts only before the deadline. The batches run in all."""
     from .batches import Portable
     portable = Portable(game.rules, game.n)
     while not seen.stopped_because:
+        if discover_until is not None and batches > 0 and time.monotonic() >= discover_until:
+            seen.stopped_because = "max_time"
+            break
         if max_examples is not None:
             sizes = [min(BATCH, max_examples - first) for first in range(seen.examples, max_examples, BATCH)]
+            if discover_until is not None:
+                sizes = sizes[:pool.size]
         else:
-            if batches > 0 and time.monotonic() >= discover_until:
-                seen.stopped_because = "max_time"
-                break
             sizes = [BATCH] * pool.size
         if not sizes:
             break

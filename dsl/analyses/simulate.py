@@ -105,7 +105,7 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
     from .metrics import GameLog
     choices, scores = [], []
     seats = range(game.n)
-    pauses = {}         # ip -> (its option keys' prefix, the options whose moves may name pieces)
+    pauses = {}         # ip -> _pause_of(game, ip), read at the first decision there
 
     def watch(s, seat, moves, move):
         if score is not None:
@@ -113,10 +113,8 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
         known = pauses.get(s.ip)
         if known is None:
             known = pauses[s.ip] = _pause_of(game, s.ip)
-        prefix, carded, every = known
+        prefix, carded = known
         if carded is None:
-            taken, offered = _cards(game, (move,)), _cards(game, moves)
-        elif carded is every:
             taken, offered = _cards(game, (move,)), _cards(game, moves)
         elif carded:
             taken = _cards(game, (move,)) if move[0] in carded else ()
@@ -134,17 +132,19 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
 
 
 def _pause_of(game: Game, ip: int) -> tuple:
-    """What the metrics read of the choice waiting at `ip`: the prefix of its option keys, and
-    the options with a parameter taken from a collection (a number range never names a piece),
-    or None when that cannot be read (every move is then searched for pieces), and the set of
-    all its options' names when that is the same set."""
+    """What the metrics read of the choice waiting at `ip`: the prefix of its option keys, and the
+    options with a parameter taken from a collection (a number range never names a piece), or
+    None to search every move for pieces: when all its options have one, or the pause is not a
+    choice that can be read."""
     pause = game.pauses.get(ip)
     owner = getattr(pause, "owner", None)
     options = getattr(pause, "options", None)
-    carded = None if options is None else frozenset(
-        option[0] for option in options if any(high is None for _, _, _, high in option[2]))
-    every = carded if options is not None and len(carded) == len({option[0] for option in options}) else None
-    return (f"{owner}: " if owner else ""), carded, every
+    carded = None
+    if options is not None:
+        carded = frozenset(option[0] for option in options if any(high is None for _, _, _, high in option[2]))
+        if carded == {option[0] for option in options}:
+            carded = None
+    return (f"{owner}: " if owner else ""), carded
 
 
 def _cards(game: Game, moves) -> tuple:

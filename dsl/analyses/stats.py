@@ -98,6 +98,8 @@ def welch(a, b) -> float:
 
 def t_quantile(p: float, df: int) -> float:
     """The quantile p (over one half) of Student's t with a whole number df of degrees of freedom."""
+    if not 0.5 < p < 1 or df < 1:
+        raise ValueError(f"t_quantile wants 0.5 < p < 1 and df >= 1, not p={p}, df={df}")
     if df > 1000:
         return _t_quantile_large(p, df)
     lo, hi = 0.0, math.pi / 2       # bisect θ = atan(t / sqrt(df)), on which the CDF is monotone

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
+from typing import Optional
 
 import click
 
@@ -126,7 +127,7 @@ def _scale_options(f):
 
 
 @contextmanager
-def pool_or_exit(workers: int, scheduler):
+def pool_or_exit(workers: Optional[int], scheduler):
     """The worker processes or cluster connection for one command; a bad address exits cleanly."""
     from ..analyses.batches import Pool, PoolError
     pool = Pool(workers, scheduler)
