@@ -161,3 +161,14 @@ def test_fuzz_with_workers_stops_at_max_time_even_with_max_examples():
     data = json.loads(_out(["fuzz", str(BLUFF), "-p", "4", "--max-examples", "20000", "--max-time", "1",
                             "--json", "--workers", "2"]))
     assert data["stopped_because"] == "max_time" and data["examples"] < 20000
+
+
+def test_auto_stays_in_this_process_where_processes_cannot_start(monkeypatch):
+    monkeypatch.setattr(batches, "AUTO_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(batches, "AUTO_REST_SECONDS", 0.0)
+    monkeypatch.setattr(batches, "usable_cores", lambda: 2)
+
+    def no_processes(workers):
+        raise NotImplementedError("no sem_open on this system")
+    monkeypatch.setattr(batches, "ProcessPoolExecutor", no_processes)
+    assert _out(SIMULATE + ["--workers", "auto"]) == _out(SIMULATE + ["--workers", "1"])

@@ -80,6 +80,11 @@ class Pool:
         cores = usable_cores()
         if cores < 2:
             return False
+        try:
+            self._executor = ProcessPoolExecutor(cores)
+        except (OSError, NotImplementedError, ImportError):    # a system without worker processes: stay here
+            self.auto = False
+            return False
         self.workers = self.size = cores
         return True
 
