@@ -218,3 +218,18 @@ def test_a_dead_end_before_any_decision_has_an_empty_reproduction(tmp_path):
     r = fuzz(_game(tmp_path, text), max_examples=50, seed=0)
     assert [(f.rule, f.kind, f.actions, f.replays) for f in r.findings] == [("play", "step limit", [], True)]
     assert "before the first decision" in r.format_text()
+
+
+def test_fuzzing_skips_hypothesis_copying_the_global_random_state_at_every_draw(monkeypatch):
+    import random
+
+    from hypothesis.strategies._internal import core
+    own = core.deprecate_random_in_strategy
+    copies = []
+    getstate = random.getstate
+    monkeypatch.setattr(random, "getstate", lambda: copies.append(1) or getstate())
+    report = fuzz(bluff(4), max_examples=50, seed=3)
+    games = report.examples + report.shrink_runs
+    # what is left is Hypothesis's own few copies a game (about 3 here), not two a draw (about 39 a game here)
+    assert 0 < len(copies) <= 6 * games
+    assert core.deprecate_random_in_strategy is own             # put back after the run

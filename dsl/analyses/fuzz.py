@@ -31,6 +31,7 @@ says how many examples ran; pass that number as max_examples to repeat the run e
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import random
@@ -326,7 +327,7 @@ def _run_hypothesis(test_body, batch_seed, max_examples, shrink):
     def test(data):
         test_body(data)
 
-    with warnings.catch_warnings(), _no_local_constants():
+    with warnings.catch_warnings(), _fuzzing_hypothesis():
         warnings.simplefilter("ignore")
         try:
             test()
@@ -339,42 +340,78 @@ def _run_hypothesis(test_body, batch_seed, max_examples, shrink):
     return None
 
 
-_CONSTANTS_LOCK = threading.Lock()
-_constants_users = [0, None]       # fuzz runs under way in this process, Hypothesis's own function
+_PATCH_LOCK = threading.Lock()
+_patched = [0, {}]         # fuzz runs under way in this process; (module, name) -> Hypothesis's own
 
 
-class _no_local_constants:
-    """Hypothesis (6.131 on) now and then draws a constant it found in the source of the
-    modules loaded so far. Which modules are loaded differs between the command line, a
-    library call and a worker process, so the same seed would generate other games there.
-    While fuzzing, that pool is empty. Counted, because fuzz runs share a process under Dask."""
+class _fuzzing_hypothesis:
+    """Two of Hypothesis's habits set aside while fuzzing. Counted, because fuzz runs share a
+    process under Dask; where a Hypothesis has no such part, it is left as it is.
+
+    - (6.131 on) It now and then draws a constant found in the source of the modules loaded so
+      far. Which modules are loaded differs between the command line, a library call and a
+      worker process, so the same seed would generate other games there: the pool is emptied.
+    - Each interactive draw copies Python's global random state before and after (625 numbers,
+      twice), to warn when a strategy uses it: a third of fuzz's time. The only strategy fuzz
+      draws from is `integers`, which never does, so the check is skipped; what is drawn is the
+      same."""
 
     def __enter__(self):
-        try:
-            from hypothesis.internal.conjecture import providers
-            from hypothesis.internal.constants_ast import Constants
-        except ImportError:             # a Hypothesis without the pool: nothing to do
-            return self
-        with _CONSTANTS_LOCK:
-            if _constants_users[0] == 0 and hasattr(providers, "_get_local_constants"):
-                none = Constants()
-                _constants_users[1] = providers._get_local_constants
-                providers._get_local_constants = lambda: none
-                providers.CONSTANTS_CACHE.cache.clear()
-            _constants_users[0] += 1
+        with _PATCH_LOCK:
+            if _patched[0] == 0:
+                for module, name, stand_in in _stand_ins():
+                    _patched[1][(module, name)] = getattr(module, name)
+                    setattr(module, name, stand_in)
+                _constants_cleared()
+            _patched[0] += 1
         return self
 
     def __exit__(self, *exc):
-        with _CONSTANTS_LOCK:
-            if _constants_users[0] == 0:
+        with _PATCH_LOCK:
+            if _patched[0] == 0:
                 return False
-            _constants_users[0] -= 1
-            if _constants_users[0] == 0 and _constants_users[1] is not None:
-                from hypothesis.internal.conjecture import providers
-                providers._get_local_constants = _constants_users[1]
-                _constants_users[1] = None
-                providers.CONSTANTS_CACHE.cache.clear()
+            _patched[0] -= 1
+            if _patched[0] == 0:
+                for (module, name), own in _patched[1].items():
+                    setattr(module, name, own)
+                _patched[1].clear()
+                _constants_cleared()
         return False
+
+
+def _stand_ins() -> list:
+    """(module, name, stand-in) for each part of this Hypothesis that fuzzing sets aside."""
+    out = []
+    try:
+        from hypothesis.internal.conjecture import providers
+        from hypothesis.internal.constants_ast import Constants
+    except ImportError:             # a Hypothesis without the pool
+        pass
+    else:
+        if hasattr(providers, "_get_local_constants"):
+            none = Constants()
+            out.append((providers, "_get_local_constants", lambda: none))
+    try:
+        from hypothesis.strategies._internal import core
+    except ImportError:
+        pass
+    else:
+        if hasattr(core, "deprecate_random_in_strategy"):
+            out.append((core, "deprecate_random_in_strategy", _unchecked))
+    return out
+
+
+@contextlib.contextmanager
+def _unchecked(*args):
+    yield
+
+
+def _constants_cleared():
+    try:
+        from hypothesis.internal.conjecture import providers
+        providers.CONSTANTS_CACHE.cache.clear()
+    except (ImportError, AttributeError):
+        pass
 
 
 # ---------------------------------------------------------------------------- the run
