@@ -22,6 +22,7 @@ from ..printing.runs import plain as plain_text
 from . import board, comprehension
 from .counter import piece_position
 from .registry import register
+from .zone import one_of_family
 
 
 @dataclass(frozen=True)
@@ -199,7 +200,7 @@ def generate(src, e, env):
     if fn in c.board_sizes:
         return None
     if fn in c.zones and isinstance(c.zones[fn], tuple):
-        if len(e.args) == 1 and c.family_index.get(fn) is None:
+        if one_of_family(c, e):
             return f"{src.value(c.zones[fn])}[{src.sub(e.args[0], env)}]"
         return None
     if fn in c.pvar_slots:

@@ -15,6 +15,7 @@ from ..language import syntax as S
 from ..language.syntax import Expr
 from ..printing.runs import Runs, say, that
 from .registry import Absent, register
+from .zone import one_of_family
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ def compile(c, e, env, pairs=False):
     inner = env.with_local(e.var, slot)
     src = c.new_source()
     # one zone of a family is read in place: its code, compiled once, where the collection is
-    one_zone = src.sub(e.coll, env) if (pairs or e.item is not None or e.cond is not None) and _one_zone(c, e.coll) \
+    one_zone = src.sub(e.coll, env) if (pairs or e.item is not None or e.cond is not None) and one_of_family(c, e.coll) \
         else None
     coll = c.collection(e.coll, env) if one_zone is None else None
     if not pairs and e.item is None and e.cond is None:
@@ -79,13 +80,6 @@ def compile(c, e, env, pairs=False):
     body += [pad + f"if {cond}:", pad + f"    out.append({value})"] if cond is not None else [pad + f"out.append({value})"]
     return src.function("s", "\n".join("    " + x for x in ["out = []", "L = s.loc_slots", *loop, *body,
                                                             f"return {src.value(tuple)}(out)"]) + "\n", statements=True)
-
-
-def _one_zone(c, coll) -> bool:
-    """`hand(p)`: one zone of a family kept per player or team, which its code picks from the
-    family's zones (Call's generate)."""
-    return isinstance(coll, S.Call) and len(coll.args) == 1 and isinstance(c.zones.get(coll.fn), tuple) \
-        and coll.fn not in c.board_sizes and coll.fn not in c.defines and c.family_index.get(coll.fn) is None
 
 
 # ---------------------------------------------------------------- reading

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..language.building import span
+from ..language import syntax as S
 from ..language.syntax import Decl
 from ..printing.runs import Runs, say
 from .counter import check_per_piece, kept_per
@@ -58,6 +59,15 @@ def check(ck, d):
         ck.needs_teams(d.span)
     elif d.per not in (None, "player"):
         check_per_piece(ck, d, "zone")
+
+
+# ---------------------------------------------------------------- compilation
+def one_of_family(c, e) -> bool:
+    """Whether `e` is `hand(p)`: the zone a family kept per player or team has for one of them,
+    which generated code reads from the family's table (a family kept per piece and a board's
+    spaces are found otherwise)."""
+    return isinstance(e, S.Call) and len(e.args) == 1 and e.fn not in c.board_sizes \
+        and isinstance(c.zones.get(e.fn), tuple) and c.family_index.get(e.fn) is None
 
 
 # ---------------------------------------------------------------- reading
