@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..engine import CHANCE, Game
-from ..engine.program import Chance as _Chance
+from ..engine.program import Chance as _Chance, Choice
 from ..engine.state import State
 from ..engine.values import Piece
 from .batches import played_here
@@ -138,12 +138,9 @@ def _pause_of(game: Game, ip: int) -> tuple:
     choice that can be read."""
     pause = game.pauses.get(ip)
     owner = getattr(pause, "owner", None)
-    options = getattr(pause, "options", None)
-    carded = None
-    if options is not None:
-        carded = frozenset(option[0] for option in options if any(high is None for _, _, _, high in option[2]))
-        if carded == {option[0] for option in options}:
-            carded = None
+    carded = pause.naming_pieces() if type(pause) is Choice else None
+    if carded is not None and carded == {option[0] for option in pause.options}:
+        carded = None
     return (f"{owner}: " if owner else ""), carded
 
 

@@ -37,6 +37,11 @@ class Choice:
     parts: Optional[Callable] = None
     drawn_from: Optional[tuple] = None  # (name, parameter) of such a choice's one option, always offered, of one collection parameter
 
+    def naming_pieces(self) -> frozenset:
+        """The options with a parameter taken from a collection: the only ones whose moves can
+        name a piece (a number range never does)."""
+        return frozenset(name for name, _, params, *_ in self.options if any(hi is None for *_, hi in params))
+
 
 @dataclass
 class Chance:
