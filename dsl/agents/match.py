@@ -16,14 +16,14 @@ and the random seats never do. When every game has a winner it equals
 (best score - 1/n) / (1 - 1/n), how far the best agent gets from the fair share toward
 always winning; unlike that, it is not pulled down by dead ends, which are worth 0 to all.
 
-May import .play and .spec, and the analyses' `game_rng` and `played_here` (where games are played).
+May import .play and .spec, and the analyses' `game_rng` and `play_all` (where games are played).
 """
 from __future__ import annotations
 
 import math
 from typing import Callable, Optional
 
-from ..analyses.batches import played_here
+from ..analyses.batches import play_all
 from ..analyses.simulate import game_rng
 from .play import play
 from .search import win_share
@@ -60,19 +60,14 @@ def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], 
     n = game.n
     fair = 1 / n
     ends = []
-    first = 0
-    if pool is None or not pool.parallel:
-        def one(i):
-            ends.append(_match_game(game, a, b, seed, i))
-            if progress is not None:
-                progress(1)
-        first = played_here(pool, games, one)
-    if first < games:
-        from ..analyses.batches import Portable
-        portable = Portable(game.rules, n)
-        tasks = [(portable, a, b, seed, r) for r in pool.split(games, (a, b), first)]
-        ends += [end for part in pool.map(_match_batch, tasks, (lambda t: progress(len(t[4]))) if progress else None)
-                 for end in part]
+
+    def here(i):
+        ends.append(_match_game(game, a, b, seed, i))
+        if progress is not None:
+            progress(1)
+    for part in play_all(pool, game, games, here, _match_batch, lambda portable, r: (portable, a, b, seed, r),
+                         (lambda t: progress(len(t[4]))) if progress else None, (a, b)):
+        ends += part
     score = 0.0
     wins = shared = draws = losses = dead = 0
     by_seat = [[0.0, 0] for _ in range(n)]

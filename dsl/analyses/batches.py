@@ -16,7 +16,7 @@ Dask is imported only when a scheduler address is given. May import the engine o
 
 With `--workers auto` (Pool(None), the commands' default) a run starts in this process, and
 once it has run a second and has more than two seconds of games left, the games left go to a
-process per core (`played_here`, `Pool.grows`); the pool stays that size for the rest of the
+process per core (`play_all`, `Pool.grows`); the pool stays that size for the rest of the
 command. Which process plays a game still changes nothing.
 """
 from __future__ import annotations
@@ -120,6 +120,21 @@ class Pool:
             if done is not None:
                 done(tasks[i])
         return results
+
+
+def play_all(pool: Optional[Pool], game, total: int, here: Callable[[int], None], batch: Callable,
+             task: Callable, done: Optional[Callable] = None, agents=()) -> list:
+    """Games 0 to total - 1, where `pool` says: here(i) plays game i in this process until every
+    game is played or the pool (of workers from the start, or auto and grown) takes the rest in
+    batches, batch(task(portable, indices)) in its workers, done(task) here as each finishes.
+    The batches' results in index order (none when every game was played here)."""
+    first = 0
+    if pool is None or not pool.parallel:
+        first = played_here(pool, total, here)
+        if first == total:
+            return []
+    portable = Portable(game.rules, game.n)
+    return pool.map(batch, [task(portable, r) for r in pool.split(total, agents, first)], done)
 
 
 def played_here(pool: Optional[Pool], total: int, play: Callable[[int], None]) -> int:

@@ -16,7 +16,7 @@ from ..engine import CHANCE, Game
 from ..engine.program import Chance as _Chance, Choice
 from ..engine.state import State
 from ..engine.values import Piece
-from .batches import played_here
+from .batches import play_all
 
 
 def _added(totals: list, more) -> list:
@@ -349,21 +349,16 @@ def simulate(game: Game, n: int, seed: int, progress: Optional[Callable[[int], N
     split the games across (the summary is the same as without it)."""
     name = score[0] if score is not None else None
     summary = _empty(game, seed, agents, name)
-    first = 0
-    if pool is None or not pool.parallel:
-        def one(i):
-            summary.add(*play(game, game_rng(seed, i), i, agents, score and score[1], restriction))
-            if progress is not None:
-                progress(1)
-        first = played_here(pool, n, one)
-        if first == n:
-            return summary
-    from .batches import Portable
-    # the declared score is compiled code: the worker takes its own game's
+    # the declared score is compiled code: a worker takes its own game's
     sent = None if score is None else (name, None if score[1] is game.score_of else score[1])
-    portable = Portable(game.rules, game.n)
-    tasks = [(portable, r, seed, agents, sent, restriction) for r in pool.split(n, agents, first)]
-    for part in pool.map(_simulate_batch, tasks, (lambda t: progress(len(t[1]))) if progress else None):
+
+    def here(i):
+        summary.add(*play(game, game_rng(seed, i), i, agents, score and score[1], restriction))
+        if progress is not None:
+            progress(1)
+    for part in play_all(pool, game, n, here, _simulate_batch,
+                         lambda portable, r: (portable, r, seed, agents, sent, restriction),
+                         (lambda t: progress(len(t[1]))) if progress else None, agents):
         summary.merge(part)
     return summary
 
