@@ -119,11 +119,16 @@ def test_a_bad_scheduler_address_is_one_clear_line():
     assert res.output.count("\n") == 1 and "Traceback" not in res.output
 
 
-def test_auto_workers_spread_a_long_run_and_change_nothing(monkeypatch):
-    # every run counts as long here: its first game (fuzz: batch) is played in this process, the rest by two workers
+@pytest.fixture
+def every_run_is_long(monkeypatch):
+    """--workers auto on two cores, where every run counts as long: its first game (fuzz: batch)
+    is played in this process, the rest by the workers."""
     monkeypatch.setattr(batches, "AUTO_AFTER_SECONDS", 0.0)
     monkeypatch.setattr(batches, "AUTO_REST_SECONDS", 0.0)
     monkeypatch.setattr(batches, "usable_cores", lambda: 2)
+
+
+def test_auto_workers_spread_a_long_run_and_change_nothing(monkeypatch, every_run_is_long):
     grown = []
     grows = batches.Pool.grows
 
@@ -163,10 +168,7 @@ def test_fuzz_with_workers_stops_at_max_time_even_with_max_examples():
     assert data["stopped_because"] == "max_time" and data["examples"] < 20000
 
 
-def test_auto_stays_in_this_process_where_processes_cannot_start(monkeypatch):
-    monkeypatch.setattr(batches, "AUTO_AFTER_SECONDS", 0.0)
-    monkeypatch.setattr(batches, "AUTO_REST_SECONDS", 0.0)
-    monkeypatch.setattr(batches, "usable_cores", lambda: 2)
+def test_auto_stays_in_this_process_where_processes_cannot_start(monkeypatch, every_run_is_long):
 
     def no_processes(workers):
         raise NotImplementedError("no sem_open on this system")
