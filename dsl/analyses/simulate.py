@@ -126,7 +126,7 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
     played = play_loop(game, rng, index, True, agents, restriction, watch)
     s = played.state
     if score is not None:
-        scores.append(tuple(score(s, p) for p in range(game.n)))
+        scores.append(tuple([score(s, p) for p in seats]))
     return played, GameLog(index, _end_of(game, s), tuple(int(p) for p in s.outcome or ()), s.moves, s.rounds,
                            f"{s.dead_end.rule}|{s.dead_end.kind}" if s.dead_end else None, choices, scores)
 
