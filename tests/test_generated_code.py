@@ -234,3 +234,18 @@ def test_the_calls_code_makes_are_found_by_their_names():
     names = {"k0": len, "k1": list, "k2": "not called"}
     text = "out.append(k0(k1(s.zones[z])) if not (k2) else k0)\nx = (k0)(s)(1) + 'k1(s)'\n"
     assert source.called(text, names) == [len, list, None, None]
+
+
+@pytest.mark.parametrize("code, reads", [
+    ("(s.face[x] == s.vars[0])", False),        # a comprehension's test with its slot read from x
+    ("s.loc_slots[4] + s.loc_slots[10]", False),  # other slots
+    ("s.loc_slots[3] + 1", True),
+    ("s.loc_slots[k0[3]]", True),               # a slot worked out: it may be this one
+    ("(s.face[x] == k1[x]) or k0(s)", True),    # the state handed to a function, which may read it
+    ("k0(x) + k2[s.zones[k3]]", False),
+    ("k1('s') + 's.loc_slots[3]'", False),      # the letters inside a text
+])
+def test_code_that_may_read_a_local_slot_is_told_apart(code, reads):
+    """source.reads_slots: a loop that writes slot 3 only for code that may read it (a
+    comprehension's test and item, a move lister's `where`) skips the write for any other."""
+    assert source.reads_slots(code, (3,)) is reads

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..engine.source import slots_as_locals
+from ..engine.source import reads_slots, slots_as_locals
 from ..language.building import span
 from ..language.kinds import BOOL, COLL, element_kind
 from ..language import syntax as S
@@ -76,8 +76,13 @@ def compile(c, e, env, pairs=False):
     else:
         loop = [f"for x in {src.value(coll)}(s):"]
     pad = "    " * len(loop)
-    body = [pad + f"L[{slot!r}] = x"]
-    body += [pad + f"if {cond}:", pad + f"    out.append({value})"] if cond is not None else [pad + f"out.append({value})"]
+    body = [pad + f"if {cond}:", pad + f"    out.append({value})"] if cond is not None else [pad + f"out.append({value})"]
+    if reads_slots(value, (slot,)) or cond is not None and reads_slots(cond, (slot,)):
+        body = [pad + f"L[{slot!r}] = x"] + body
+    else:
+        # nothing reads the slot while the loop runs: it is left holding the last item, as it would be
+        loop, body = [f"x = L[{slot!r}]", "try:"] + ["    " + x for x in loop], ["    " + x for x in body] + [
+            "finally:", f"    L[{slot!r}] = x"]
     return src.function("s", "\n".join("    " + x for x in ["out = []", "L = s.loc_slots", *loop, *body,
                                                             f"return {src.value(tuple)}(out)"]) + "\n", statements=True)
 

@@ -10,7 +10,7 @@ import itertools
 from ..language.limits import MAX_OPTIONS
 from .errors import CARRIED, IllegalMove, RuleError
 from .program import plain_move
-from .source import called, slots_as_locals
+from .source import called, reads_slots, slots_as_locals
 from .values import Player, ZoneId
 
 
@@ -107,8 +107,8 @@ class Moves:
         """The loop `enumerate` runs for an option of one or two independent parameters, as one
         generated function with each range worked out (as `domain` does) and the `where` test
         inline (`rest` is its code in `src`, which names its values; without code, a call of
-        `rest_fn`): the same moves, in the same order, the same checks and slot writes. None for
-        any other option, which `enumerate` lists itself."""
+        `rest_fn`): the same moves, in the same order, the same checks, and the slot writes the
+        test reads. None for any other option, which `enumerate` lists itself."""
         if not 1 <= len(params) <= 2:
             return None
         if rest is None:
@@ -123,18 +123,19 @@ class Moves:
             lines += self.domain_code(f"d{i}", p, bounds, src)
         lines += [f"    size = {' * '.join(f'{v(len)}(d{i})' for i in range(k))}",
                   f"    if size + {v(len)}(moves) > {MAX_OPTIONS!r}:",
-                  f"        raise {v(_too_many)}({v(choice)}, size + {v(len)}(moves))",
-                  "    L = s.loc_slots",
-                  "    for v0 in d0:", f"        L[{params[0][1]!r}] = v0"]
+                  f"        raise {v(_too_many)}({v(choice)}, size + {v(len)}(moves))"]
+        move = f"({v(name)}{''.join(f', v{i}' for i in range(k))})"
         if k == 2 and rest is None:
-            lines.append(f"        moves.extend([({v(name)}, v0, v1) for v1 in d1])")
-        else:
-            if k == 2:
-                lines += ["        for v1 in d1:", f"            L[{params[1][1]!r}] = v1"]
-            pad = "    " * (k + 1)
-            values = "".join(f", v{i}" for i in range(k))
-            lines += [f"{pad}if {rest}:" if rest is not None else f"{pad}if True:",
-                      f"{pad}    moves.append(({v(name)}{values}))"]
+            return src.function("s, moves", "\n".join(lines + [
+                "    for v0 in d0:", f"        moves.extend([{move} for v1 in d1])"]) + "\n", statements=True)
+        # the slots are written only for a test that reads them (the caller puts them back after listing)
+        stored = rest is not None and reads_slots(rest, [p[1] for p in params])
+        lines += ["    L = s.loc_slots"] if stored else []
+        for i, p in enumerate(params):
+            pad = "    " * (i + 1)
+            lines += [f"{pad}for v{i} in d{i}:"] + ([f"{pad}    L[{p[1]!r}] = v{i}"] if stored else [])
+        lines += [f"{pad}    if {rest}:", f"{pad}        moves.append({move})"] if rest is not None else \
+            [f"{pad}    moves.append({move})"]
         return src.function("s, moves", "\n".join(lines) + "\n", statements=True)
 
     @staticmethod

@@ -95,6 +95,23 @@ def slots_as_locals(text: str, names: dict) -> str:
     return "".join(out) + text[at:]
 
 
+def reads_slots(text: str, slots) -> bool:
+    """Whether expression code `text` may read one of the local slots `slots`: it reads one
+    itself (or a slot it works out), or hands the state to a function, which may."""
+    toks = _tokens(text)
+    for i, tok in enumerate(toks):
+        if tok.type != tokenize.NAME:
+            continue
+        after = toks[i + 1].string if i + 1 < len(toks) else None
+        if tok.string == "s" and after != ".":
+            return True
+        if tok.string == "loc_slots":
+            index = toks[i + 2] if i + 3 < len(toks) and toks[i + 3].string == "]" else None
+            if after != "[" or index is None or index.type != tokenize.NUMBER or int(index.string) in slots:
+                return True
+    return False
+
+
 def called(text: str, names: dict) -> list:
     """The values that code `text` calls by the names `names` binds (a call of anything else,
     or of a call's result, gives None); a method of a value (`out.append`) is not counted."""
