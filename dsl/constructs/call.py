@@ -6,6 +6,7 @@ May import: the syntax base classes and the leaf helpers of the language, engine
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress
 
 from ..engine.builtins import BUILTINS
 from ..engine.errors import RuleError
@@ -22,7 +23,7 @@ from ..printing.runs import plain as plain_text
 from . import board, comprehension
 from .counter import piece_position
 from .registry import register
-from .zone import one_of_family
+from .zone import one_of_family, one_zone
 
 
 @dataclass(frozen=True)
@@ -194,8 +195,8 @@ def compile(c, e, env):
 
 
 def generate(src, e, env):
-    """The cases of `compile` that read a table or call a built-in, as code; a board's space, a
-    zone of a family kept per piece and `wild` stay closures."""
+    """The cases of `compile` that read a table or call a built-in, as code; a board's space and a
+    zone of a family kept per piece stay closures."""
     c, fn = src.c, e.fn
     if fn in c.board_sizes:
         return None
@@ -215,12 +216,30 @@ def generate(src, e, env):
         args = [c.expr(x, env) for x in e.args]
         return src.sub(d.expr, Env(c, {}, bound=dict(zip(d.params, args))))
     b = BUILTINS.get(fn)
-    if b is None or (fn == "wild" and len(e.args) == 1 and isinstance(e.args[0], S.Name) and e.args[0].id in env.locals):
+    if b is None:
         return None
+    if fn == "wild" and len(e.args) == 1 and isinstance(e.args[0], S.Name) and e.args[0].id in env.locals:
+        # each piece's wild face, or a value no face equals (the closure's `w is not None`)
+        wild_of = tuple(_NO_FACE if w is None else w for w in (c.wild_face.get(k) for k in c.kind_of))
+        piece = src.sub(e.args[0], env)
+        return f"(s.face[{piece}] == {src.value(wild_of)}[{piece}])"
     if fn == "count" and len(e.args) == 1:
         fast = fast_count(src, e.args[0], env)
         if fast is not None:
             return fast
+    if fn == "alive_players":       # the game's players (players_of) where alive
+        return f"{src.value(tuple)}({src.value(compress)}({src.value(c._players)}, s.alive))"
+    if fn in _OF_ZONE and one_zone(c, e.args[0], env):
+        # one zone: its items are the zone's own list (builtins._items)
+        v = src.value
+        return _OF_ZONE[fn].format(f"s.zones[{src.sub(e.args[0], env)}]", len=v(len), sum=v(sum), next=v(next),
+                                   iter=v(iter), reversed=v(reversed))
+    if fn in _OF_ITEMS and c.never_one_zone(e.args[0]):
+        # a collection that is not one zone: its items are itself (builtins._items)
+        v = src.value
+        items = src.call(comprehension.compile(c, e.args[0], env)) if isinstance(e.args[0], S.Comprehension) \
+            else src.sub(e.args[0], env)
+        return _OF_ITEMS[fn].format(items, len=v(len), sum=v(sum), next=v(next), iter=v(iter))
     args = []
     for k, x in enumerate(e.args):
         last = k == len(e.args) - 1
@@ -232,6 +251,13 @@ def generate(src, e, env):
         else:
             args.append(src.sub(x, env))
     return f"{src.value(b.impl)}({', '.join(['s', *args])})"
+
+
+_NO_FACE = object()
+
+# built-ins of one collection that read its items, as code on a collection that is not one zone
+_OF_ITEMS = {"count": "{len}({0})", "sum": "{sum}({0})", "empty": "({len}({0}) == 0)", "first": "{next}({iter}({0}), None)"}
+_OF_ZONE = {**_OF_ITEMS, "top": "{next}({reversed}({0}), None)"}
 
 
 def fast_count(src, arg, env):

@@ -97,8 +97,10 @@ def compile(c, st, env, owner):
 
 
 def _passed(f, back) -> list:
-    """The jump back to the top, which counts the pass towards the loop bound."""
-    return [f"at = {back!r}", f"{f.name(f.c.code[back])}(s)"]
+    """The jump back to the top, which counts the pass towards the loop bound (Compiler.loop_back:
+    the pass that reaches the bound is counted by the jump itself, which ends the game)."""
+    jump = f.c.code[back]
+    return [f"at = {back!r}", f"if s.ticks >= {jump.limit - 1!r}:", f"    {f.name(jump)}(s)", "else:", "    s.ticks += 1"]
 
 
 # ---------------------------------------------------------------- reading

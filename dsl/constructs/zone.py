@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from ..engine.values import ZoneId
 from ..language.building import span
 from ..language import syntax as S
 from ..language.syntax import Decl
@@ -68,6 +69,15 @@ def one_of_family(c, e) -> bool:
     spaces are found otherwise)."""
     return isinstance(e, S.Call) and len(e.args) == 1 and e.fn not in c.board_sizes \
         and isinstance(c.zones.get(e.fn), tuple) and c.family_index.get(e.fn) is None
+
+
+def one_zone(c, e, env) -> bool:
+    """Whether `e` names one zone, as a name of the game's own or as one of a family's."""
+    if isinstance(e, S.Name):
+        n = e.id
+        return isinstance(c.zones.get(n), ZoneId) and not any(
+            n in names for names in (env.locals, env.bound, c.params, c.var_slots, c.defines))
+    return one_of_family(c, e)
 
 
 # ---------------------------------------------------------------- reading

@@ -9,12 +9,15 @@ from typing import Callable
 
 from ..constructs.registry import hook
 from ..language import syntax as S
+from ..language.kinds import COLL, PLAYER, TEAM, element_kind
+from .builtins import BUILTINS
 from .errors import RuleError
 from .fused import Fuser
 from .program import CHANCE, Chance, Env, first_line, items_of, names_zones
 from .source import Source, constant, expression, generated
 from .tables import LOOP_PASSES_PER_STEP
 from .state import DeadEnd
+from .values import Piece
 
 
 class Compiler:
@@ -71,6 +74,8 @@ class Compiler:
             items = lambda s: fixed[0]      # noqa: E731 (a function of the state, like any other)
             items.constant = fixed
             return items
+        if fixed is None and self.never_zones(e):
+            return f                # items_of would give it as it is
         if fixed is None and getattr(f, "code", None) is not None:
             # generated code gathers the items in place too (Source.of)
             src = self.new_source()
@@ -82,6 +87,28 @@ class Compiler:
         if fixed is not None:
             items.zones = fixed[0] if isinstance(fixed[0], tuple) else (fixed[0],)
         return items
+
+    def never_zones(self, e) -> bool:
+        """Whether `e` is a collection of players or teams, never a zone or a family of zones,
+        directly or as a value."""
+        return element_kind(self.defined(e)) in (PLAYER, TEAM) and self.builtin(self.defined(e))
+
+    def never_one_zone(self, e) -> bool:
+        """Whether `e` is never one zone (a comprehension, or a collection a built-in gives)."""
+        e = self.defined(e)
+        return isinstance(e, S.Comprehension) or self.builtin(e) and BUILTINS[e.fn].returns == COLL
+
+    def defined(self, e, seen=()):
+        """The expression a value without arguments stands for (through other values)."""
+        while isinstance(e, S.Name) and e.id in self.defines and e.id not in seen and not self.defines[e.id].params:
+            seen = (*seen, e.id)
+            e = self.defines[e.id].expr
+        return e
+
+    def builtin(self, e) -> bool:
+        """Whether `e` calls a built-in (no table of the game's has its name)."""
+        return isinstance(e, S.Call) and e.fn in BUILTINS and not any(
+            e.fn in names for names in (self.defines, self.zones, self.pvar_slots, self.orders, self.board_sizes))
 
     def emit(self, fn, owner, span) -> int:
         self.code.append(fn)
@@ -125,6 +152,7 @@ class Compiler:
             self.trigger_reads |= self.names_read(t.cond)
             if t.coll is not None:
                 self.trigger_reads |= self.names_read(t.coll)
+        self.triggers_read_faces = bool(self.trigger_reads & {"face", "wild", "top", "first"})
         env = Env(self, {})
         setup = [f for f in self.rules.of(S.Flow) if f.name == "setup"]
         play = [f for f in self.rules.of(S.Flow) if f.name == "play"]
@@ -158,7 +186,6 @@ class Compiler:
             self.emit(lambda s: -1, t.name, t.span)
             self.triggers.append((t, slot, coll, cond, start))
         self.thread_jumps()
-        self.triggers_read_faces = bool(self.trigger_reads & {"face", "wild", "top", "first"})
         if self.fusing and self.triggers:
             checked = self.triggers_checked()
             if checked is not None:
@@ -246,11 +273,14 @@ class Compiler:
             if not f.pausing:
                 return None
             n = f.name
+            # chance_zone_items, and chance_settled where a trigger reads what chance changes
             drawn = [f"k = {n(self.drawn_chance)}(s, rng)"] if in_place is None else [
-                f"cz, ci = {n(self.chance_zone_items)}(s, {n(self.pauses[ip])})", *in_place(f), f"{n(self.chance_settled)}(s)"]
-            return f.stopped(ip, resume) + [f"at = {ip!r}", *drawn, "if actions is not None:",
-                                            f"    actions.append([{CHANCE!r}, k])",
-                                            "if s.outcome is not None or s.dead_end is not None:", "    return -1"]
+                f"cz = {f.of(zone)}", f"ci = [cz] if {n(isinstance)}(cz, {n(Piece)}) else {n(list)}({n(items_of)}(s, cz))",
+                *in_place(f), *([f"{n(self.chance_settled)}(s)"] if self.has_triggers and self.triggers_read_faces else [])]
+            # the pause, unless the play-out is entered there
+            stopped = [] if resume == ip else [f"at = {ip!r}", f"s.ip = {ip!r}"] + f.paused(ip)
+            return stopped + [f"at = {ip!r}", *drawn, "if actions is not None:", f"    actions.append([{CHANCE!r}, k])",
+                              "if s.outcome is not None or s.dead_end is not None:", "    return -1"]
         self.fuse(ip, drawn)
 
     def loop_back(self, st, head):
@@ -266,6 +296,7 @@ class Compiler:
                 raise RuleError("step limit", f"the loop '{what}' ran {limit} times without a decision "
                                               f"(bound: {LOOP_PASSES_PER_STEP} x max steps)", span)
             return head
+        back.limit = limit
         return back
 
 
