@@ -57,3 +57,29 @@ def test_reads_in_both_languages():
     play = [f for f in rules.of(S.Flow) if f.name == "play"][0]
     assert plain(Voice(rules, "en").stmt(play.body[1]).runs) == "Add 2 to the player in seat 2's turns."
     assert plain(Voice(rules, "ja").stmt(play.body[1]).runs) == "席2のプレイヤーのturnsに2を加える。"
+
+
+RING = """game ring
+  players 3 to 5
+  seating {seating}
+variable after = nobody
+variable before = nobody
+variable last = nobody
+variable none = nobody
+play
+  eliminate player(2)
+  set after to next_player(player(1))
+  set before to previous_player(player(1))
+  set last to next_player(player(2))
+  set none to next_player(nobody)
+  end game winners [player(1)]
+"""
+
+
+def test_next_and_previous_player_follow_the_seating_past_players_who_are_out():
+    for seating, after, before, last in (("clockwise", 3, 4, 3), ("counterclockwise", 4, 3, 1)):
+        game = Game(parsed(RING.format(seating=seating)), 4)
+        s = game.new_initial_state()
+        seat = {name: s.vars[game.var_slots[name]] for name in ("after", "before", "last", "none")}
+        assert {k: None if v is None else int(v) + 1 for k, v in seat.items()} == \
+            {"after": after, "before": before, "last": last, "none": None}, seating

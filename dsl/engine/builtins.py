@@ -97,6 +97,12 @@ def _alive_players(s):
 
 
 def _next_player(s, p, step=1):
+    if type(p) is Player:
+        alive = s.alive
+        for q in s.game.turn_after[step][p]:
+            if alive[q]:
+                return q
+        return None
     if p is None:
         return None
     n = s.n

@@ -39,6 +39,9 @@ class Game(Tables, Compiler, Moves, Machine):
         self.name = game.name
         self.direction = 1 if game.seating == "clockwise" else -1
         self._players = tuple(Player(i) for i in range(n_players))
+        # next_player (step 1) and previous_player (-1): the players after each one in turn order, itself last
+        self.turn_after = {step: {p: tuple(self._players[(p + self.direction * step * k) % n_players]
+                                           for k in range(1, n_players + 1)) for p in self._players} for step in (1, -1)}
         size = max(game.team_size, 1)
         # `teams of N`: seats in order make the teams; a remainder makes one smaller team
         self.teams = tuple(Team(k) for k in range((n_players + size - 1) // size))
