@@ -273,7 +273,7 @@ def fast_count(src, arg, env):
             and arg.fn not in c.board_sizes:
         return f"{v(len)}(s.zones[{src.sub(arg, env)}])"
     if isinstance(arg, S.Comprehension) and arg.item is None:
-        return f"{v(len)}({src.call(comprehension.compile(c, arg, env))})"
+        return src.call(comprehension.compile(c, arg, env, counting=True))
     return None
 
 

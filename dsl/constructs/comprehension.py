@@ -51,9 +51,10 @@ def check(ck, e, scope):
 
 
 # ---------------------------------------------------------------- compilation
-def compile(c, e, env, pairs=False):
+def compile(c, e, env, pairs=False, counting=False):
     """The loop as one generated function, its condition and item inline (a part without a
-    generator is called as its closure). With `pairs`, each item comes with its value."""
+    generator is called as its closure). With `pairs`, each item comes with its value; with
+    `counting`, the function gives how many items there are, gathering none."""
     slot = env.new_slot(e.var)
     inner = env.with_local(e.var, slot)
     src = c.new_source()
@@ -62,7 +63,7 @@ def compile(c, e, env, pairs=False):
         else None
     coll = c.collection(e.coll, env) if one_zone is None else None
     if not pairs and e.item is None and e.cond is None:
-        return lambda s: tuple(coll(s))
+        return (lambda s: len(tuple(coll(s)))) if counting else lambda s: tuple(coll(s))
     # the loop's variable x holds what the slot does: the code reads x
     cond = slots_as_locals(src.sub(e.cond, inner), {slot: "x"}) if e.cond is not None else None
     value = slots_as_locals(src.sub(e.item, inner), {slot: "x"}) if e.item is not None else "x"
@@ -76,15 +77,17 @@ def compile(c, e, env, pairs=False):
     else:
         loop = [f"for x in {src.value(coll)}(s):"]
     pad = "    " * len(loop)
-    body = [pad + f"if {cond}:", pad + f"    out.append({value})"] if cond is not None else [pad + f"out.append({value})"]
+    gather = "out += 1" if counting else f"out.append({value})"
+    body = [pad + f"if {cond}:", pad + f"    {gather}"] if cond is not None else [pad + gather]
     if reads_slots(value, (slot,)) or cond is not None and reads_slots(cond, (slot,)):
         body = [pad + f"L[{slot!r}] = x"] + body
     else:
         # nothing reads the slot while the loop runs: it is left holding the last item, as it would be
         loop, body = [f"x = L[{slot!r}]", "try:"] + ["    " + x for x in loop], ["    " + x for x in body] + [
             "finally:", f"    L[{slot!r}] = x"]
-    return src.function("s", "\n".join("    " + x for x in ["out = []", "L = s.loc_slots", *loop, *body,
-                                                            f"return {src.value(tuple)}(out)"]) + "\n", statements=True)
+    start, result = ("out = 0", "return out") if counting else ("out = []", f"return {src.value(tuple)}(out)")
+    return src.function("s", "\n".join("    " + x for x in [start, "L = s.loc_slots", *loop, *body, result]) + "\n",
+                        statements=True)
 
 
 # ---------------------------------------------------------------- reading
