@@ -229,6 +229,8 @@ def generate(src, e, env):
             return fast
     if fn == "alive_players":       # the game's players (players_of) where alive
         return f"{src.value(tuple)}({src.value(compress)}({src.value(c._players)}, s.alive))"
+    if fn == "holder":              # the owner of the zone the piece is in
+        return f"{src.value(c.zone_owner)}[s.loc[{src.sub(e.args[0], env)}]]"
     if fn in _OF_ZONE and one_zone(c, e.args[0], env):
         # one zone: its items are the zone's own list (builtins._items)
         v = src.value

@@ -11,6 +11,7 @@ from ..language.building import span
 from ..language.syntax import Expr, Stmt
 from ..printing.runs import Item, sentence
 from .registry import nothing, register
+from .zone import one_zone
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,9 @@ def compile(c, st, env, owner):
             logged(s, items)
         return ip + 1
     c.emit(reveal, owner, st.span)
-    c.fuse(first, lambda f, resume=None: [f"at = {first!r}", f"mm = {f.of(zone)}", "if s.memo:", "    s.memo.clear()",
+    # one zone's pieces are its own list, as items_of gives them
+    items = (lambda f: f"s.zones[{f.of(zexpr)}]") if one_zone(c, st.zone, env) else lambda f: f.of(zone)
+    c.fuse(first, lambda f, resume=None: [f"at = {first!r}", f"mm = {items(f)}", "if s.memo:", "    s.memo.clear()",
                                           "for mp in mm:", "    s.revealed[mp] = True", "if s.log is not None:",
                                           f"    {f.name(logged)}(s, mm)"])
 
