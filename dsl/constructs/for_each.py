@@ -132,12 +132,14 @@ def compile(c, st, env, owner):
     def fused(f, resume=None):
         items, i = f"items{items_slot}", f"L[{idx_slot}]"
         body = f.rounds(st) + f.body(head + 1, back)
-        passes = [f"while {i} < {f.name(len)}({items}):", f"    L[{var_slot}] = {items}[{i}]", f"    {i} += 1"]
-        passes += (f.indented(body) if cond is None
-                   else [f"    at = {head!r}", f"    if {f.of(cond)}:"] + f.indented(f.indented(body)))
+        # the slots hold the pass's item and how many passes have begun, as the instructions keep them
+        passes = (f.indented(body) if cond is None
+                  else [f"    at = {head!r}", f"    if {f.of(cond)}:"] + f.indented(f.indented(body)))
         if resume is not None:      # in the pass that holds it; the passes after it as ever
-            return [f"{items} = L[{items_slot}]"] + f.resume_body(head + 1, back, resume) + passes
-        return [f"at = {first!r}", f"{items} = L[{items_slot}] = {f.name(tuple)}({f.of(coll)})", f"{i} = 0"] + passes
+            return [f"{items} = L[{items_slot}]"] + f.resume_body(head + 1, back, resume) + [
+                f"for {i}, L[{var_slot}] in {f.name(enumerate)}({items}[{i}:], {i} + 1):"] + passes
+        return [f"at = {first!r}", f"{items} = L[{items_slot}] = {f.name(tuple)}({f.of(coll)})", f"{i} = 0",
+                f"for {i}, L[{var_slot}] in {f.name(enumerate)}({items}, 1):"] + passes
     c.fuse(first, fused)
 
 
