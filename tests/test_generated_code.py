@@ -8,7 +8,7 @@ import pytest
 
 from dsl.analyses.simulate import game_rng, play_random
 from dsl.engine import Game, source
-from dsl.engine.values import Piece
+from dsl.engine.values import Piece, Player
 from dsl.language.checker import check
 from dsl.language.parser import parse_text
 
@@ -249,3 +249,40 @@ def test_code_that_may_read_a_local_slot_is_told_apart(code, reads):
     """source.reads_slots: a loop that writes slot 3 only for code that may read it (a
     comprehension's test and item, a move lister's `where`) skips the write for any other."""
     assert source.reads_slots(code, (3,)) is reads
+
+
+# A value's name hidden by a value's parameter and by a loop's variable (which hold zones):
+# what a name stands for is looked up where it is read.
+_HIDDEN_VALUE = '''game probe
+  players 2 to 2
+board grid
+  grid 2 by 2
+  adjacency all
+token mark
+  count 3 per player
+  in marks
+zone marks is supply, per player, seen by everyone
+value z = alive_players()
+value f(z) = count(x for x in z where true)
+counter total = 0
+counter spaces_counted = 0
+play
+  add f(if total >= 0 then marks else marks) + count(z) to total
+  for each z in spaces(grid)
+    add count(z) + 1 to spaces_counted
+  end game winners [player(1)]
+'''
+
+
+def test_a_name_that_hides_a_value_is_read_as_the_name(tmp_path, monkeypatch):
+    rules, diagnostics = parse_text(_HIDDEN_VALUE, str(tmp_path / "hidden.rules"))
+    assert rules is not None and not diagnostics and [d for d in check(rules) if d.severity == "error"] == []
+
+    def played():
+        game = Game(rules, 2)
+        s = game.new_initial_state()
+        return s.vars[game.var_slots["total"]], s.vars[game.var_slots["spaces_counted"]], s.outcome, s.dead_end
+    generated = played()
+    assert generated == (6 + 2, 4, (Player(0),), None)    # both players' marks, and the players still in
+    _closures_only(monkeypatch)
+    assert played() == generated

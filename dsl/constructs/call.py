@@ -236,7 +236,7 @@ def generate(src, e, env):
         v = src.value
         return _OF_ZONE[fn].format(f"s.zones[{src.sub(e.args[0], env)}]", len=v(len), sum=v(sum), next=v(next),
                                    iter=v(iter), reversed=v(reversed))
-    if fn in _OF_ITEMS and c.never_one_zone(e.args[0]):
+    if fn in _OF_ITEMS and c.never_one_zone(e.args[0], env):
         # a collection that is not one zone: its items are itself (builtins._items)
         v = src.value
         items = src.call(comprehension.compile(c, e.args[0], env)) if isinstance(e.args[0], S.Comprehension) \

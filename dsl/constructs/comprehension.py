@@ -83,7 +83,7 @@ def compile(c, e, env, pairs=False, counting=False):
         body = [pad + f"L[{slot!r}] = x"] + body
     else:
         # nothing reads the slot while the loop runs: it is left holding the last item, as it would be
-        loop, body = [f"x = L[{slot!r}]", "try:"] + ["    " + x for x in loop], ["    " + x for x in body] + [
+        loop, body = [f"x = L[{slot!r}]", "try:"] + ["    " + line for line in loop], ["    " + line for line in body] + [
             "finally:", f"    L[{slot!r}] = x"]
     start, result = ("out = 0", "return out") if counting else ("out = []", f"return {src.value(tuple)}(out)")
     return src.function("s", "\n".join("    " + x for x in [start, "L = s.loc_slots", *loop, *body, result]) + "\n",

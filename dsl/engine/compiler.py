@@ -1,7 +1,8 @@
 """The compiler: the checked rule tree to a flat list of instructions with jumps, each a small
 closure; local slots and their live ranges; the values of expressions.
 
-May import: the language, the constructs' registry, engine values, errors and program parts.
+May import: the language, the constructs' registry, and the engine's values, errors, program
+parts, built-ins, tables, state, generated code and fused statements.
 """
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ class Compiler:
             items = lambda s: fixed[0]      # noqa: E731 (a function of the state, like any other)
             items.constant = fixed
             return items
-        if fixed is None and self.never_zones(e):
+        if fixed is None and self.never_zones(e, env):
             return f                # items_of would give it as it is
         if fixed is None and getattr(f, "code", None) is not None:
             # generated code gathers the items in place too (Source.of)
@@ -88,24 +89,30 @@ class Compiler:
             items.zones = fixed[0] if isinstance(fixed[0], tuple) else (fixed[0],)
         return items
 
-    def never_zones(self, e) -> bool:
+    def never_zones(self, e, env) -> bool:
         """Whether `e` is a collection of players or teams, never a zone or a family of zones,
         directly or as a value."""
-        return element_kind(self.defined(e)) in (PLAYER, TEAM) and self.builtin(self.defined(e))
+        e = self.definition(e, env)
+        return element_kind(e) in (PLAYER, TEAM) and self.calls_builtin(e)
 
-    def never_one_zone(self, e) -> bool:
+    def never_one_zone(self, e, env) -> bool:
         """Whether `e` is never one zone (a comprehension, or a collection a built-in gives)."""
-        e = self.defined(e)
-        return isinstance(e, S.Comprehension) or self.builtin(e) and BUILTINS[e.fn].returns == COLL
+        e = self.definition(e, env)
+        return isinstance(e, S.Comprehension) or self.calls_builtin(e) and BUILTINS[e.fn].returns == COLL
 
-    def defined(self, e, seen=()):
-        """The expression a value without arguments stands for (through other values)."""
-        while isinstance(e, S.Name) and e.id in self.defines and e.id not in seen and not self.defines[e.id].params:
-            seen = (*seen, e.id)
+    def definition(self, e, env):
+        """The expression that `e`, the name of a value without arguments, stands for (through
+        other values); any other expression as it is. A loop's variable or a parameter of the
+        same name hides the value; a value's own expression has neither."""
+        hidden, seen = set(env.locals) | set(env.bound), set()
+        while isinstance(e, S.Name) and e.id in self.defines and not self.defines[e.id].params \
+                and e.id not in hidden and e.id not in seen:
+            seen.add(e.id)
+            hidden = set()
             e = self.defines[e.id].expr
         return e
 
-    def builtin(self, e) -> bool:
+    def calls_builtin(self, e) -> bool:
         """Whether `e` calls a built-in (no table of the game's has its name)."""
         return isinstance(e, S.Call) and e.fn in BUILTINS and not any(
             e.fn in names for names in (self.defines, self.zones, self.pvar_slots, self.orders, self.board_sizes))
@@ -277,7 +284,8 @@ class Compiler:
             drawn = [f"k = {n(self.drawn_chance)}(s, rng)"] if in_place is None else [
                 f"cz = {f.of(zone)}", f"ci = [cz] if {n(isinstance)}(cz, {n(Piece)}) else {n(list)}({n(items_of)}(s, cz))",
                 *in_place(f), *([f"{n(self.chance_settled)}(s)"] if self.has_triggers and self.triggers_read_faces else [])]
-            # the pause, unless the play-out is entered there
+            # the pause (Fuser.stopped, with `pause` above, which only sets the position, written
+            # in place), unless the play-out is entered there
             stopped = [] if resume == ip else [f"at = {ip!r}", f"s.ip = {ip!r}"] + f.paused(ip)
             return stopped + [f"at = {ip!r}", *drawn, "if actions is not None:", f"    actions.append([{CHANCE!r}, k])",
                               "if s.outcome is not None or s.dead_end is not None:", "    return -1"]
