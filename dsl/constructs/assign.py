@@ -142,14 +142,14 @@ def compile(c, st, env, owner):
         if op == "set" and lo is None and hi is None and name not in c.trigger_reads:
             # the common case, kept lean: it runs several times per decision
             first = len(c.code)
-            stale = c.readers(name)         # the values worked out before that this changes
+            stale = tuple(c.memo_key(n) for n in c.readers(name))   # the values worked out before that this changes
 
             def logged(s, v):
                 s.log.append({"event": "set", "name": name, "value": v})
 
             def forget(s):
-                for n in stale:
-                    s.memo.pop(n, None)
+                for key in stale:
+                    s.memo.pop(key, None)
 
             def plain_set(s, nxt=first + 1):
                 v = s.vars[i] = value(s)
@@ -160,7 +160,7 @@ def compile(c, st, env, owner):
                 return nxt
             c.emit(plain_set, owner, span)
             c.fuse(first, lambda f, resume=None: [f"at = {first!r}", f"sv = s.vars[{i!r}] = {f.of(value)}"] + (
-                ["if s.memo:", f"    {f.name(forget)}(s)"] if stale else []) + [
+                ["if s.memo:"] + [f"    s.memo.pop({key!r}, None)" for key in stale] if stale else []) + [
                 "if s.log is not None:", f"    {f.name(logged)}(s, sv)"])
             return
 

@@ -135,7 +135,10 @@ def generate(src, e, env):
     if n in c.var_slots:
         return f"s.vars[{c.var_slots[n]}]"
     if n in c.defines:
-        return None if c.defines[n].params else src.call(compile(c, e, env))
+        if c.defines[n].params:
+            return None
+        value = compile(c, e, env)      # kept in the memo until the state changes: read there when it is
+        return f"(s.memo[{value.memo_key!r}] if {value.memo_key!r} in s.memo else {src.call(value)})"
     if n in c.zones or n in c.kind_pieces or n in c.symbols:
         return src.value(compile(c, e, env)(None))
     return None

@@ -12,6 +12,7 @@ from ..language.kinds import COLL, PIECE, ZONE
 from ..language.syntax import Expr, Stmt
 from ..printing.runs import Item, sentence
 from .registry import nothing, register
+from .zone import one_zone
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ def check(ck, st, scope, t):
 
 # ---------------------------------------------------------------- compilation
 def compile(c, st, env, owner):
-    c.chance_stmt(st, env, owner, _outcomes, _settle, lambda f: _in_place(c, f))
+    c.chance_stmt(st, env, owner, _outcomes, _settle, lambda f: _in_place(c, f), one_zone=one_zone(c, st.zone, env))
 
 
 def _in_place(c, f) -> list:

@@ -38,19 +38,25 @@ class Compiler:
         return Source(self)
 
     def memo_value(self, name, d):
-        """A value without arguments is computed once until the state next changes."""
+        """A value without arguments is computed once until the state next changes, kept in the
+        state's memo under a number (`memo_key`), which generated code can read in place."""
         if name in self.value_fns:
             return self.value_fns[name]
         f = self.expr(d.expr, Env(self, {}))
+        key = self.memo_key(name)
 
         def value(s):
             memo = s.memo
-            if name in memo:
-                return memo[name]
-            v = memo[name] = f(s)
+            if key in memo:
+                return memo[key]
+            v = memo[key] = f(s)
             return v
+        value.memo_key = key
         self.value_fns[name] = value
         return value
+
+    def memo_key(self, name) -> int:
+        return self.memo_keys.setdefault(name, len(self.memo_keys))
 
     def readers(self, variable) -> tuple:
         """The values without arguments that read `variable` (through other values too): the
@@ -262,11 +268,11 @@ class Compiler:
             return -1
         return dead
 
-    def chance_stmt(self, st, env, owner, outcomes, settle, in_place=None):
+    def chance_stmt(self, st, env, owner, outcomes, settle, in_place=None, one_zone=False):
         """Pause for a chance event; the construct gives its outcome count and effect, and may
         give `in_place(fuser)`: lines that, with the pieces in `ci` (and their zone `cz`), draw
         the outcome `k` as drawn_chance draws it and settle it as settle_chance does, for random
-        play's own code."""
+        play's own code; `one_zone` when the event's zone is always one zone."""
         zone = self.expr(st.zone, env)
         ip = len(self.code)
         self.pauses[ip] = Chance(zone, st.span, owner, outcomes, settle)
@@ -282,7 +288,8 @@ class Compiler:
             n = f.name
             # chance_zone_items, and chance_settled where a trigger reads what chance changes
             drawn = [f"k = {n(self.drawn_chance)}(s, rng)"] if in_place is None else [
-                f"cz = {f.of(zone)}", f"ci = [cz] if {n(isinstance)}(cz, {n(Piece)}) else {n(list)}({n(items_of)}(s, cz))",
+                f"cz = {f.of(zone)}", f"ci = {n(list)}(s.zones[cz])" if one_zone else
+                f"ci = [cz] if {n(isinstance)}(cz, {n(Piece)}) else {n(list)}({n(items_of)}(s, cz))",
                 *in_place(f), *([f"{n(self.chance_settled)}(s)"] if self.has_triggers and self.triggers_read_faces else [])]
             # the pause (Fuser.stopped, with `pause` above, which only sets the position, written
             # in place), unless the play-out is entered there

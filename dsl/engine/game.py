@@ -56,6 +56,7 @@ class Game(Tables, Compiler, Moves, Machine):
         self.n_slots = 0                # local slots, allocated while compiling
         self.slot_scopes: dict[int, tuple[int, int]] = {}   # slot -> [first, end) instructions where it is live
         self.value_fns: dict = {}
+        self.memo_keys: dict[str, int] = {}     # value name -> its key in a state's memo
         self.inlining: list[str] = []  # rules being compiled (a rule cannot `do` itself)
         try:
             self.build_tables()
