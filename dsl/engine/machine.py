@@ -241,7 +241,9 @@ class Machine:
                 test = slots_as_locals(of(cond), {slot: "p"})
                 at = f"{latch!r} + p"
                 latch += self.n
-                body = [f"items = {v(list)}({of(coll)})", f"for p in {v(self._players)}:",
+                # a collection of players is a tuple already (Compiler.never_zones)
+                items = of(coll) if self.never_zones(t.coll, Env(self, {})) else f"{v(list)}({of(coll)})"
+                body = [f"items = {items}", f"for p in {v(self._players)}:",
                         "    on = False", "    if p in items:", f"        L[{slot!r}] = p", f"        on = {v(bool)}({test})"]
             check = [f"if on and not la[{at}]:", f"    la[{at}] = True"] + fire + ["elif not on:", f"    la[{at}] = False",
                      "if s.outcome is not None or s.dead_end is not None:", "    return"]
