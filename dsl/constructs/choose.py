@@ -329,14 +329,17 @@ def _listed(f, choice) -> list:
     if any(params and opt.fill is None for _, _, params, _, _, _, opt, _ in choice.options):
         return [f"moves = {n(c.choice_moves)}(s, {n(choice)}, p)"]
     listing = []
+    keeps = True            # whether nothing the listing runs can write a local slot
     for name, avail, params, rest, bounds, label, opt, cov in choice.options:
         one = [f"{n(opt.fill)}(s, moves)"] if params else \
             [f"moves.append(({n(name)},))"] if rest is None else [f"if {f.of(rest)}:", f"    moves.append(({n(name)},))"]
         listing += one if avail is None else [f"if {f.of(avail)}:"] + f.indented(one)
-    # the listing uses the slots as scratch: they are put back as they were
-    return ["saved = L[:]", "try:", "    moves = []"] + f.indented(listing) + [
-        f"except {n(LISTING_ERRORS)} as err:", f"    {n(c.listing_failed)}(s, {n(choice)}, saved, err)", "    return -1",
-        "L[:] = saved"]
+        keeps = keeps and all(getattr(x, "keeps_slots", False) for x in (opt.fill if params else rest, avail) if x is not None)
+    # a listing that may use the slots as scratch puts them back as they were
+    saved = "L[:]" if keeps else "saved"
+    return ([] if keeps else ["saved = L[:]"]) + ["try:", "    moves = []"] + f.indented(listing) + [
+        f"except {n(LISTING_ERRORS)} as err:", f"    {n(c.listing_failed)}(s, {n(choice)}, {saved}, err)", "    return -1"] + (
+        [] if keeps else ["L[:] = saved"])
 
 
 def _choosers(choice, coll):

@@ -10,7 +10,7 @@ import itertools
 from ..language.limits import MAX_OPTIONS
 from .errors import CARRIED, IllegalMove, RuleError
 from .program import plain_move
-from .source import called, reads_slots, slots_as_locals
+from .source import keeps_slots, reads_slots, slots_as_locals
 from .values import Player, ZoneId
 
 
@@ -21,6 +21,9 @@ def _too_many(choice, n):
 def _too_wide(pname, n):
     return RuleError("too many options", f"'{pname}' may be any of {n:,} numbers "
                      f"(at most {MAX_OPTIONS:,} moves in one decision)")
+
+
+_too_many.keeps_slots = _too_wide.keeps_slots = True     # they build an error, touching no state
 
 
 # How a bound of `where` narrows a range [a, b], as code: v is the bound's value.
@@ -87,8 +90,7 @@ class Moves:
             fn = src.function("s", text, statements=True)
         except (SyntaxError, RecursionError, MemoryError, ValueError):
             return None         # code Python cannot read: the moves are listed
-        # code that calls only these cannot write a local slot: nothing to save and restore
-        fn.keeps_slots = all(f in (len, list, isinstance, range, max, min) for f in called(text, src.names))
+        fn.keeps_slots = keeps_slots(text, src.names)       # then there is nothing to save and restore
         return fn
 
     def bind_move(self, s, choice, move):
@@ -125,18 +127,21 @@ class Moves:
                   f"    if size + {v(len)}(moves) > {MAX_OPTIONS!r}:",
                   f"        raise {v(_too_many)}({v(choice)}, size + {v(len)}(moves))"]
         move = f"({v(name)}{''.join(f', v{i}' for i in range(k))})"
-        if k == 2 and rest is None:
-            return src.function("s, moves", "\n".join(lines + [
-                "    for v0 in d0:", f"        moves.extend([{move} for v1 in d1])"]) + "\n", statements=True)
         # the slots are written only for a test that reads them (the caller puts them back after listing)
         stored = rest is not None and reads_slots(rest, [p[1] for p in params])
-        lines += ["    L = s.loc_slots"] if stored else []
-        for i, p in enumerate(params):
-            pad = "    " * (i + 1)
-            lines += [f"{pad}for v{i} in d{i}:"] + ([f"{pad}    L[{p[1]!r}] = v{i}"] if stored else [])
-        lines += [f"{pad}    if {rest}:", f"{pad}        moves.append({move})"] if rest is not None else \
-            [f"{pad}    moves.append({move})"]
-        return src.function("s, moves", "\n".join(lines) + "\n", statements=True)
+        if k == 2 and rest is None:
+            lines += ["    for v0 in d0:", f"        moves.extend([{move} for v1 in d1])"]
+        else:
+            lines += ["    L = s.loc_slots"] if stored else []
+            for i, p in enumerate(params):
+                pad = "    " * (i + 1)
+                lines += [f"{pad}for v{i} in d{i}:"] + ([f"{pad}    L[{p[1]!r}] = v{i}"] if stored else [])
+            lines += [f"{pad}    if {rest}:", f"{pad}        moves.append({move})"] if rest is not None else \
+                [f"{pad}    moves.append({move})"]
+        text = "\n".join(lines) + "\n"
+        fill = src.function("s, moves", text, statements=True)
+        fill.keeps_slots = not stored and keeps_slots(text, src.names)
+        return fill
 
     @staticmethod
     def domain_code(var, param, bounds, src) -> list:

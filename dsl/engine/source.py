@@ -55,6 +55,7 @@ def generated(c, e, env) -> tuple:
         return whole, src, text
     fn = src.function("s", text)
     fn.code = (text, src.names)
+    fn.keeps_slots = keeps_slots(text, src.names)      # an expression writes a slot only through a call
     if text in src.names:
         fn.constant = (src.names[text],)
     elif _LITERAL.fullmatch(text):
@@ -110,6 +111,17 @@ def reads_slots(text: str, slots) -> bool:
             if after != "[" or index is None or index.type != tokenize.NUMBER or int(index.string) in slots:
                 return True
     return False
+
+
+# built-in functions generated code calls that never write a local slot
+_SLOT_FREE = (len, list, tuple, isinstance, range, max, min, sum, next, iter, reversed, divmod, bool, int)
+
+
+def keeps_slots(text: str, names: dict) -> bool:
+    """Whether code `text`, which writes no local slot itself, leaves them all as they are:
+    every call it makes is of a built-in function that writes none, or of a function marked
+    `keeps_slots` (generated expressions whose calls are such, and the error builders)."""
+    return all(f is not None and (f in _SLOT_FREE or getattr(f, "keeps_slots", False)) for f in called(text, names))
 
 
 def called(text: str, names: dict) -> list:
