@@ -6,7 +6,6 @@ May import: the syntax base classes and the leaf helpers of the language, engine
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import compress
 
 from ..engine.builtins import BUILTINS
 from ..engine.errors import RuleError
@@ -227,8 +226,6 @@ def generate(src, e, env):
         fast = fast_count(src, e.args[0], env)
         if fast is not None:
             return fast
-    if fn == "alive_players":       # the game's players (players_of) where alive
-        return f"{src.value(tuple)}({src.value(compress)}({src.value(c._players)}, s.alive))"
     if fn == "holder":              # the owner of the zone the piece is in
         return f"{src.value(c.zone_owner)}[s.loc[{src.sub(e.args[0], env)}]]"
     if fn in _OF_ZONE and one_zone(c, e.args[0], env):

@@ -84,9 +84,9 @@ def compile(c, st, env, owner):
                       **({"from": game.zone_names[src_id]} if src_id is not None else {}), "to": game.zone_names[d]})
 
     def after(f) -> list:
-        """A move sets off triggers (Machine.after_effect, in place), which may end the game."""
-        return ["if s.playing and not s.settling:", f"    {f.name(game)}.fire_triggers(s)",
-                "    if s.outcome is not None or s.dead_end is not None:", "        return -1"] if fires else []
+        """A move sets off triggers, which may end the game."""
+        return [f"{f.name(game.after_effect)}(s)", "if s.outcome is not None or s.dead_end is not None:",
+                "    return -1"] if fires else []
 
     if st.amount == "item":
         item = c.expr(st.count, env)

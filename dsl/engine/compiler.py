@@ -292,11 +292,9 @@ class Compiler:
                 f"cz = {f.of(zone)}", f"ci = {n(list)}(s.zones[cz])" if one_zone else
                 f"ci = [cz] if {n(isinstance)}(cz, {n(Piece)}) else {n(list)}({n(items_of)}(s, cz))",
                 *in_place(f), *([f"{n(self.chance_settled)}(s)"] if self.has_triggers and self.triggers_read_faces else [])]
-            # the pause (Fuser.stopped, with `pause` above, which only sets the position, written
-            # in place), unless the play-out is entered there
-            stopped = [] if resume == ip else [f"at = {ip!r}", f"s.ip = {ip!r}"] + f.paused(ip)
-            return stopped + [f"at = {ip!r}", *drawn, "if actions is not None:", f"    actions.append([{CHANCE!r}, k])",
-                              "if s.outcome is not None or s.dead_end is not None:", "    return -1"]
+            return f.stopped(ip, resume) + [f"at = {ip!r}", *drawn, "if actions is not None:",
+                                            f"    actions.append([{CHANCE!r}, k])",
+                                            "if s.outcome is not None or s.dead_end is not None:", "    return -1"]
         self.fuse(ip, drawn)
 
     def loop_back(self, st, head):
