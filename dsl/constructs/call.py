@@ -228,17 +228,12 @@ def generate(src, e, env):
             return fast
     if fn == "holder":              # the owner of the zone the piece is in
         return f"{src.value(c.zone_owner)}[s.loc[{src.sub(e.args[0], env)}]]"
-    if fn in _OF_ZONE and one_zone(c, e.args[0], env):
-        # one zone: its items are the zone's own list (builtins._items)
-        v = src.value
-        return _OF_ZONE[fn].format(f"s.zones[{src.sub(e.args[0], env)}]", len=v(len), sum=v(sum), next=v(next),
-                                   iter=v(iter), reversed=v(reversed))
-    if fn in _OF_ITEMS and c.never_one_zone(e.args[0], env):
-        # a collection that is not one zone: its items are itself (builtins._items)
-        v = src.value
-        items = src.call(comprehension.compile(c, e.args[0], env)) if isinstance(e.args[0], S.Comprehension) \
-            else src.sub(e.args[0], env)
-        return _OF_ITEMS[fn].format(items, len=v(len), sum=v(sum), next=v(next), iter=v(iter))
+    if b.of_items and (one_zone(c, e.args[0], env) or c.never_one_zone(e.args[0], env)):
+        # the items (builtins._items) of one zone are its own list; of any other collection, itself
+        x, v = e.args[0], src.value
+        items = f"s.zones[{src.sub(x, env)}]" if one_zone(c, x, env) else \
+            src.call(comprehension.compile(c, x, env)) if isinstance(x, S.Comprehension) else src.sub(x, env)
+        return b.of_items.format(items, len=v(len), sum=v(sum), next=v(next), iter=v(iter), reversed=v(reversed))
     args = []
     for k, x in enumerate(e.args):
         last = k == len(e.args) - 1
@@ -253,10 +248,6 @@ def generate(src, e, env):
 
 
 _NO_FACE = object()
-
-# built-ins of one collection that read its items, as code on a collection that is not one zone
-_OF_ITEMS = {"count": "{len}({0})", "sum": "{sum}({0})", "empty": "({len}({0}) == 0)", "first": "{next}({iter}({0}), None)"}
-_OF_ZONE = {**_OF_ITEMS, "top": "{next}({reversed}({0}), None)"}
 
 
 def fast_count(src, arg, env):

@@ -31,6 +31,8 @@ class Builtin:
                                 # 'keeps': gives items back in the order of its last argument;
                                 # 'unknown zone': names a zone known only during play
     constant: bool = False      # can be worked out before play from numbers (max, min, abs)
+    of_items: str = ""          # the same as Python code on the items of its one argument, `{0}`
+                                # (what _items gives), calling {len}, {sum}, {next}, {iter}, {reversed}
 
 
 def worded(template: str, how: str = "", line: str = "") -> str:
@@ -236,15 +238,17 @@ def _in_a_row(s, k, coll):
 
 
 BUILTINS: dict[str, Builtin] = {b.name: b for b in [
-    Builtin("count", (1, 1), _count, "{0}の数", "the number of {0}", returns=NUM),
-    Builtin("sum", (1, 1), _sum, "{0}の合計", "the total of {0}", returns=NUM),
+    Builtin("count", (1, 1), _count, "{0}の数", "the number of {0}", returns=NUM, of_items="{len}({0})"),
+    Builtin("sum", (1, 1), _sum, "{0}の合計", "the total of {0}", returns=NUM, of_items="{sum}({0})"),
     Builtin("max", (1, 9), _max, "{0}の最大", "the largest of {0}", returns=NUM, constant=True),
     Builtin("min", (1, 9), _min, "{0}の最小", "the smallest of {0}", returns=NUM, constant=True),
     Builtin("highest", (1, 1), _extreme(max), "{0}が最も大きいもの", "those with the highest {0}", pairs=True, returns=COLL, order="keeps"),
     Builtin("lowest", (1, 1), _extreme(min), "{0}が最も小さいもの", "those with the lowest {0}", pairs=True, returns=COLL, order="keeps"),
     Builtin("nth_highest", (2, 2), _nth_highest, "{1}が{0}番目に大きいもの", "those ranked {0} by highest {1}", pairs=True, returns=COLL, order="keeps"),
-    Builtin("first", (1, 1), _first, "{0}の最初", "the first of {0}", returns=ANY, order="reads"),
-    Builtin("top", (1, 1), _top, "{0}の一番上", "the top of {0}", returns=ANY, order="reads"),
+    Builtin("first", (1, 1), _first, "{0}の最初", "the first of {0}", returns=ANY, order="reads",
+            of_items="{next}({iter}({0}), None)"),
+    Builtin("top", (1, 1), _top, "{0}の一番上", "the top of {0}", returns=ANY, order="reads",
+            of_items="{next}({reversed}({0}), None)"),
     Builtin("alive_players", (0, 0), _alive_players, "残っているプレイヤー", "the players still in", returns=COLL),
     Builtin("next_player", (1, 1), _next_player, "{0}の次のプレイヤー", "the player after {0}", returns=PLAYER),
     Builtin("previous_player", (1, 1), _previous_player, "{0}の前のプレイヤー", "the player before {0}", returns=PLAYER),
@@ -255,7 +259,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("members", (1, 1), _members, "{0}のメンバー", "the members of {0}", returns=COLL),
     Builtin("alive_teams", (0, 0), _alive_teams, "残っているチーム", "the teams still in", returns=COLL),
     Builtin("contains", (2, 2), _contains, "{0}に{1}がある", "{0} holds {1}", returns=BOOL),
-    Builtin("empty", (1, 1), _empty, "{0}が空", "{0} is empty", returns=BOOL),
+    Builtin("empty", (1, 1), _empty, "{0}が空", "{0} is empty", returns=BOOL, of_items="({len}({0}) == 0)"),
     Builtin("seat", (1, 1), _seat, "{0}の席番号", "the seat of {0}", returns=NUM),
     Builtin("player", (1, 1), _player, "席{0}のプレイヤー", "the player in seat {0}", returns=PLAYER),
     # the player whose zone holds the piece, or on a map of spaces the space it lies on
