@@ -427,6 +427,14 @@ class _Discovery:
         self.examples = examples            # the index of the next game
         self.stopped_because = ""
 
+    def out_of_time(self, until, batches: int) -> bool:
+        """Whether the discover phase has reached its deadline `until` (None: none), with at least
+        one batch run: then it stops, for max_time."""
+        if until is None or batches == 0 or time.monotonic() < until:
+            return False
+        self.stopped_because = "max_time"
+        return True
+
     def run_batch(self, runner: _Runner, seed: int, batch: int, size: int, progress=None, total=None) -> bool:
         """Generate one batch of games; False when the run must stop after it."""
         def record(data):
@@ -536,10 +544,9 @@ def fuzz(game: Game, *, max_examples: Optional[int] = None, max_time: Optional[f
         size = BATCH if max_examples is None else min(BATCH, max_examples - seen.examples)
         if size <= 0:
             break
-        now = time.monotonic()
-        if discover_until is not None and batches > 0 and now >= discover_until:
-            seen.stopped_because = "max_time"
+        if seen.out_of_time(discover_until, batches):
             break
+        now = time.monotonic()
         if pool is not None and batches > 0:
             left = min(discover_until - now if discover_until is not None else math.inf,
                        (max_examples - seen.examples) * (now - t0) / seen.examples if max_examples else math.inf)
@@ -587,8 +594,7 @@ def _discover_split(game: Game, pool, seed: int, max_examples, discover_until, p
     from .batches import Portable
     portable = Portable(game.rules, game.n)
     while not seen.stopped_because:
-        if discover_until is not None and batches > 0 and time.monotonic() >= discover_until:
-            seen.stopped_because = "max_time"
+        if seen.out_of_time(discover_until, batches):
             break
         if max_examples is not None:
             sizes = [min(BATCH, max_examples - first) for first in range(seen.examples, max_examples, BATCH)]
