@@ -95,7 +95,7 @@ def _top(s, coll):
 
 
 def _alive_players(s):
-    return tuple(compress(s.game.players_of(s.n), s.alive))
+    return tuple(compress(s.game._players, s.alive))
 
 
 def _next_player(s, p, step=1):
@@ -113,7 +113,7 @@ def _next_player(s, p, step=1):
     for _ in range(n):
         q = (q + direction * step) % n
         if s.alive[q]:
-            return s.game.players_of(n)[q]
+            return s.game._players[q]
     return None
 
 
@@ -164,7 +164,7 @@ def _player(s, k):
     """The player in seat k (from 1): the inverse of seat(p)."""
     if isinstance(k, (bool, Player, Team, Piece, ZoneId)) or not isinstance(k, int) or not 1 <= k <= s.n:
         raise RuleError("no such seat", f"there is no seat {plain(k)!r} with {s.n} players (seats are 1 to {s.n})")
-    return s.game.players_of(s.n)[k - 1]
+    return s.game._players[k - 1]
 
 
 def _holder(s, piece):

@@ -21,9 +21,6 @@ TRIGGER_ROUNDS = 64             # rounds of triggers firing each other after one
 class Tables:
     """The part of a Game built from declarations before anything is compiled."""
 
-    def players_of(self, n):
-        return self._players
-
     def build_tables(self):
         r = self.rules
         self.params: dict[str, object] = {}
