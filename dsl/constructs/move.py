@@ -163,14 +163,16 @@ def compile(c, st, env, owner):
         n = f.name(len)
         lines = [f"at = {first!r}", f"mz = {f.of(source)}", f"md = {f.of(dest)}", "ms = s.zones[mz]"]
         if kind == "all":
-            lines += [f"mk = {n}(ms)"]
+            # everything: the whole list, without counting it
+            take = ["if s.memo:", "    s.memo.clear()", "if ms:", "    mm = ms[:]", "    ms.clear()"]
         else:
-            lines += [f"mk = {f.of(count)}", "if mk < 0:", f"    raise {f.name(negative)}(mk)", f"if mk > {n}(ms):",
-                      f"    raise {f.name(short)}(mz, mk, {n}(ms))" if kind == "exactly" else f"    mk = {n}(ms)"]
+            lines += [f"mk = {f.of(count)}", "if mk < 0:", f"    raise {f.name(negative)}(mk)", f"ml = {n}(ms)", "if mk > ml:",
+                      f"    raise {f.name(short)}(mz, mk, ml)" if kind == "exactly" else "    mk = ml"]
+            take = ["if s.memo:", "    s.memo.clear()", "if mk:", "    mm = ms[ml - mk:]", "    del ms[ml - mk:]"]
         put = "s.zones[md].extend(mm)" if to_top else "s.zones[md][0:0] = mm"
-        return (lines + ["if s.memo:", "    s.memo.clear()", "if mk:", f"    mm = ms[{n}(ms) - mk:]", f"    del ms[{n}(ms) - mk:]",
-                         f"    {put}", "    for mp in mm:", "        s.loc[mp] = md", "        s.revealed[mp] = False",
-                         "    if s.log is not None:", f"        {f.name(logged)}(s, mm, mz, md)"] + after(f))
+        return (lines + take + [f"    {put}", "    ml = s.loc", "    mr = s.revealed", "    for mp in mm:",
+                                "        ml[mp] = md", "        mr[mp] = False",
+                                "    if s.log is not None:", f"        {f.name(logged)}(s, mm, mz, md)"] + after(f))
     c.fuse(first, fused)
 
 
