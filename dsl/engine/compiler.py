@@ -52,6 +52,7 @@ class Compiler:
             v = memo[key] = f(s)
             return v
         value.memo_key = key
+        value.computed = f
         value.keeps_slots = getattr(f, "keeps_slots", False)
         self.value_fns[name] = value
         return value
