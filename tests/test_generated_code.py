@@ -56,7 +56,7 @@ play
 # never appears.
 _ALLOWED_NAME = re.compile(r"^(s|loc_slots|vars|pvars|face|zones|loc|revealed|memo|fired|log|outcome|dead_end|rounds|"
                            r"get|setdefault|moves|append|extend|insert|remove|clear|size|L|out|x|a|b|v|coll|d|d\d|v\d|at|ip|"
-                           r"err|items\d+|k\d+|k|m[zdskmplr]|sv|z|rng|actions|p|chooser|move|pending|"
+                           r"err|items\d+|k\d+|k|key|best|m[zdskmplr]|sv|z|rng|actions|p|chooser|move|pending|"
                            r"alive|ticks|moves|saved|whole|i|j|x0|drawn|c[ztpfojri]|choice|randrange|parts)$")
 
 
@@ -284,5 +284,64 @@ def test_a_name_that_hides_a_value_is_read_as_the_name(tmp_path, monkeypatch):
         return s.vars[game.var_slots["total"]], s.vars[game.var_slots["spaces_counted"]], s.outcome, s.dead_end
     generated = played()
     assert generated == (6 + 2, 4, (Player(0),), None)    # both players' marks, and the players still in
+    _closures_only(monkeypatch)
+    assert played() == generated
+
+
+_EXTREMES = '''game probe
+  players 2 to 2
+symbol red
+symbol black
+deck card
+  in stock
+  cards
+    | rank | colour | seat |
+    | 3    | red    | 1    |
+    | 5    | red    | 2    |
+    | 5    | black  | 3    |
+    | 2    | black  | 4    |
+    | 5    | red    | 5    |
+    | 2    | red    | 6    |
+zone stock is deck, shared, seen by everyone
+value best_red = highest(c.rank for c in stock where c.colour = red)
+value lowest_all = lowest(c.rank for c in stock)
+value nothing_high = highest(c.rank for c in stock where c.rank > 9)
+value black_total = sum(c.rank for c in stock where c.colour = black)
+value red_count = sum(1 for c in stock where c.colour = red)
+counter best_count = 0
+counter best_first = 0
+counter best_last = 0
+counter lowest_count = 0
+counter lowest_first = 0
+counter nothing_count = 0
+counter black_sum = 0
+counter reds = 0
+play
+  set best_count to count(best_red)
+  set best_first to first(best_red).seat
+  set best_last to top(best_red).seat
+  set lowest_count to count(lowest_all)
+  set lowest_first to first(lowest_all).seat
+  set nothing_count to count(nothing_high)
+  set black_sum to black_total
+  set reds to red_count
+  end game winners [player(1)]
+'''
+
+
+def test_highest_lowest_and_sum_of_a_comprehension_give_the_items_in_order(tmp_path, monkeypatch):
+    """Worked in one pass of their loop (comprehension.compile's `total`): ties kept in the
+    zone's order, a condition nothing meets, a sum with a condition and a sum of a constant."""
+    rules, diagnostics = parse_text(_EXTREMES, str(tmp_path / "extremes.rules"))
+    assert rules is not None and not diagnostics and [d for d in check(rules) if d.severity == "error"] == []
+
+    def played():
+        game = Game(rules, 2)
+        s = game.new_initial_state()
+        names = ("best_count", "best_first", "best_last", "lowest_count", "lowest_first", "nothing_count",
+                 "black_sum", "reds")
+        return [s.vars[game.var_slots[n]] for n in names], s.outcome, s.dead_end
+    generated = played()
+    assert generated == ([2, 2, 5, 2, 4, 0, 7, 4], (Player(0),), None)
     _closures_only(monkeypatch)
     assert played() == generated

@@ -166,9 +166,9 @@ def compile(c, e, env):
             w = wild_of[p]
             return w is not None and s.face[p] == w
         return wild
-    if fn == "count" and len(e.args) == 1:
+    if fn in ("count", "sum", "highest", "lowest") and len(e.args) == 1:
         src = c.new_source()
-        fast = fast_count(src, e.args[0], env)
+        fast = fast_total(src, fn, e.args[0], env)
         if fast is not None:
             return src.function("s", fast)
     impl = b.impl
@@ -222,8 +222,8 @@ def generate(src, e, env):
         wild_of = tuple(_NO_FACE if w is None else w for w in (c.wild_face.get(k) for k in c.kind_of))
         piece = src.sub(e.args[0], env)
         return f"(s.face[{piece}] == {src.value(wild_of)}[{piece}])"
-    if fn == "count" and len(e.args) == 1:
-        fast = fast_count(src, e.args[0], env)
+    if fn in ("count", "sum", "highest", "lowest") and len(e.args) == 1:
+        fast = fast_total(src, fn, e.args[0], env)
         if fast is not None:
             return fast
     if fn == "holder":              # the owner of the zone the piece is in
@@ -250,10 +250,15 @@ def generate(src, e, env):
 _NO_FACE = object()
 
 
-def fast_count(src, arg, env):
+def fast_total(src, fn, arg, env):
     """count() of a zone, of every zone of a family, of one zone of a family, of the players
-    still in, or of a comprehension, as code counting without gathering; None for any other."""
+    still in, or of a comprehension, and sum(), highest() and lowest() of a comprehension with
+    its items' values, as code counting, adding up or comparing without gathering; None for any other."""
     c, v = src.c, src.value
+    if fn in ("sum", "highest", "lowest"):
+        if isinstance(arg, S.Comprehension) and (arg.item is not None or fn == "sum" and arg.cond is not None):
+            return src.call(comprehension.compile(c, arg, env, total=fn))
+        return None
     if isinstance(arg, Call) and arg.fn == "alive_players" and not arg.args:
         return f"{v(sum)}(s.alive)"
     if isinstance(arg, Call) and arg.fn == "all" and len(arg.args) == 1 \
@@ -263,7 +268,7 @@ def fast_count(src, arg, env):
             and arg.fn not in c.board_sizes:
         return f"{v(len)}(s.zones[{src.sub(arg, env)}])"
     if isinstance(arg, S.Comprehension) and arg.item is None:
-        return src.call(comprehension.compile(c, arg, env, counting=True))
+        return src.call(comprehension.compile(c, arg, env, total="count"))
     return None
 
 

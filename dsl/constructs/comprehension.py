@@ -51,10 +51,12 @@ def check(ck, e, scope):
 
 
 # ---------------------------------------------------------------- compilation
-def compile(c, e, env, pairs=False, counting=False):
+def compile(c, e, env, pairs=False, total=None):
     """The loop as one generated function, its condition and item inline (a part without a
-    generator is called as its closure). With `pairs`, each item comes with its value; with
-    `counting`, the function gives how many items there are, gathering none."""
+    generator is called as its closure). With `pairs`, each item comes with its value; with a
+    `total` of "count" or "sum", the function gives how many items there are or what they add up
+    to, gathering none; of "highest" or "lowest", the items whose value is the largest or the
+    smallest, in their order (builtins._extreme of the pairs), in one pass."""
     slot = env.new_slot(e.var)
     inner = env.with_local(e.var, slot)
     src = c.new_source()
@@ -63,7 +65,7 @@ def compile(c, e, env, pairs=False, counting=False):
         else None
     coll = c.collection(e.coll, env) if one_zone is None else None
     if not pairs and e.item is None and e.cond is None:
-        return (lambda s: len(tuple(coll(s)))) if counting else lambda s: tuple(coll(s))
+        return {"count": lambda s: len(tuple(coll(s))), "sum": lambda s: sum(tuple(coll(s)))}.get(total, lambda s: tuple(coll(s)))
     # the loop's variable x holds what the slot does: the code reads x
     cond = slots_as_locals(src.sub(e.cond, inner), {slot: "x"}) if e.cond is not None else None
     value = slots_as_locals(src.sub(e.item, inner), {slot: "x"}) if e.item is not None else "x"
@@ -77,15 +79,20 @@ def compile(c, e, env, pairs=False, counting=False):
     else:
         loop = [f"for x in {src.value(coll)}(s):"]
     pad = "    " * len(loop)
-    gather = "out += 1" if counting else f"out.append({value})"
-    body = [pad + f"if {cond}:", pad + f"    {gather}"] if cond is not None else [pad + gather]
+    if total in ("highest", "lowest"):
+        # as max() and min() compare, each item against the best so far
+        gather = [f"key = {value}", f"if not out or key {'>' if total == 'highest' else '<'} best:", "    best = key",
+                  "    out = [x]", "elif key == best:", "    out.append(x)"]
+    else:
+        gather = [{"count": "out += 1", "sum": f"out += {value}"}.get(total, f"out.append({value})")]
+    body = [pad + f"if {cond}:"] + [pad + "    " + g for g in gather] if cond is not None else [pad + g for g in gather]
     if reads_slots(value, (slot,)) or cond is not None and reads_slots(cond, (slot,)):
         body = [pad + f"L[{slot!r}] = x"] + body
     else:
         # nothing reads the slot while the loop runs: it is left holding the last item, as it would be
         loop, body = [f"x = L[{slot!r}]", "try:"] + ["    " + line for line in loop], ["    " + line for line in body] + [
             "finally:", f"    L[{slot!r}] = x"]
-    start, result = ("out = 0", "return out") if counting else ("out = []", f"return {src.value(tuple)}(out)")
+    start, result = ("out = 0", "return out") if total in ("count", "sum") else ("out = []", f"return {src.value(tuple)}(out)")
     return src.function("s", "\n".join("    " + x for x in [start, "L = s.loc_slots", *loop, *body, result]) + "\n",
                         statements=True)
 
