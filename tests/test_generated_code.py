@@ -57,7 +57,7 @@ play
 _ALLOWED_NAME = re.compile(r"^(s|loc_slots|vars|pvars|face|zones|loc|revealed|memo|fired|log|outcome|dead_end|rounds|"
                            r"get|setdefault|moves|append|extend|insert|remove|clear|size|L|out|x|a|b|v|coll|d|d\d|v\d|at|ip|"
                            r"err|items\d+|k\d+|k|key|best|m[zdskmplr]|sv|z|rng|actions|p|chooser|move|pending|"
-                           r"alive|ticks|moves|saved|whole|i|j|x0|drawn|c[ztpfojri]|choice|randrange|parts)$")
+                           r"alive|ticks|moves|saved|whole|i|j|x0|drawn|c[ztpfojrin]|choice|randrange|parts)$")
 
 
 def _hostile(tmp_path):

@@ -44,11 +44,12 @@ def _in_place(c, f) -> list:
     """_outcomes, the draw and _settle as random play's own code, with the pieces in `ci`."""
     n = f.name
     faces = n(c.piece_faces)
-    return ["ct = 1", "for cp in ci:", f"    cf = {faces}[cp]", "    if cf is not None:", f"        ct *= {n(len)}(cf)",
+    counts = n(tuple(None if x is None else len(x) for x in c.piece_faces))     # each piece's number of faces
+    return ["ct = 1", "for cp in ci:", f"    cn = {counts}[cp]", "    if cn is not None:", "        ct *= cn",
             "k = rng.randrange(ct)", "s.memo.clear()",
             "co = k", "cr = [] if s.log is not None else None",
             "for cp in ci:", f"    cf = {faces}[cp]", "    if cf is None:", "        continue",
-            f"    co, cj = {n(divmod)}(co, {n(len)}(cf))", "    s.face[cp] = cf[cj]", "    s.revealed[cp] = False",
+            f"    co, cj = {n(divmod)}(co, {counts}[cp])", "    s.face[cp] = cf[cj]", "    s.revealed[cp] = False",
             "    if cr is not None:", "        cr.append(cf[cj])",
             "if cr is not None:", f"    {n(_logged)}({n(c)}, s, cz, ci, cr)"]
 
