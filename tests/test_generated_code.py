@@ -56,7 +56,7 @@ play
 # never appears.
 _ALLOWED_NAME = re.compile(r"^(s|loc_slots|vars|pvars|face|zones|loc|revealed|memo|fired|log|outcome|dead_end|rounds|"
                            r"get|setdefault|moves|append|extend|insert|remove|clear|size|L|out|x|a|b|v|coll|d|d\d|v\d|at|ip|"
-                           r"err|items\d+|k\d+|k|key|best|m[zdskmplr]|sv|z|rng|actions|p|chooser|move|pending|"
+                           r"err|items\d+|k\d+|k|key|keys|best|chosen|o|m[zdskmplrn]|sv|z|rng|actions|p|chooser|move|pending|"
                            r"alive|ticks|moves|saved|whole|i|j|x0|drawn|c[ztpfojrin]|choice|randrange|parts)$")
 
 
@@ -330,8 +330,8 @@ play
 
 
 def test_highest_lowest_and_sum_of_a_comprehension_give_the_items_in_order(tmp_path, monkeypatch):
-    """Worked in one pass of their loop (comprehension.compile's `total`): ties kept in the
-    zone's order, a condition nothing meets, a sum with a condition and a sum of a constant."""
+    """highest() and lowest() worked in their comprehension's loop (comprehension.compile's
+    `result`): ties kept in the zone's order, a condition nothing meets; and sums beside them."""
     rules, diagnostics = parse_text(_EXTREMES, str(tmp_path / "extremes.rules"))
     assert rules is not None and not diagnostics and [d for d in check(rules) if d.severity == "error"] == []
 
@@ -345,3 +345,69 @@ def test_highest_lowest_and_sum_of_a_comprehension_give_the_items_in_order(tmp_p
     assert generated == ([2, 2, 5, 2, 4, 0, 7, 4], (Player(0),), None)
     _closures_only(monkeypatch)
     assert played() == generated
+
+
+_FAILING_ITEMS = '''game probe
+  players 2 to 2
+deck card
+  in stock
+  cards
+    | rank |
+    | 3    |
+    | 5    |
+    | 2    |
+zone stock is deck, shared, seen by everyone
+counter total = 0
+play
+  set total to count({fn}((if c.rank = 3 then nobody else 10 // (c.rank - 2)) for c in stock))
+  end game winners [player(1)]
+'''
+
+
+@pytest.mark.parametrize("fn", ["highest", "lowest", "sum"])
+def test_a_comprehension_with_two_failing_items_fails_at_the_last_as_when_its_values_were_gathered(fn, tmp_path):
+    """Every value is worked out before any is compared or added: the division by zero of the
+    last card is the dead end, not the first card's value of the wrong kind, and the loop's
+    slot holds the last card, as it did when the builtin was given the gathered values."""
+    text = _FAILING_ITEMS.format(fn=fn) if fn != "sum" else _FAILING_ITEMS.replace("count({fn}(", "(sum(")
+    rules, diagnostics = parse_text(text, str(tmp_path / "failing.rules"))
+    assert rules is not None and not diagnostics
+    s = Game(rules, 2).new_initial_state()
+    assert s.dead_end is not None and "divided by zero" in s.dead_end.message
+    assert s.to_json()["position"]["locals"] == [2]
+
+
+def _chain(n, step):
+    values = "\n".join(f"value v{k} = {step.format(prev=f'v{k - 1}')}" for k in range(1, n + 1))
+    return f'''game probe
+  players 2 to 2
+counter c = 1
+counter out = 0
+value v0 = c + 1
+{values}
+play
+  set out to v{n} % 1000
+  end game winners [player(1)]
+'''
+
+
+def _chain_played(n, step, tmp_path):
+    rules, diagnostics = parse_text(_chain(n, step), str(tmp_path / "chain.rules"))
+    assert rules is not None and not diagnostics and [d for d in check(rules) if d.severity == "error"] == []
+    game = Game(rules, 2)
+    s = game.new_initial_state()
+    assert s.dead_end is None
+    return s.vars[game.var_slots["out"]]
+
+
+def test_a_long_chain_of_values_compiles(tmp_path):
+    """Each value reads the values it names through their own functions, so no generated
+    expression nests deeper than its own rule's."""
+    assert _chain_played(100, "{prev} + 1", tmp_path) == 102
+
+
+def test_code_grows_with_each_value_that_reads_another_twice_not_twofold(tmp_path, monkeypatch):
+    monkeypatch.setattr(source, "_compiled", {})
+    assert _chain_played(12, "{prev} + {prev}", tmp_path) == 2 ** 13 % 1000
+    # about 140 characters a link; each value's code written into its reader's would be 2 ** 12 times one
+    assert sum(len(text) for text in source._compiled) < 10_000

@@ -166,7 +166,7 @@ def compile(c, e, env):
             w = wild_of[p]
             return w is not None and s.face[p] == w
         return wild
-    if fn in ("count", "sum", "highest", "lowest") and len(e.args) == 1:
+    if fn in _FAST and len(e.args) == 1:
         src = c.new_source()
         fast = fast_total(src, fn, e.args[0], env)
         if fast is not None:
@@ -222,7 +222,7 @@ def generate(src, e, env):
         wild_of = tuple(_NO_FACE if w is None else w for w in (c.wild_face.get(k) for k in c.kind_of))
         piece = src.sub(e.args[0], env)
         return f"(s.face[{piece}] == {src.value(wild_of)}[{piece}])"
-    if fn in ("count", "sum", "highest", "lowest") and len(e.args) == 1:
+    if fn in _FAST and len(e.args) == 1:
         fast = fast_total(src, fn, e.args[0], env)
         if fast is not None:
             return fast
@@ -250,14 +250,19 @@ def generate(src, e, env):
 _NO_FACE = object()
 
 
+# the built-ins that fast_total may write as code
+_FAST = ("count", "highest", "lowest")
+
+
 def fast_total(src, fn, arg, env):
     """count() of a zone, of every zone of a family, of one zone of a family, of the players
-    still in, or of a comprehension, and sum(), highest() and lowest() of a comprehension with
-    its items' values, as code counting, adding up or comparing without gathering; None for any other."""
+    still in, or of a comprehension, as code counting without gathering; highest() and lowest()
+    of a comprehension, as its loop comparing its values without making pairs (comprehension.
+    compile's `result`); None for any other."""
     c, v = src.c, src.value
-    if fn in ("sum", "highest", "lowest"):
-        if isinstance(arg, S.Comprehension) and (arg.item is not None or fn == "sum" and arg.cond is not None):
-            return src.call(comprehension.compile(c, arg, env, total=fn))
+    if fn != "count":
+        if isinstance(arg, S.Comprehension) and (arg.item is not None or arg.cond is not None):
+            return src.call(comprehension.compile(c, arg, env, result=fn))
         return None
     if isinstance(arg, Call) and arg.fn == "alive_players" and not arg.args:
         return f"{v(sum)}(s.alive)"
@@ -268,7 +273,7 @@ def fast_total(src, fn, arg, env):
             and arg.fn not in c.board_sizes:
         return f"{v(len)}(s.zones[{src.sub(arg, env)}])"
     if isinstance(arg, S.Comprehension) and arg.item is None:
-        return src.call(comprehension.compile(c, arg, env, total="count"))
+        return src.call(comprehension.compile(c, arg, env, result="count"))
     return None
 
 

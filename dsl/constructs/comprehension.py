@@ -51,12 +51,13 @@ def check(ck, e, scope):
 
 
 # ---------------------------------------------------------------- compilation
-def compile(c, e, env, pairs=False, total=None):
+def compile(c, e, env, pairs=False, result=None):
     """The loop as one generated function, its condition and item inline (a part without a
-    generator is called as its closure). With `pairs`, each item comes with its value; with a
-    `total` of "count" or "sum", the function gives how many items there are or what they add up
-    to, gathering none; of "highest" or "lowest", the items whose value is the largest or the
-    smallest, in their order (builtins._extreme of the pairs), in one pass."""
+    generator is called as its closure). With `pairs`, each item comes with its value. With a
+    `result` of "count", the function gives how many items there are, gathering none; of
+    "highest" or "lowest", what builtins._extreme gives for the pairs (the items whose value is
+    the largest or the smallest, in order), without making the pairs: every value worked out
+    first, then compared, so that a failing value fails where it did."""
     slot = env.new_slot(e.var)
     inner = env.with_local(e.var, slot)
     src = c.new_source()
@@ -65,7 +66,7 @@ def compile(c, e, env, pairs=False, total=None):
         else None
     coll = c.collection(e.coll, env) if one_zone is None else None
     if not pairs and e.item is None and e.cond is None:
-        return {"count": lambda s: len(tuple(coll(s))), "sum": lambda s: sum(tuple(coll(s)))}.get(total, lambda s: tuple(coll(s)))
+        return (lambda s: len(tuple(coll(s)))) if result == "count" else lambda s: tuple(coll(s))
     # the loop's variable x holds what the slot does: the code reads x
     cond = slots_as_locals(src.sub(e.cond, inner), {slot: "x"}) if e.cond is not None else None
     value = slots_as_locals(src.sub(e.item, inner), {slot: "x"}) if e.item is not None else "x"
@@ -79,21 +80,25 @@ def compile(c, e, env, pairs=False, total=None):
     else:
         loop = [f"for x in {src.value(coll)}(s):"]
     pad = "    " * len(loop)
-    if total in ("highest", "lowest"):
-        # as max() and min() compare, each item against the best so far
-        gather = [f"key = {value}", f"if not out or key {'>' if total == 'highest' else '<'} best:", "    best = key",
-                  "    out = [x]", "elif key == best:", "    out.append(x)"]
+    v = src.value
+    if result == "count":
+        start, gather, end = ["out = 0"], ["out += 1"], ["return out"]
+    elif result in ("highest", "lowest"):
+        # builtins._extreme, on the values and the items kept side by side
+        start, gather = ["out = []", "keys = []"], [f"keys.append({value})", "out.append(x)"]
+        end = ["if not out:", "    return ()", f"best = {v(max if result == 'highest' else min)}(keys)", "chosen = []",
+               f"for o, key in {v(zip)}(out, keys):", "    if key == best:", "        chosen.append(o)",
+               f"return {v(tuple)}(chosen)"]
     else:
-        gather = [{"count": "out += 1", "sum": f"out += {value}"}.get(total, f"out.append({value})")]
-    body = [pad + f"if {cond}:"] + [pad + "    " + g for g in gather] if cond is not None else [pad + g for g in gather]
+        start, gather, end = ["out = []"], [f"out.append({value})"], [f"return {v(tuple)}(out)"]
+    body = ([pad + f"if {cond}:"] + [pad + "    " + g for g in gather]) if cond is not None else [pad + g for g in gather]
     if reads_slots(value, (slot,)) or cond is not None and reads_slots(cond, (slot,)):
         body = [pad + f"L[{slot!r}] = x"] + body
     else:
         # nothing reads the slot while the loop runs: it is left holding the last item, as it would be
         loop, body = [f"x = L[{slot!r}]", "try:"] + ["    " + line for line in loop], ["    " + line for line in body] + [
             "finally:", f"    L[{slot!r}] = x"]
-    start, result = ("out = 0", "return out") if total in ("count", "sum") else ("out = []", f"return {src.value(tuple)}(out)")
-    return src.function("s", "\n".join("    " + x for x in [start, "L = s.loc_slots", *loop, *body, result]) + "\n",
+    return src.function("s", "\n".join("    " + x for x in [*start, "L = s.loc_slots", *loop, *body, *end]) + "\n",
                         statements=True)
 
 

@@ -164,13 +164,13 @@ def compile(c, st, env, owner):
         lines = [f"at = {first!r}", f"mz = {f.of(source)}", f"md = {f.of(dest)}", "ms = s.zones[mz]"]
         if kind == "all":
             # everything: the whole list, without counting it
-            take = ["if s.memo:", "    s.memo.clear()", "if ms:", "    mm = ms[:]", "    ms.clear()"]
+            take = ["if ms:", "    mm = ms[:]", "    ms.clear()"]
         else:
-            lines += [f"mk = {f.of(count)}", "if mk < 0:", f"    raise {f.name(negative)}(mk)", f"ml = {n}(ms)", "if mk > ml:",
-                      f"    raise {f.name(short)}(mz, mk, ml)" if kind == "exactly" else "    mk = ml"]
-            take = ["if s.memo:", "    s.memo.clear()", "if mk:", "    mm = ms[ml - mk:]", "    del ms[ml - mk:]"]
+            lines += [f"mk = {f.of(count)}", "if mk < 0:", f"    raise {f.name(negative)}(mk)", f"mn = {n}(ms)", "if mk > mn:",
+                      f"    raise {f.name(short)}(mz, mk, mn)" if kind == "exactly" else "    mk = mn"]
+            take = ["if mk:", "    mm = ms[mn - mk:]", "    del ms[mn - mk:]"]
         put = "s.zones[md].extend(mm)" if to_top else "s.zones[md][0:0] = mm"
-        return (lines + take + [f"    {put}", "    ml = s.loc", "    mr = s.revealed", "    for mp in mm:",
+        return (lines + ["if s.memo:", "    s.memo.clear()"] + take + [f"    {put}", "    ml = s.loc", "    mr = s.revealed", "    for mp in mm:",
                                 "        ml[mp] = md", "        mr[mp] = False",
                                 "    if s.log is not None:", f"        {f.name(logged)}(s, mm, mz, md)"] + after(f))
     c.fuse(first, fused)

@@ -138,8 +138,8 @@ def generate(src, e, env):
         if c.defines[n].params:
             return None
         value = compile(c, e, env)      # kept in the memo until the state changes: read there when it is,
-        k = value.memo_key              # else worked out in place and kept (the values it reads are called)
-        return f"(s.memo[{k!r}] if {k!r} in s.memo else s.memo.setdefault({k!r}, {src.of(value.computed)}))"
+        k = value.memo_key              # else worked out by its expression's function and kept
+        return f"(s.memo[{k!r}] if {k!r} in s.memo else s.memo.setdefault({k!r}, {src.call(value.computed)}))"
     if n in c.zones or n in c.kind_pieces or n in c.symbols:
         return src.value(compile(c, e, env)(None))
     return None

@@ -44,7 +44,7 @@ def _in_place(c, f) -> list:
     """_outcomes, the draw and _settle as random play's own code, with the pieces in `ci`."""
     n = f.name
     faces = n(c.piece_faces)
-    counts = n(tuple(None if x is None else len(x) for x in c.piece_faces))     # each piece's number of faces
+    counts = n(c.piece_face_counts)
     return ["ct = 1", "for cp in ci:", f"    cn = {counts}[cp]", "    if cn is not None:", "        ct *= cn",
             "k = rng.randrange(ct)", "s.memo.clear()",
             "co = k", "cr = [] if s.log is not None else None",
@@ -56,22 +56,21 @@ def _in_place(c, f) -> list:
 
 def _outcomes(game, items) -> int:
     total = 1
-    faces_of = game.piece_faces
+    counts = game.piece_face_counts
     for p in items:
-        faces = faces_of[p]
-        if faces is not None:
-            total *= len(faces)
+        if counts[p] is not None:
+            total *= counts[p]
     return total
 
 
 def _settle(game, s, zone, items, outcome):
-    faces_of, face, shown = game.piece_faces, s.face, s.revealed
+    faces_of, counts, face, shown = game.piece_faces, game.piece_face_counts, s.face, s.revealed
     rolled = [] if s.log is not None else None      # each face as it falls (a die named twice falls twice)
     for p in items:
         faces = faces_of[p]
         if faces is None:       # only dice roll; other pieces in the zone stay as they are
             continue
-        outcome, k = divmod(outcome, len(faces))
+        outcome, k = divmod(outcome, counts[p])
         face[p] = faces[k]
         shown[p] = False        # a die rolled again is hidden again
         if rolled is not None:

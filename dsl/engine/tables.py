@@ -111,6 +111,7 @@ class Tables:
                         self.initial_face.append(c.faces[0] if c.kind == "dice" and c.faces else None)
         self.pieces = tuple(Piece(i) for i in range(len(self.kind_of)))
         self.piece_faces = [self.faces.get(k) for k in self.kind_of]     # a die's faces; None for any other piece
+        self.piece_face_counts = tuple(None if f is None else len(f) for f in self.piece_faces)
         self.kind_pieces: dict[str, tuple] = {}
         for p in self.pieces:
             self.kind_pieces.setdefault(self.kind_of[p], []).append(p)
