@@ -66,12 +66,12 @@ class State:
         c = State.__new__(State)
         c.game = self.game
         c.n = self.n
-        c.zones = [list(z) for z in self.zones]
+        c.zones = list(map(list, self.zones))       # map: no comprehension frame, in the hot path of every game
         c.loc = list(self.loc)
         c.face = list(self.face)
         c.revealed = list(self.revealed)
         c.vars = list(self.vars)
-        c.pvars = [list(v) for v in self.pvars]
+        c.pvars = list(map(list, self.pvars))
         c.alive = list(self.alive)
         c.ip = self.ip
         c.loc_slots = list(self.loc_slots)
