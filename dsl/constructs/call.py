@@ -268,7 +268,9 @@ def fast_total(src, fn, arg, env):
         return f"{v(sum)}(s.alive)"
     if isinstance(arg, Call) and arg.fn == "all" and len(arg.args) == 1 \
             and isinstance(arg.args[0], S.Name) and isinstance(c.zones.get(arg.args[0].id), tuple):
-        return f"{v(sum)}([{v(len)}(s.zones[z]) for z in {v(c.zones[arg.args[0].id])}])"
+        # a fixed family: its zones' lengths added in one expression, without a comprehension's frame
+        return "(" + " + ".join(f"{v(len)}(s.zones[{int(z)!r}])" for z in c.zones[arg.args[0].id]) + ")" \
+            if c.zones[arg.args[0].id] else "0"
     if isinstance(arg, Call) and isinstance(c.zones.get(arg.fn), tuple) and len(arg.args) == 1 \
             and arg.fn not in c.board_sizes:
         return f"{v(len)}(s.zones[{src.sub(arg, env)}])"
