@@ -6,7 +6,7 @@ PLAYTEST := $(BIN)/playtest
 GAMES := $(wildcard games/*.rules)
 N ?= 500
 
-.PHONY: demo simulate-all test test-slow install bench clean variants-table findings generated skill reports mutate
+.PHONY: demo simulate-all test test-slow install bench bench-instructions clean variants-table findings generated skill reports mutate
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -68,6 +68,10 @@ mutate: install
 
 bench: install
 	$(BIN)/python bench/run.py
+
+# instructions a game under valgrind, steadier than time (needs valgrind; a few minutes)
+bench-instructions: install
+	$(BIN)/python bench/instructions.py
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .hypothesis
