@@ -21,7 +21,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROWS = (("Bluff, 2 players", "games/bluff.rules", 2, "handwritten_bluff", 2000),
         ("Bluff, 4 players", "games/bluff.rules", 4, "handwritten_bluff", 1000),
-        ("Democracy, 4 players", "games/democracy.rules", 4, "handwritten_democracy", 100))
+        ("Democracy, 4 players", "games/democracy.rules", 4, "handwritten_democracy", 200))
 
 
 def play(side, path, players, module, games, seed):
@@ -62,7 +62,7 @@ def per_game(side, path, players, module, games, seed) -> int:
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--scale", type=float, default=1.0, help="games per row, times this (default 1: 2000, 1000, 100)")
+    ap.add_argument("--scale", type=float, default=1.0, help="games per row, times this (default 1: 2000, 1000, 200)")
     ap.add_argument("--play", nargs=6, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.play:
