@@ -168,7 +168,7 @@ def compile(c, e, env):
         return wild
     if fn in _FAST and len(e.args) == 1:
         src = c.new_source()
-        fast = fast_total(src, fn, e.args[0], env)
+        fast = fast_builtin(src, fn, e.args[0], env)
         if fast is not None:
             return src.function("s", fast)
     impl = b.impl
@@ -223,7 +223,7 @@ def generate(src, e, env):
         piece = src.sub(e.args[0], env)
         return f"(s.face[{piece}] == {src.value(wild_of)}[{piece}])"
     if fn in _FAST and len(e.args) == 1:
-        fast = fast_total(src, fn, e.args[0], env)
+        fast = fast_builtin(src, fn, e.args[0], env)
         if fast is not None:
             return fast
     if fn == "holder":              # the owner of the zone the piece is in
@@ -250,11 +250,14 @@ def generate(src, e, env):
 _NO_FACE = object()
 
 
-# the built-ins that fast_total may write as code
+# the built-ins that fast_builtin may write as code
 _FAST = ("count", "highest", "lowest")
+# the most zones of a family whose lengths count() adds in one expression (a family kept per
+# piece may have hundreds, which would nest too deep for Python's compiler)
+_UNROLLED = 16
 
 
-def fast_total(src, fn, arg, env):
+def fast_builtin(src, fn, arg, env):
     """count() of a zone, of every zone of a family, of one zone of a family, of the players
     still in, or of a comprehension, as code counting without gathering; highest() and lowest()
     of a comprehension, as its loop comparing its values without making pairs (comprehension.
@@ -268,9 +271,10 @@ def fast_total(src, fn, arg, env):
         return f"{v(sum)}(s.alive)"
     if isinstance(arg, Call) and arg.fn == "all" and len(arg.args) == 1 \
             and isinstance(arg.args[0], S.Name) and isinstance(c.zones.get(arg.args[0].id), tuple):
-        # a fixed family: its zones' lengths added in one expression, without a comprehension's frame
-        return "(" + " + ".join(f"{v(len)}(s.zones[{int(z)!r}])" for z in c.zones[arg.args[0].id]) + ")" \
-            if c.zones[arg.args[0].id] else "0"
+        zones = c.zones[arg.args[0].id]
+        if 0 < len(zones) <= _UNROLLED:     # a family per player or team: one expression, no comprehension's frame
+            return "(" + " + ".join(f"{v(len)}(s.zones[{int(z)!r}])" for z in zones) + ")"
+        return f"{v(sum)}([{v(len)}(s.zones[z]) for z in {v(zones)}])"
     if isinstance(arg, Call) and isinstance(c.zones.get(arg.fn), tuple) and len(arg.args) == 1 \
             and arg.fn not in c.board_sizes:
         return f"{v(len)}(s.zones[{src.sub(arg, env)}])"
