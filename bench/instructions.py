@@ -48,7 +48,9 @@ def counted(side, path, players, module, games, seed) -> int:
     """Instructions of a process playing `games` games, as callgrind counts them."""
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__,
            "--play", side, path, str(players), module, str(games), str(seed)]
-    run = subprocess.run(cmd, capture_output=True, text=True, cwd=os.path.join(HERE, ".."))
+    # a fixed hash seed: the same dictionaries, so a process that plays nothing counts the same each time
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    run = subprocess.run(cmd, capture_output=True, text=True, cwd=os.path.join(HERE, ".."), env=env)
     found = re.search(r"Collected\s*:\s*(\d+)", run.stderr)
     if run.returncode != 0 or found is None:
         sys.exit(f"valgrind did not count {side} {path}: {run.stderr.strip()[-400:]}")
@@ -70,7 +72,7 @@ def main():
         play(side, path, int(players), module, int(games), int(seed))
         return
     if shutil.which("valgrind") is None:
-        sys.exit("bench/instructions.py: valgrind is not installed (Debian: apt install valgrind); "
+        sys.exit("bench/instructions.py: valgrind is not on PATH (Debian: apt install valgrind); "
                  "bench/run.py measures time without it")
     print(f"{'instructions a game':24} {'hand-written':>14} {'engine':>14} {'hand / engine':>14}")
     for name, path, players, module, games in ROWS:

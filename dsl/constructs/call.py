@@ -252,16 +252,17 @@ _NO_FACE = object()
 
 # the built-ins that fast_builtin may write as code
 _FAST = ("count", "highest", "lowest")
-# the most zones of a family whose lengths count() adds in one expression (a family kept per
-# piece may have hundreds, which would nest too deep for Python's compiler)
+# the most zones of a family whose lengths count() adds in one expression: families per player
+# or team are short, a family kept per piece may have thousands (5,000 terms nest too deep for
+# Python's compiler)
 _UNROLLED = 16
 
 
 def fast_builtin(src, fn, arg, env):
     """count() of a zone, of every zone of a family, of one zone of a family, of the players
     still in, or of a comprehension, as code counting without gathering; highest() and lowest()
-    of a comprehension, as its loop comparing its values without making pairs (comprehension.
-    compile's `result`); None for any other."""
+    of a comprehension, as its loop gathering values and items side by side, without making
+    pairs (comprehension.compile's `result`); None for any other."""
     c, v = src.c, src.value
     if fn != "count":
         if isinstance(arg, S.Comprehension) and (arg.item is not None or arg.cond is not None):
@@ -272,8 +273,8 @@ def fast_builtin(src, fn, arg, env):
     if isinstance(arg, Call) and arg.fn == "all" and len(arg.args) == 1 \
             and isinstance(arg.args[0], S.Name) and isinstance(c.zones.get(arg.args[0].id), tuple):
         zones = c.zones[arg.args[0].id]
-        if 0 < len(zones) <= _UNROLLED:     # a family per player or team: one expression, no comprehension's frame
-            return "(" + " + ".join(f"{v(len)}(s.zones[{int(z)!r}])" for z in zones) + ")"
+        if 0 < len(zones) <= _UNROLLED:     # one expression, without a comprehension's frame
+            return "(" + " + ".join(f"{v(len)}(s.zones[{int(z)}])" for z in zones) + ")"
         return f"{v(sum)}([{v(len)}(s.zones[z]) for z in {v(zones)}])"
     if isinstance(arg, Call) and isinstance(c.zones.get(arg.fn), tuple) and len(arg.args) == 1 \
             and arg.fn not in c.board_sizes:

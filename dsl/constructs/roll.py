@@ -58,8 +58,9 @@ def _outcomes(game, items) -> int:
     total = 1
     counts = game.piece_face_counts
     for p in items:
-        if counts[p] is not None:
-            total *= counts[p]
+        k = counts[p]
+        if k is not None:
+            total *= k
     return total
 
 
