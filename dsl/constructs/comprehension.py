@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from ..engine.builtins import best_of
 from ..engine.source import reads_slots, slots_as_locals
 from ..language.building import span
 from ..language.kinds import BOOL, COLL, element_kind
@@ -55,9 +56,9 @@ def compile(c, e, env, pairs=False, result=None):
     """The loop as one generated function, its condition and item inline (a part without a
     generator is called as its closure). With `pairs`, each item comes with its value. With a
     `result` of "count", the function gives how many items there are, gathering none; of
-    "highest" or "lowest", what builtins._extreme gives for the pairs (the items whose value is
-    the largest or the smallest, in order), without making the pairs: every value worked out
-    first, then compared, so that a failing value fails where it did."""
+    "highest" or "lowest", the items whose value is the largest or the smallest, in order
+    (builtins.best_of), without making pairs: every value worked out first, then compared, so
+    that a failing value fails where it did."""
     slot = env.new_slot(e.var)
     inner = env.with_local(e.var, slot)
     src = c.new_source()
@@ -84,11 +85,8 @@ def compile(c, e, env, pairs=False, result=None):
     if result == "count":
         start, gather, end = ["out = 0"], ["out += 1"], ["return out"]
     elif result in ("highest", "lowest"):
-        # builtins._extreme, on the values and the items kept side by side
         start, gather = ["out = []", "keys = []"], [f"keys.append({value})", "out.append(x)"]
-        end = ["if not out:", "    return ()", f"best = {v(max if result == 'highest' else min)}(keys)", "chosen = []",
-               f"for o, key in {v(zip)}(out, keys):", "    if key == best:", "        chosen.append(o)",
-               f"return {v(tuple)}(chosen)"]
+        end = [f"return {v(best_of)}(out, keys, {v(max if result == 'highest' else min)})"]
     else:
         start, gather, end = ["out = []"], [f"out.append({value})"], [f"return {v(tuple)}(out)"]
     body = ([pad + f"if {cond}:"] + [pad + "    " + g for g in gather]) if cond is not None else [pad + g for g in gather]

@@ -68,12 +68,21 @@ def _min(s, *args):
     return min(args)
 
 
+def best_of(items, keys, pick) -> tuple:
+    """The items whose key (the same place in `keys`) is the best by `pick`, max or min, in order."""
+    if not items:
+        return ()
+    best = pick(keys)
+    chosen = []
+    for x, k in zip(items, keys):       # a loop, not a comprehension: no frame of its own
+        if k == best:
+            chosen.append(x)
+    return tuple(chosen)
+
+
 def _extreme(pick):
     def run(s, pairs):
-        if not pairs:
-            return ()
-        best = pick([k for _, k in pairs])
-        return tuple([x for x, k in pairs if k == best])
+        return best_of([x for x, _ in pairs], [k for _, k in pairs], pick)
     return run
 
 
