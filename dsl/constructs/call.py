@@ -252,10 +252,6 @@ _NO_FACE = object()
 
 # the built-ins that fast_builtin may write as code
 _FAST = ("count", "highest", "lowest")
-# the most zones of a family whose lengths count() adds in one expression: families per player
-# or team are short, a family kept per piece may have thousands (5,000 terms nest too deep for
-# Python's compiler)
-_UNROLLED = 16
 
 
 def fast_builtin(src, fn, arg, env):
@@ -272,10 +268,7 @@ def fast_builtin(src, fn, arg, env):
         return f"{v(sum)}(s.alive)"
     if isinstance(arg, Call) and arg.fn == "all" and len(arg.args) == 1 \
             and isinstance(arg.args[0], S.Name) and isinstance(c.zones.get(arg.args[0].id), tuple):
-        zones = c.zones[arg.args[0].id]
-        if 0 < len(zones) <= _UNROLLED:     # one expression, without a comprehension's frame
-            return "(" + " + ".join(f"{v(len)}(s.zones[{int(z)}])" for z in zones) + ")"
-        return f"{v(sum)}([{v(len)}(s.zones[z]) for z in {v(zones)}])"
+        return f"{v(sum)}([{v(len)}(s.zones[z]) for z in {v(c.zones[arg.args[0].id])}])"
     if isinstance(arg, Call) and isinstance(c.zones.get(arg.fn), tuple) and len(arg.args) == 1 \
             and arg.fn not in c.board_sizes:
         return f"{v(len)}(s.zones[{src.sub(arg, env)}])"
