@@ -274,13 +274,17 @@ play
 '''
 
 
-def test_a_name_that_hides_a_value_is_read_as_the_name(tmp_path, monkeypatch):
-    rules, diagnostics = parse_text(_HIDDEN_VALUE, str(tmp_path / "hidden.rules"))
+def _set_up(text, tmp_path):
+    """The game of a 2-player probe that checks without an error, and its state after setup."""
+    rules, diagnostics = parse_text(text, str(tmp_path / "probe.rules"))
     assert rules is not None and not diagnostics and [d for d in check(rules) if d.severity == "error"] == []
+    game = Game(rules, 2)
+    return game, game.new_initial_state()
 
+
+def test_a_name_that_hides_a_value_is_read_as_the_name(tmp_path, monkeypatch):
     def played():
-        game = Game(rules, 2)
-        s = game.new_initial_state()
+        game, s = _set_up(_HIDDEN_VALUE, tmp_path)
         return s.vars[game.var_slots["total"]], s.vars[game.var_slots["spaces_counted"]], s.outcome, s.dead_end
     generated = played()
     assert generated == (6 + 2, 4, (Player(0),), None)    # both players' marks, and the players still in
@@ -332,12 +336,8 @@ play
 def test_highest_lowest_and_sum_of_a_comprehension_give_the_items_in_order(tmp_path, monkeypatch):
     """highest() and lowest() worked in their comprehension's loop (comprehension.compile's
     `result`): ties kept in the zone's order, a condition nothing meets; and sums beside them."""
-    rules, diagnostics = parse_text(_EXTREMES, str(tmp_path / "extremes.rules"))
-    assert rules is not None and not diagnostics and [d for d in check(rules) if d.severity == "error"] == []
-
     def played():
-        game = Game(rules, 2)
-        s = game.new_initial_state()
+        game, s = _set_up(_EXTREMES, tmp_path)
         names = ("best_count", "best_first", "best_last", "lowest_count", "lowest_first", "nothing_count",
                  "black_sum", "reds")
         return [s.vars[game.var_slots[n]] for n in names], s.outcome, s.dead_end
@@ -392,10 +392,7 @@ play
 
 
 def _chain_played(n, step, tmp_path):
-    rules, diagnostics = parse_text(_chain(n, step), str(tmp_path / "chain.rules"))
-    assert rules is not None and not diagnostics and [d for d in check(rules) if d.severity == "error"] == []
-    game = Game(rules, 2)
-    s = game.new_initial_state()
+    game, s = _set_up(_chain(n, step), tmp_path)
     assert s.dead_end is None
     return s.vars[game.var_slots["out"]]
 
