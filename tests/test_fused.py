@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from dsl.analyses.simulate import game_rng, play_random
+from dsl.analyses.simulate import counter_score, declared_score, game_rng, play, play_random
 from dsl.engine import Game
 from dsl.language.checker import check
 from dsl.language.parser import parse_text
@@ -434,6 +434,26 @@ def test_a_play_out_entered_where_nobody_decides_ends_as_the_play_loop_does():
     assert game.decision(stepped) is None
     assert played_out.dead_end == stepped.dead_end
     assert (stepped.dead_end.kind, stepped.dead_end.message) == ("no actor", "the game waits for nobody")
+
+
+@pytest.mark.parametrize("path, players", [
+    (BLUFF, 2), (BLUFF, 5), (DEMOCRACY, 4), (DEMOCRACY, 6), (GAMES / "populus.rules", 3),
+    (GAMES / "byzantine.rules", 4), (GAMES / "dream-duels.rules", 2), (GAMES / "tictactoe.rules", 2),
+    (ROOT / "variants" / "democracy-ghost.rules", 3), (ROOT / "variants" / "bluff-life.rules", 3),
+    (ROOT / "tests" / "fixtures" / "together.rules", 2), (None, 4)])
+def test_simulate_watches_random_play_own_code_as_it_watches_the_play_loop(path, players, monkeypatch, tmp_path):
+    """simulate's metrics watch every decision (its moves, the move taken, the scores before
+    it); random play's own code shows them each decision as the play loop does: the drawn
+    choices without a list of moves, a simultaneous choice drawn in place, teams deciding."""
+    rules = _game(_RELAY, tmp_path) if path is None else rules_of(str(path))
+    fused, unfused = Game(rules, players), _unfused(monkeypatch, rules, players)
+
+    def games(game):
+        score = counter_score(game, "tribe") if path == DEMOCRACY else (declared_score(game) or (None, None))[1]
+        played = [play(game, game_rng(8, i), i, score=score) for i in range(10)]
+        return [json.dumps([p.actions, p.state.to_json(), repr(log)], default=str) for p, log in played]
+    assert games(fused) == games(unfused)
+    assert any(fn is not None for fn in fused.played_out.values()), "watched, random play runs as one function"
 
 
 _UNEVEN = '''game uneven

@@ -56,7 +56,7 @@ play
 # never appears.
 _ALLOWED_NAME = re.compile(r"^(s|loc_slots|vars|pvars|face|zones|loc|revealed|memo|fired|log|outcome|dead_end|rounds|"
                            r"get|setdefault|moves|append|extend|insert|remove|clear|size|L|out|x|a|b|v|coll|d|d\d|v\d|at|ip|"
-                           r"err|items\d+|k\d+|k|keys|m[zdskmplrn]|sv|z|rng|actions|p|chooser|move|pending|"
+                           r"err|items\d+|k\d+|k|keys|m[zdskmplrn]|sv|z|rng|actions|watch|p|chooser|move|pending|"
                            r"alive|ticks|moves|saved|whole|i|j|x0|drawn|c[ztpfojrin]|choice|randrange|parts)$")
 
 

@@ -46,7 +46,7 @@ def play_loop(game: Game, rng: random.Random, index: int, record: bool, agents=N
     """The play loop. `watch(state, seat, moves, move)` sees every decision before it is applied."""
     s = game.new_initial_state()
     actions = [] if record else None
-    if agents is None and restriction is None and watch is None and game.play_out(s, rng, actions):
+    if agents is None and restriction is None and game.play_out(s, rng, actions, watch):
         return Played(index, actions or [], s)
     pauses = game.pauses
     while s.outcome is None and s.dead_end is None:

@@ -252,7 +252,7 @@ def compile(c, st, env, owner):
             entered = actor + ["if p is None:", f"    {f.name(c.waits_for_nobody)}(s)", "    return -1"] \
                 if resume == ip else [f"at = {ip!r}"] + paused + f.paused(ip)
             return entered + _decided(f, choice) + [f"at = {ip!r}"] + _counted_choice(f, choice, "p", "x", False) + bound
-        drawing = [f"if not {f.name(c.drawn_together)}(s, {choosing}, rng, actions):", "    return -1"]
+        drawing = [f"if not {f.name(c.drawn_together)}(s, {choosing}, rng, actions, watch):", "    return -1"]
         if resume != ip:
             drawing = [f"at = {ip!r}", f"if {f.of(c.code[ip])} < 0:"] + f.indented(
                 f.paused(ip) + _drawn_in_place(f, choice, everyone, drawing))
@@ -280,10 +280,14 @@ def _decided(f, choice) -> list:
     pick = ["if not moves:", f"    {n(c.offered)}(s, p, None, moves, None)", "    return -1",
             "move = rng.choice(moves)"]
     if choice.parts is not None:
+        # drawn without its moves listed: a watcher (simulate's metrics) is shown them all the same
         lines = _drawn(f, choice) + ["if move is None:"] + f.indented(_listed(f, choice) + pick)
+        shown = f"{n(c.choice_moves)}(s, {n(choice)}, p)"
     else:
         lines = _listed(f, choice) + pick
-    return lines + ["if actions is not None:", f"    actions.append([{n(int)}(p), {n(list)}(move)])"]
+        shown = "moves"
+    return lines + ["if watch is not None:", f"    watch(s, {n(int)}(p), {shown}, move)",
+                    "if actions is not None:", f"    actions.append([{n(int)}(p), {n(list)}(move)])"]
 
 
 def _actor(f, choice) -> list:
@@ -373,7 +377,9 @@ def _drawn_in_place(f, choice, everyone, rest) -> list:
             + ["    " + x for x in f.c.domain_code("d", (None, None, lo, None), {}, f.src)]
             + [f"    except {n(CARRIED)}:", "        break",
                f"    if not 0 < {n(len)}(d) <= {MAX_OPTIONS!r}:", "        break",
-               f"    move = ({n(name)}, rng.choice(d))", "    if actions is not None:",
+               f"    move = ({n(name)}, rng.choice(d))", "    if watch is not None:",
+               f"        watch(s, {n(int)}(x), {n(f.c.choice_moves)}(s, {n(choice)}, x, x), move)",
+               "    if actions is not None:",
                f"        actions.append([{n(int)}(x), {n(list)}(move)])",
                *f.indented(_counted_choice(f, choice, "x", "x", True)), "    drawn.append((x, move))",
                f"L[{each!r}] = x0", f"L[{choice.pending_slot!r}] = {n(tuple)}(drawn)",

@@ -59,7 +59,8 @@ class Fuser:
 
     Fusing (`pausing` False) takes pause-free statements only. Playing out (`pausing` True)
     takes every statement, a decision or chance outcome drawn in place with the random
-    generator `rng` (random play's draws, in its order) and recorded in `actions`."""
+    generator `rng` (random play's draws, in its order) and recorded in `actions`, each
+    decision shown to `watch` as the play loop shows it."""
 
     def __init__(self, compiler, pausing=False):
         self.c = compiler
@@ -211,13 +212,13 @@ class Fuser:
         return count
 
     def playout(self, limit, resume):
-        """The function (s, rng, actions) playing the turn structure [0, limit) on from the
-        pause `resume` to the end of the game; None when a statement has no generated form."""
+        """The function (s, rng, actions, watch) playing the turn structure [0, limit) on from
+        the pause `resume` to the end of the game; None when a statement has no generated form."""
         try:
             lines = self.resume_body(0, limit, resume)
         except Unplayable:
             return None
-        return self._compiled("s, rng, actions", resume, lines, -1)
+        return self._compiled("s, rng, actions, watch", resume, lines, -1)
 
     def _compiled(self, params, first, lines, end):
         n = self.name

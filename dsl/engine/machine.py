@@ -101,11 +101,13 @@ class Machine:
     def past_step_limit(self, s):
         self.fail(s, "step limit", f"the game took more than {self.max_moves} decisions", None)
 
-    def play_out(self, s, rng, actions) -> bool:
-        """Random play from `s` (as set up, unwatched) to the end of the game in generated code:
-        the draws, states, dead ends and `actions` record that the play loop makes through
-        `decision` and `apply`, one decision at a time (nothing for a game that has ended). False,
-        with `s` untouched, when the game has no such code (a statement without a generated form)."""
+    def play_out(self, s, rng, actions, watch=None) -> bool:
+        """Random play from `s` (as set up, unlogged or logged) to the end of the game in
+        generated code: the draws, states, dead ends and `actions` record that the play loop
+        makes through `decision` and `apply`, one decision at a time (nothing for a game that has
+        ended), and `watch(state, seat, moves, move)` called where the play loop calls it, before
+        each decision is taken. False, with `s` untouched, when the game has no such code (a
+        statement without a generated form)."""
         if s.outcome is not None or s.dead_end is not None:
             return True
         fn = self.played_out.get(s.ip, False)
@@ -118,7 +120,7 @@ class Machine:
         if fn is None:
             return False
         try:
-            fn(s, rng, actions)
+            fn(s, rng, actions, watch)
         except CARRIED as err:
             self.failed(s, err, None)
         return True
@@ -430,10 +432,11 @@ class Machine:
         d = self.deciding(s)
         return None if d is None else (d[0], d[2])
 
-    def drawn_together(self, s, pause, rng, actions) -> bool:
+    def drawn_together(self, s, pause, rng, actions, watch=None) -> bool:
         """Random play's decisions at the simultaneous choice `pause`, everyone's, in the order
         and with the draws the play loop takes them (`deciding(s, rng)`, then `taken_together`),
-        recorded in `actions`. False when the game ends in a dead end here."""
+        recorded in `actions` and shown to `watch` (Machine.play_out). False when the game ends
+        in a dead end here."""
         L = s.loc_slots
         actors = L[pause.actors_slot]
         # players and teams, each once: taken_together's seat order is their order as numbers
@@ -445,6 +448,8 @@ class Machine:
                 move = None if p is None else self.drawn_move(s, pause, x, rng)
                 if move is None:
                     break               # nobody decides, or no move: deciding says which
+                if watch is not None:
+                    watch(s, int(p), self.choice_moves(s, pause, p, x), move)
                 if actions is not None:
                     actions.append([int(p), list(move)])
                 self.counted_choice(s, pause, move, p, x, hidden=True)
@@ -454,10 +459,13 @@ class Machine:
             if len(pending) == len(actors):
                 return True
         while True:
-            d = self.deciding(s, rng)
+            d = self.deciding(s, rng if watch is None else None)
             if d is None:
                 return False
             p, chooser, move = d
+            if watch is not None:       # the moves, then the move drawn from them, as the play loop draws it
+                move = rng.choice(d[2])
+                watch(s, int(p), d[2], move)
             if actions is not None:
                 actions.append([int(p), list(move)])
             if self.taken_together(s, pause, move, p, chooser):
