@@ -6,6 +6,7 @@ May import: the syntax base classes and the leaf helpers of the language, engine
 from __future__ import annotations
 
 from contextlib import ExitStack
+from itertools import repeat
 from dataclasses import dataclass
 from typing import Optional
 
@@ -372,13 +373,14 @@ def _drawn_in_place(f, choice, everyone, rest) -> list:
     n = f.name
     name, (_, _, lo, _) = choice.drawn_from
     each = choice.each_slot
-    # the move `rng.choice` takes from the collection the moves are listed from
+    # the move `rng.choice` takes from the collection the moves are listed from, which are
+    # (name, x) for each x in it, in its order: so they are shown to a watcher
     return ([f"x0 = L[{each!r}]", "drawn = []", f"for x in {n(everyone)}:", f"    L[{each!r}] = x", "    try:"]
             + ["    " + x for x in f.c.domain_code("d", (None, None, lo, None), {}, f.src)]
             + [f"    except {n(CARRIED)}:", "        break",
                f"    if not 0 < {n(len)}(d) <= {MAX_OPTIONS!r}:", "        break",
                f"    move = ({n(name)}, rng.choice(d))", "    if watch is not None:",
-               f"        watch(s, {n(int)}(x), {n(f.c.choice_moves)}(s, {n(choice)}, x, x), move)",
+               f"        watch(s, {n(int)}(x), {n(list)}({n(zip)}({n(repeat)}({n(name)}), d)), move)",
                "    if actions is not None:",
                f"        actions.append([{n(int)}(x), {n(list)}(move)])",
                *f.indented(_counted_choice(f, choice, "x", "x", True)), "    drawn.append((x, move))",
