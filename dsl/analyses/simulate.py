@@ -113,7 +113,7 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
         known = pauses.get(s.ip)
         if known is None:
             known = pauses[s.ip] = _pause_of(game, s.ip)
-        prefix, carded = known
+        prefix, carded, only = known
         if carded is None:
             taken, offered = _cards(game, (move,)), _cards(game, moves)
         elif carded:
@@ -121,8 +121,8 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
             offered = _cards(game, [m for m in moves if m[0] in carded])
         else:
             taken = offered = ()
-        choices.append((seat, len(moves), f"{prefix}{move[0]}", tuple(sorted(prefix + str(o) for o in {m[0] for m in moves})),
-                        taken, offered))
+        keys = only or tuple(sorted(prefix + str(o) for o in {m[0] for m in moves}))
+        choices.append((seat, len(moves), only[0] if only else f"{prefix}{move[0]}", keys, taken, offered))
     played = play_loop(game, rng, index, True, agents, restriction, watch)
     s = played.state
     if score is not None:
@@ -132,16 +132,19 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
 
 
 def _pause_of(game: Game, ip: int) -> tuple:
-    """What the metrics read of the choice waiting at `ip`: the prefix of its option keys, and the
+    """What the metrics read of the choice waiting at `ip`: the prefix of its option keys; the
     options with a parameter taken from a collection (a number range never names a piece), or
     None to search every move for pieces: when all its options have one, or the pause is not a
-    choice that can be read."""
+    choice that can be read; and for a choice of one option, its key as the one key offered
+    (every move there takes it), else None."""
     pause = game.pauses.get(ip)
     owner = getattr(pause, "owner", None)
+    prefix = f"{owner}: " if owner else ""
     carded = pause.naming_pieces() if type(pause) is Choice else None
     if carded is not None and carded == {option[0] for option in pause.options}:
         carded = None
-    return (f"{owner}: " if owner else ""), carded
+    only = (prefix + str(pause.options[0][0]),) if type(pause) is Choice and len(pause.options) == 1 else None
+    return prefix, carded, only
 
 
 def _cards(game: Game, moves) -> tuple:
