@@ -1,6 +1,7 @@
-"""Random-play speed of the engine, beside a hand-written Bluff and Democracy of the same rules, and the
-speed of the analyses built on it (fuzz: generated games/s; explore: states/s), and the
-time to typeset a rulebook, sheet or card sheet as PDF (seconds per page).
+"""Random-play speed of the engine, beside a hand-written Bluff and Democracy of the same rules, the
+speed of the analyses built on it (simulate with its metrics: games/s; fuzz: generated games/s;
+explore: states/s), and the time to typeset a rulebook, sheet or card sheet as PDF (seconds per
+page).
 
 Prints games/s and moves/s (decisions/s) for one process, each the best of a few runs; the
 engine's first game, which also generates its code, is timed apart. Not a test: no assertion,
@@ -62,6 +63,18 @@ def handwritten(players, games, seed, module=handwritten_bluff):
     return rates(games, run)
 
 
+def simulating(path, players, games, seed):
+    """Games per second as `playtest simulate` plays them (its metrics watching every decision,
+    the declared score read before each), in one process, and the run's time."""
+    from dsl.analyses.simulate import declared_score, simulate
+    rules, _ = load(path)
+    game = Game(rules, players)
+    t = time.perf_counter()
+    simulate(game, games, seed, score=declared_score(game)).to_json()
+    dt = time.perf_counter() - t
+    return games / dt, dt
+
+
 def fuzzing(path, players, examples, seed):
     """Generated games per second in fuzz's discover phase, and the whole run's time."""
     rules, _ = load(path)
@@ -117,6 +130,10 @@ def main():
         return
     print()
     print(f"{'analysis':40} {'rate':>10} {'':10} {'run':>8}")
+    for path, players, n in (("games/bluff.rules", 2, a.n), ("games/democracy.rules", a.players, max(1, a.n // 20))):
+        rate, total = simulating(path, players, n, a.seed)
+        name = f"simulate: {os.path.basename(path)}, {players}p, {n} games"
+        print(f"{name:40} {rate:10.0f} {'games/s':10} {total:7.1f}s  (metrics and report included)")
     for path, players, n in (("games/bluff.rules", 2, a.n // 2), ("games/bluff.rules", a.players, a.n // 2),
                              ("games/tictactoe.rules", 2, a.n // 2)):
         rate, total, found = fuzzing(path, players, n, a.seed)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from dsl.analyses.simulate import counter_score, declared_score, game_rng, play, play_random
+from dsl.analyses.simulate import counter_score, declared_score, game_rng, play, play_loop, play_random
 from dsl.engine import Game
 from dsl.language.checker import check
 from dsl.language.parser import parse_text
@@ -441,10 +441,11 @@ def test_a_play_out_entered_where_nobody_decides_ends_as_the_play_loop_does():
     (GAMES / "byzantine.rules", 4), (GAMES / "dream-duels.rules", 2), (GAMES / "tictactoe.rules", 2),
     (ROOT / "variants" / "democracy-ghost.rules", 3), (ROOT / "variants" / "bluff-life.rules", 3),
     (ROOT / "tests" / "fixtures" / "together.rules", 2), (None, 4)])
-def test_simulate_watches_random_play_own_code_as_it_watches_the_play_loop(path, players, monkeypatch, tmp_path):
+def test_a_watcher_sees_random_plays_own_code_as_it_sees_the_play_loop(path, players, monkeypatch, tmp_path):
     """simulate's metrics watch every decision (its moves, the move taken, the scores before
-    it); random play's own code shows them each decision as the play loop does: the drawn
-    choices without a list of moves, a simultaneous choice drawn in place, teams deciding."""
+    it); random play's own code shows a watcher each decision as the play loop does, and the
+    same state (its local slots and who decides included): the drawn choices without a list of
+    moves, a simultaneous choice drawn in place, teams deciding."""
     rules = _game(_RELAY, tmp_path) if path is None else rules_of(str(path))
     fused, unfused = Game(rules, players), _unfused(monkeypatch, rules, players)
 
@@ -452,8 +453,30 @@ def test_simulate_watches_random_play_own_code_as_it_watches_the_play_loop(path,
         score = counter_score(game, "tribe") if path == DEMOCRACY else (declared_score(game) or (None, None))[1]
         played = [play(game, game_rng(8, i), i, score=score) for i in range(10)]
         return [json.dumps([p.actions, p.state.to_json(), repr(log)], default=str) for p, log in played]
+
+    def seen(game):
+        out = []
+
+        def watch(s, seat, moves, move):
+            out.append(json.dumps([seat, moves, move, s.to_json(), s.moves, repr(game.decision(s))], default=str))
+        for i in range(3):
+            play_loop(game, game_rng(9, i), i, True, watch=watch)
+        return out
     assert games(fused) == games(unfused)
+    assert seen(fused) == seen(unfused)
     assert any(fn is not None for fn in fused.played_out.values()), "watched, random play runs as one function"
+
+
+def test_a_watchers_own_error_leaves_random_plays_own_code_as_it_leaves_the_play_loop(monkeypatch):
+    """A failing watcher is not a dead end of the game: its error leaves play as it is."""
+    rules = rules_of(str(BLUFF))
+
+    def watch(s, seat, moves, move):
+        if s.moves == 3:
+            raise KeyError("the watcher's own")
+    for game in (Game(rules, 3), _unfused(monkeypatch, rules, 3)):
+        with pytest.raises(KeyError, match="the watcher's own"):
+            play_loop(game, game_rng(1, 0), 0, True, watch=watch)
 
 
 _UNEVEN = '''game uneven

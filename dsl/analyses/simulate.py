@@ -43,7 +43,9 @@ def play_random(game: Game, rng: random.Random, index: int = 0, record: bool = T
 
 def play_loop(game: Game, rng: random.Random, index: int, record: bool, agents=None, restriction=None,
           watch: Optional[Callable] = None) -> Played:
-    """The play loop. `watch(state, seat, moves, move)` sees every decision before it is applied."""
+    """The play loop, or without agents or a restriction the game's generated play-out
+    (Machine.play_out), which plays the same game. `watch(state, seat, moves, move)` sees every
+    decision before it is applied."""
     s = game.new_initial_state()
     actions = [] if record else None
     if agents is None and restriction is None and game.play_out(s, rng, actions, watch):

@@ -275,8 +275,8 @@ def compile(c, st, env, owner):
 # ---------------------------------------------------------------- random play's own code
 def _decided(f, choice) -> list:
     """The move of `p`, the one actor at `choice`, who is in (the pause has checked), drawn
-    as random play draws it (Machine.deciding): `move`; the game ends here when there is
-    none."""
+    as random play draws it (Machine.deciding): `move`, shown with the moves to `watch` when
+    there is one; the game ends here when there is none."""
     c, n = f.c, f.name
     pick = ["if not moves:", f"    {n(c.offered)}(s, p, None, moves, None)", "    return -1",
             "move = rng.choice(moves)"]
@@ -364,9 +364,9 @@ def _no_actor(choice) -> RuleError:
 def _drawn_in_place(f, choice, everyone, rest) -> list:
     """Random play's draws at a simultaneous choice of a fixed collection of players in seat
     order, each from one collection (`choice.drawn_from`), in place: what Machine.drawn_together
-    draws, the moves kept in seat order in the pending slot. Should one chooser have no move
-    to draw, the lines `rest` (which call drawn_together) take over from there. Only `rest`
-    for any other choice."""
+    draws, the moves kept in seat order in the pending slot, each decision shown to `watch` as
+    drawn_together shows it. Should one chooser have no move to draw, the lines `rest` (which
+    call drawn_together) take over from there. Only `rest` for any other choice."""
     if choice.drawn_from is None or not everyone or list(everyone) != sorted(set(everyone)) \
             or not choice.parts.keeps_slots:
         return rest
@@ -380,7 +380,10 @@ def _drawn_in_place(f, choice, everyone, rest) -> list:
             + [f"    except {n(CARRIED)}:", "        break",
                f"    if not 0 < {n(len)}(d) <= {MAX_OPTIONS!r}:", "        break",
                f"    move = ({n(name)}, rng.choice(d))", "    if watch is not None:",
+               # the slots as the play loop has them: the moves taken so far pending, the loop's own put back
+               f"        L[{each!r}] = x0", "        if drawn:", f"            L[{choice.pending_slot!r}] = {n(tuple)}(drawn)",
                f"        watch(s, {n(int)}(x), {n(list)}({n(zip)}({n(repeat)}({n(name)}), d)), move)",
+               f"        L[{each!r}] = x",
                "    if actions is not None:",
                f"        actions.append([{n(int)}(x), {n(list)}(move)])",
                *f.indented(_counted_choice(f, choice, "x", "x", True)), "    drawn.append((x, move))",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import operator
 import threading
+from functools import partial
 
 from ..language import syntax as S
 from .errors import CARRIED, EVALUATION_ERRORS, LISTING_ERRORS, IllegalMove, RuleError, plain_error
@@ -102,12 +103,14 @@ class Machine:
         self.fail(s, "step limit", f"the game took more than {self.max_moves} decisions", None)
 
     def play_out(self, s, rng, actions, watch=None) -> bool:
-        """Random play from `s` (as set up, unlogged or logged) to the end of the game in
-        generated code: the draws, states, dead ends and `actions` record that the play loop
-        makes through `decision` and `apply`, one decision at a time (nothing for a game that has
-        ended), and `watch(state, seat, moves, move)` called where the play loop calls it, before
-        each decision is taken. False, with `s` untouched, when the game has no such code (a
-        statement without a generated form)."""
+        """Random play from `s` (as set up, or any decision or chance outcome on, logged or
+        not) to the end of the game in generated code: the draws, states, dead ends and
+        `actions` record that the play loop makes through `decision` and `apply`, one decision
+        at a time (nothing for a game that has ended), and `watch(state, seat, moves, move)`
+        called where the play loop calls it, with the same arguments and state, before each
+        decision is taken; an error of the watcher's own leaves as it is, as from the play loop.
+        False, with `s` untouched, when the game has no such code (a statement without a
+        generated form)."""
         if s.outcome is not None or s.dead_end is not None:
             return True
         fn = self.played_out.get(s.ip, False)
@@ -120,7 +123,9 @@ class Machine:
         if fn is None:
             return False
         try:
-            fn(s, rng, actions, watch)
+            fn(s, rng, actions, watch if watch is None else partial(_watched, watch))
+        except _WatcherFailed as err:
+            raise err.__cause__ from None
         except CARRIED as err:
             self.failed(s, err, None)
         return True
@@ -435,8 +440,9 @@ class Machine:
     def drawn_together(self, s, pause, rng, actions, watch=None) -> bool:
         """Random play's decisions at the simultaneous choice `pause`, everyone's, in the order
         and with the draws the play loop takes them (`deciding(s, rng)`, then `taken_together`),
-        recorded in `actions` and shown to `watch` (Machine.play_out). False when the game ends
-        in a dead end here."""
+        recorded in `actions`; with `watch` (Machine.play_out), each shown the moves (`deciding(s)`,
+        then `rng.choice`) and the moves taken so far in the pending slot, as in the play loop.
+        False when the game ends in a dead end here."""
         L = s.loc_slots
         actors = L[pause.actors_slot]
         # players and teams, each once: taken_together's seat order is their order as numbers
@@ -449,6 +455,8 @@ class Machine:
                 if move is None:
                     break               # nobody decides, or no move: deciding says which
                 if watch is not None:
+                    if pending:
+                        L[pause.pending_slot] = tuple(sorted(pending, key=_chooser))
                     watch(s, int(p), self.choice_moves(s, pause, p, x), move)
                 if actions is not None:
                     actions.append([int(p), list(move)])
@@ -462,10 +470,12 @@ class Machine:
             d = self.deciding(s, rng if watch is None else None)
             if d is None:
                 return False
-            p, chooser, move = d
-            if watch is not None:       # the moves, then the move drawn from them, as the play loop draws it
-                move = rng.choice(d[2])
-                watch(s, int(p), d[2], move)
+            if watch is None:
+                p, chooser, move = d
+            else:                       # the moves, then the move drawn from them, as the play loop draws it
+                p, chooser, moves = d
+                move = rng.choice(moves)
+                watch(s, int(p), moves, move)
             if actions is not None:
                 actions.append([int(p), list(move)])
             if self.taken_together(s, pause, move, p, chooser):
@@ -585,6 +595,17 @@ class Machine:
 
 
 _chooser = operator.itemgetter(0)      # a player or a team: a number
+
+
+class _WatcherFailed(Exception):
+    """A play-out's watcher failed: its error (the cause) is not the game's, so no dead end."""
+
+
+def _watched(watch, s, seat, moves, move):
+    try:
+        watch(s, seat, moves, move)
+    except CARRIED as err:
+        raise _WatcherFailed() from err
 
 
 def _endless_triggers() -> RuleError:
