@@ -65,7 +65,8 @@ def handwritten(players, games, seed, module=handwritten_bluff):
 
 def simulating(path, players, games, seed):
     """Games per second as `playtest simulate` plays them (its metrics watching every decision,
-    the declared score read before each), in one process, and the run's time."""
+    the declared score, where the game has one, read before each) and sums them up as JSON: one
+    run in one process, its first game generating the play-out code; and the run's time."""
     from dsl.analyses.simulate import declared_score, simulate
     rules, _ = load(path)
     game = Game(rules, players)
@@ -133,7 +134,7 @@ def main():
     for path, players, n in (("games/bluff.rules", 2, a.n), ("games/democracy.rules", a.players, max(1, a.n // 20))):
         rate, total = simulating(path, players, n, a.seed)
         name = f"simulate: {os.path.basename(path)}, {players}p, {n} games"
-        print(f"{name:40} {rate:10.0f} {'games/s':10} {total:7.1f}s  (metrics and report included)")
+        print(f"{name:40} {rate:10.0f} {'games/s':10} {total:7.1f}s  (metrics and summary included)")
     for path, players, n in (("games/bluff.rules", 2, a.n // 2), ("games/bluff.rules", a.players, a.n // 2),
                              ("games/tictactoe.rules", 2, a.n // 2)):
         rate, total, found = fuzzing(path, players, n, a.seed)

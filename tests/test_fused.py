@@ -467,16 +467,22 @@ def test_a_watcher_sees_random_plays_own_code_as_it_sees_the_play_loop(path, pla
     assert any(fn is not None for fn in fused.played_out.values()), "watched, random play runs as one function"
 
 
-def test_a_watchers_own_error_leaves_random_plays_own_code_as_it_leaves_the_play_loop(monkeypatch):
-    """A failing watcher is not a dead end of the game: its error leaves play as it is."""
-    rules = rules_of(str(BLUFF))
+@pytest.mark.parametrize("path, players", [(BLUFF, 3), (DEMOCRACY, 4)])
+def test_a_watchers_own_error_leaves_random_plays_own_code_as_it_leaves_the_play_loop(path, players, monkeypatch):
+    """A failing watcher is not a dead end of the game: its error leaves play as it is, its
+    cause with it (one actor's decision; a card from each hand at once, after the first)."""
+    rules = rules_of(str(path))
 
     def watch(s, seat, moves, move):
-        if s.moves == 3:
-            raise KeyError("the watcher's own")
-    for game in (Game(rules, 3), _unfused(monkeypatch, rules, 3)):
-        with pytest.raises(KeyError, match="the watcher's own"):
+        if s.moves == 5:
+            try:
+                {}["inner"]
+            except KeyError as inner:
+                raise ValueError("the watcher's own") from inner
+    for game in (Game(rules, players), _unfused(monkeypatch, rules, players)):
+        with pytest.raises(ValueError, match="the watcher's own") as raised:
             play_loop(game, game_rng(1, 0), 0, True, watch=watch)
+        assert isinstance(raised.value.__cause__, KeyError)
 
 
 _UNEVEN = '''game uneven

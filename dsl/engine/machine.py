@@ -122,12 +122,15 @@ class Machine:
                                                   if self.fusing else None)
         if fn is None:
             return False
+        own = None
         try:
             fn(s, rng, actions, watch if watch is None else partial(_watched, watch))
         except _WatcherFailed as err:
-            raise err.__cause__ from None
+            own = err.__cause__
         except CARRIED as err:
             self.failed(s, err, None)
+        if own is not None:
+            raise own           # outside the handler, so its cause and context stay its own
         return True
 
     def run_range(self, s, ip, end):
