@@ -166,9 +166,9 @@ def compile(c, e, env):
             w = wild_of[p]
             return w is not None and s.face[p] == w
         return wild
-    if fn in _FAST and len(e.args) == 1:
+    if fn == "count" and len(e.args) == 1:
         src = c.new_source()
-        fast = fast_builtin(src, fn, e.args[0], env)
+        fast = fast_count(src, e.args[0], env)
         if fast is not None:
             return src.function("s", fast)
     impl = b.impl
@@ -176,10 +176,9 @@ def compile(c, e, env):
     for k, x in enumerate(e.args):
         last = k == len(e.args) - 1
         if isinstance(x, S.Comprehension):
-            args.append(comprehension.compile(c, x, env, pairs=b.pairs and last))
-        elif b.pairs and last:
-            coll = c.collection(x, env)
-            args.append(lambda s, coll=coll: tuple((i, i) for i in coll(s)))
+            args.append(comprehension.compile(c, x, env, result="ranked" if b.ranks and last else None))
+        elif b.ranks and last:
+            args.append(_ranked_by_itself(c.collection(x, env)))
         else:
             args.append(c.expr(x, env))
     if len(args) == 0:
@@ -222,8 +221,8 @@ def generate(src, e, env):
         wild_of = tuple(_NO_FACE if w is None else w for w in (c.wild_face.get(k) for k in c.kind_of))
         piece = src.sub(e.args[0], env)
         return f"(s.face[{piece}] == {src.value(wild_of)}[{piece}])"
-    if fn in _FAST and len(e.args) == 1:
-        fast = fast_builtin(src, fn, e.args[0], env)
+    if fn == "count" and len(e.args) == 1:
+        fast = fast_count(src, e.args[0], env)
         if fast is not None:
             return fast
     if fn == "holder":              # the owner of the zone the piece is in
@@ -238,10 +237,9 @@ def generate(src, e, env):
     for k, x in enumerate(e.args):
         last = k == len(e.args) - 1
         if isinstance(x, S.Comprehension):
-            args.append(src.call(comprehension.compile(c, x, env, pairs=b.pairs and last)))
-        elif b.pairs and last:
-            coll = c.collection(x, env)
-            args.append(src.call(lambda s, coll=coll: tuple((i, i) for i in coll(s))))
+            args.append(src.call(comprehension.compile(c, x, env, result="ranked" if b.ranks and last else None)))
+        elif b.ranks and last:
+            args.append(src.call(_ranked_by_itself(c.collection(x, env))))
         else:
             args.append(src.sub(x, env))
     return f"{src.value(b.impl)}({', '.join(['s', *args])})"
@@ -250,20 +248,18 @@ def generate(src, e, env):
 _NO_FACE = object()
 
 
-# the built-ins that fast_builtin may write as code
-_FAST = ("count", "highest", "lowest")
+def _ranked_by_itself(coll):
+    """A collection ranked by its items themselves: `highest(hand(p))`, as (items, keys)."""
+    def ranked(s):
+        items = tuple(coll(s))
+        return items, items
+    return ranked
 
 
-def fast_builtin(src, fn, arg, env):
+def fast_count(src, arg, env):
     """count() of a zone, of every zone of a family, of one zone of a family, of the players
-    still in, or of a comprehension, as code counting without gathering; highest() and lowest()
-    of a comprehension, as its loop gathering values and items side by side, without making
-    pairs (comprehension.compile's `result`); None for any other."""
+    still in, or of a comprehension, as code counting without gathering; None for any other."""
     c, v = src.c, src.value
-    if fn != "count":
-        if isinstance(arg, S.Comprehension) and (arg.item is not None or arg.cond is not None):
-            return src.call(comprehension.compile(c, arg, env, result=fn))
-        return None
     if isinstance(arg, Call) and arg.fn == "alive_players" and not arg.args:
         return f"{v(sum)}(s.alive)"
     if isinstance(arg, Call) and arg.fn == "all" and len(arg.args) == 1 \

@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..engine.builtins import best_of
 from ..engine.source import reads_slots, slots_as_locals
 from ..language.building import span
 from ..language.kinds import BOOL, COLL, element_kind
@@ -52,26 +51,25 @@ def check(ck, e, scope):
 
 
 # ---------------------------------------------------------------- compilation
-def compile(c, e, env, pairs=False, result=None):
+def compile(c, e, env, result=None):
     """The loop as one generated function, its condition and item inline (a part without a
-    generator is called as its closure). With `pairs`, each item comes with its value. With a
-    `result` of "count", the function gives how many items there are, gathering none; of
-    "highest" or "lowest", the items whose value is the largest or the smallest, in order
-    (builtins.best_of), without making pairs: every value worked out first, then compared, so
-    that a failing value fails where it did."""
+    generator is called as its closure), giving the items' values. With a `result` of "count",
+    it gives how many items there are, gathering none; of "ranked", the items and their values
+    side by side, `(items, keys)`, as the built-ins that rank (`highest`, `lowest`,
+    `nth_highest`) take them: every value worked out before any is compared."""
     slot = env.new_slot(e.var)
     inner = env.with_local(e.var, slot)
     src = c.new_source()
     # one zone of a family is read in place: its code, compiled once, where the collection is
-    one_zone = src.sub(e.coll, env) if (pairs or e.item is not None or e.cond is not None) and one_of_family(c, e.coll) \
+    one_zone = src.sub(e.coll, env) if (result == "ranked" or e.item is not None or e.cond is not None) \
+        and one_of_family(c, e.coll) \
         else None
     coll = c.collection(e.coll, env) if one_zone is None else None
-    if not pairs and e.item is None and e.cond is None:
+    if result != "ranked" and e.item is None and e.cond is None:
         return (lambda s: len(tuple(coll(s)))) if result == "count" else lambda s: tuple(coll(s))
     # the loop's variable x holds what the slot does: the code reads x
     cond = slots_as_locals(src.sub(e.cond, inner), {slot: "x"}) if e.cond is not None else None
     value = slots_as_locals(src.sub(e.item, inner), {slot: "x"}) if e.item is not None else "x"
-    value = f"(x, {value})" if pairs else value
     zones = getattr(coll, "zones", None)
     # fixed zones, or one zone of a family, are read in place instead of gathered first
     if zones is not None:
@@ -84,9 +82,8 @@ def compile(c, e, env, pairs=False, result=None):
     v = src.value
     if result == "count":
         start, gather, end = ["out = 0"], ["out += 1"], ["return out"]
-    elif result in ("highest", "lowest"):
-        start, gather = ["out = []", "keys = []"], [f"keys.append({value})", "out.append(x)"]
-        end = [f"return {v(best_of)}(out, keys, {v(max if result == 'highest' else min)})"]
+    elif result == "ranked":
+        start, gather, end = ["out = []", "keys = []"], [f"keys.append({value})", "out.append(x)"], ["return out, keys"]
     else:
         start, gather, end = ["out = []"], [f"out.append({value})"], [f"return {v(tuple)}(out)"]
     body = ([pad + f"if {cond}:"] + [pad + "    " + g for g in gather]) if cond is not None else [pad + g for g in gather]

@@ -3,7 +3,8 @@ gives, its ja/en reading, and what the analyses must know of it.
 
 `impl` receives the running state first, then the evaluated arguments.
 Functions over comprehensions (count, sum, highest, ...) get the collection already
-built; `highest`/`lowest`/`nth_highest` get (item, key) pairs from `key for x in coll`.
+built; `highest`/`lowest`/`nth_highest` get the items of `key for x in coll` and their keys side
+by side, `(items, keys)`.
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ class Builtin:
     ja: str
     en: str
     returns: str = ANY          # the kind of value it gives (language/kinds.py)
-    pairs: bool = False         # takes `key for x in coll` as (item, key) pairs
+    ranks: bool = False         # takes `key for x in coll` as (items, keys)
     order: str = ""             # 'reads': its result depends on the order of its zone argument;
                                 # 'keeps': gives items back in the order of its last argument;
                                 # 'unknown zone': names a zone known only during play
@@ -68,29 +69,27 @@ def _min(s, *args):
     return min(args)
 
 
-def best_of(items, keys, pick) -> tuple:
-    """The items whose key (the same place in `keys`) is the best by `pick`, max or min, in order."""
-    if not items:
-        return ()
-    best = pick(keys)
-    chosen = []
-    for x, k in zip(items, keys):       # a loop, not a comprehension: no frame of its own
-        if k == best:
-            chosen.append(x)
-    return tuple(chosen)
-
-
 def _extreme(pick):
-    def run(s, pairs):
-        return best_of([x for x, _ in pairs], [k for _, k in pairs], pick)
+    def run(s, ranked):
+        """The items whose key (the same place in the keys) is the best by `pick`, in order."""
+        items, keys = ranked
+        if not items:
+            return ()
+        best = pick(keys)
+        chosen = []
+        for x, k in zip(items, keys):       # a loop, not a comprehension: no frame of its own
+            if k == best:
+                chosen.append(x)
+        return tuple(chosen)
     return run
 
 
-def _nth_highest(s, n, pairs):
-    keys = sorted({k for _, k in pairs}, reverse=True)
-    if n < 1 or n > len(keys):
+def _nth_highest(s, n, ranked):
+    items, keys = ranked
+    ranks = sorted(set(keys), reverse=True)
+    if n < 1 or n > len(ranks):
         return ()
-    return tuple(x for x, k in pairs if k == keys[n - 1])
+    return tuple(x for x, k in zip(items, keys) if k == ranks[n - 1])
 
 
 def _first(s, coll):
@@ -251,9 +250,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("sum", (1, 1), _sum, "{0}の合計", "the total of {0}", returns=NUM, of_items="{sum}({0})"),
     Builtin("max", (1, 9), _max, "{0}の最大", "the largest of {0}", returns=NUM, constant=True),
     Builtin("min", (1, 9), _min, "{0}の最小", "the smallest of {0}", returns=NUM, constant=True),
-    Builtin("highest", (1, 1), _extreme(max), "{0}が最も大きいもの", "those with the highest {0}", pairs=True, returns=COLL, order="keeps"),
-    Builtin("lowest", (1, 1), _extreme(min), "{0}が最も小さいもの", "those with the lowest {0}", pairs=True, returns=COLL, order="keeps"),
-    Builtin("nth_highest", (2, 2), _nth_highest, "{1}が{0}番目に大きいもの", "those ranked {0} by highest {1}", pairs=True, returns=COLL, order="keeps"),
+    Builtin("highest", (1, 1), _extreme(max), "{0}が最も大きいもの", "those with the highest {0}", ranks=True, returns=COLL, order="keeps"),
+    Builtin("lowest", (1, 1), _extreme(min), "{0}が最も小さいもの", "those with the lowest {0}", ranks=True, returns=COLL, order="keeps"),
+    Builtin("nth_highest", (2, 2), _nth_highest, "{1}が{0}番目に大きいもの", "those ranked {0} by highest {1}", ranks=True, returns=COLL, order="keeps"),
     Builtin("first", (1, 1), _first, "{0}の最初", "the first of {0}", returns=ANY, order="reads",
             of_items="{next}({iter}({0}), None)"),
     Builtin("top", (1, 1), _top, "{0}の一番上", "the top of {0}", returns=ANY, order="reads",
