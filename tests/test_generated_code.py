@@ -87,6 +87,14 @@ def _closures_only(monkeypatch):
     monkeypatch.setattr(Game, "option_filler", lambda *args: None)
 
 
+def _alike_through_closures(played, monkeypatch):
+    """What `played()` gives with generated code, which it gives again through the closures alone."""
+    generated = played()
+    _closures_only(monkeypatch)
+    assert played() == generated
+    return generated
+
+
 def _plays(game, games=30):
     return [(p.actions, p.state.to_json()) for p in
             (play_random(game, game_rng(5, i), i) for i in range(games))]
@@ -176,9 +184,7 @@ def test_random_plays_own_code_names_nothing_of_the_rule_file(tmp_path, monkeypa
 
 def test_hostile_game_plays_as_through_the_closures(tmp_path, monkeypatch):
     rules, _ = _hostile(tmp_path)
-    generated = _plays(Game(rules, 3))
-    _closures_only(monkeypatch)
-    assert _plays(Game(rules, 3)) == generated
+    _alike_through_closures(lambda: _plays(Game(rules, 3)), monkeypatch)
 
 
 @pytest.mark.parametrize("path, players", [(BLUFF, 2), (BLUFF, 4), (DEMOCRACY, 4), (GAMES / "populus.rules", 3),
@@ -187,9 +193,7 @@ def test_hostile_game_plays_as_through_the_closures(tmp_path, monkeypatch):
                                            (GAMES.parent / "tests" / "fixtures" / "connect-four-4x3.rules", 2)])
 def test_seed_games_play_as_through_the_closures(path, players, monkeypatch):
     rules = rules_of(str(path))
-    generated = _plays(Game(rules, players), 12)
-    _closures_only(monkeypatch)
-    assert _plays(Game(rules, players), 12) == generated
+    _alike_through_closures(lambda: _plays(Game(rules, players), 12), monkeypatch)
 
 
 def test_a_range_past_the_bound_ends_the_game_alike(monkeypatch):
@@ -205,10 +209,7 @@ def test_a_range_past_the_bound_ends_the_game_alike(monkeypatch):
             s.apply(0)
         s.apply(("choose", 1, 1))       # the opening bid; the next player may raise or call
         return s.legal_moves(), s.dead_end
-    generated = first_raise()
-    _closures_only(monkeypatch)
-    assert first_raise() == generated
-    moves, dead_end = generated
+    moves, dead_end = _alike_through_closures(first_raise, monkeypatch)
     assert moves == [] and dead_end.kind == "too many options" and dead_end.rule == "bidding"
     assert dead_end.message == "'number' may be any of 1,500,000 numbers (at most 100,000 moves in one decision)"
 
@@ -286,10 +287,8 @@ def test_a_name_that_hides_a_value_is_read_as_the_name(tmp_path, monkeypatch):
     def played():
         game, s = _set_up(_HIDDEN_VALUE, tmp_path)
         return s.vars[game.var_slots["total"]], s.vars[game.var_slots["spaces_counted"]], s.outcome, s.dead_end
-    generated = played()
-    assert generated == (6 + 2, 4, (Player(0),), None)    # both players' marks, and the players still in
-    _closures_only(monkeypatch)
-    assert played() == generated
+    # both players' marks, and the players still in
+    assert _alike_through_closures(played, monkeypatch) == (6 + 2, 4, (Player(0),), None)
 
 
 _EXTREMES = '''game probe
@@ -341,10 +340,7 @@ def test_highest_lowest_and_sum_of_a_comprehension_give_the_items_in_order(tmp_p
         names = ("best_count", "best_first", "best_last", "lowest_count", "lowest_first", "nothing_count",
                  "black_sum", "reds")
         return [s.vars[game.var_slots[n]] for n in names], s.outcome, s.dead_end
-    generated = played()
-    assert generated == ([2, 2, 5, 2, 4, 0, 7, 4], (Player(0),), None)
-    _closures_only(monkeypatch)
-    assert played() == generated
+    assert _alike_through_closures(played, monkeypatch) == ([2, 2, 5, 2, 4, 0, 7, 4], (Player(0),), None)
 
 
 _FAILING_ITEMS = '''game probe
