@@ -4,15 +4,13 @@ A run's time on this machine moves by about 5%, and from one hour to another by 
 hand-written side included; the number of instructions a game takes does not (two runs agree to
 about 0.2%). So a step of the engine is judged here, the time in `bench/run.py`. Each figure is
 (the instructions of a process that plays N games - of one that plays none) / N, both counted by
-`valgrind --tool=callgrind`, with the games `bench/run.py` plays: the engine's `play_random` with
-each game's own generator, the hand-written loop with one generator. Valgrind runs a program
-about fifty times slower: the whole table takes a few minutes.
+`valgrind --tool=callgrind`, with the games `bench/run.py` plays (`bench/sides.py`). Valgrind runs
+a program about fifty times slower: the whole table takes a few minutes.
 
 Needs valgrind (Debian package valgrind). Not a test: no assertion.
 """
 import argparse
 import os
-import random
 import re
 import shutil
 import subprocess
@@ -28,20 +26,15 @@ def play(side, path, players, module, games, seed):
     """The games counted: run under valgrind by `counted`."""
     sys.path.insert(0, os.path.join(HERE, ".."))
     sys.path.insert(0, HERE)
+    from sides import engine_games, handwritten_games
     if side == "engine":
-        from dsl.analyses.simulate import game_rng, play_random
         from dsl.engine import Game
         from dsl.loader import load
-        rules, _ = load(path)
-        game = Game(rules, players)
-        play_random(game, game_rng(seed, 0), 0, record=False)     # generates the play-out's code
-        for i in range(games):
-            play_random(game, game_rng(seed, i), i, record=False)
+        game = Game(load(path)[0], players)
+        engine_games(game, 1, seed)         # the first game generates the play-out's code
+        engine_games(game, games, seed)
     else:
-        hand = __import__(module)
-        rng = random.Random(seed)
-        for _ in range(games):
-            hand.play_game(players, rng)
+        handwritten_games(__import__(module), players, games, seed)
 
 
 def counted(side, path, players, module, games, seed) -> int:

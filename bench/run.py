@@ -10,7 +10,6 @@ figures go in the README with the machine they were measured on.
 import argparse
 import os
 import platform
-import random
 import sys
 import time
 
@@ -25,6 +24,7 @@ from dsl.loader import load  # noqa: E402
 from dsl.analyses.simulate import game_rng, play_random  # noqa: E402
 import handwritten_bluff  # noqa: E402
 import handwritten_democracy  # noqa: E402
+from sides import engine_games, handwritten_games  # noqa: E402
 
 
 # Each rate is the best of this many runs: one run on this machine can be a quarter slower.
@@ -52,15 +52,11 @@ def engine(path, players, games, seed):
     t = time.perf_counter()
     play_random(game, game_rng(seed, 0), 0, record=False)
     first = time.perf_counter() - t
-    return *rates(games, lambda: sum(play_random(game, game_rng(seed, i), i, record=False).state.moves
-                                     for i in range(games))), first
+    return *rates(games, lambda: engine_games(game, games, seed)), first
 
 
 def handwritten(players, games, seed, module=handwritten_bluff):
-    def run():
-        rng = random.Random(seed)
-        return sum(module.play_game(players, rng)[-1] for _ in range(games))
-    return rates(games, run)
+    return rates(games, lambda: handwritten_games(module, players, games, seed))
 
 
 def simulating(path, players, games, seed):

@@ -1,0 +1,17 @@
+"""The random games the benches play on each side, so that `run.py` (time) and `instructions.py`
+(instructions) measure the same games: the engine's `play_random` with each game's own
+generator (as `simulate` plays them, whatever the number of workers), the hand-written loop with
+one generator for the run. Each returns the decisions taken.
+"""
+import random
+
+from dsl.analyses.simulate import game_rng, play_random
+
+
+def engine_games(game, games: int, seed: int) -> int:
+    return sum(play_random(game, game_rng(seed, i), i, record=False).state.moves for i in range(games))
+
+
+def handwritten_games(module, players: int, games: int, seed: int) -> int:
+    rng = random.Random(seed)
+    return sum(module.play_game(players, rng)[-1] for _ in range(games))
