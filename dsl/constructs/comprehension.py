@@ -60,12 +60,11 @@ def compile(c, e, env, result=None):
     slot = env.new_slot(e.var)
     inner = env.with_local(e.var, slot)
     src = c.new_source()
+    looped = result == "ranked" or e.item is not None or e.cond is not None    # else the items as they are
     # one zone of a family is read in place: its code, compiled once, where the collection is
-    one_zone = src.sub(e.coll, env) if (result == "ranked" or e.item is not None or e.cond is not None) \
-        and one_of_family(c, e.coll) \
-        else None
+    one_zone = src.sub(e.coll, env) if looped and one_of_family(c, e.coll) else None
     coll = c.collection(e.coll, env) if one_zone is None else None
-    if result != "ranked" and e.item is None and e.cond is None:
+    if not looped:
         return (lambda s: len(tuple(coll(s)))) if result == "count" else lambda s: tuple(coll(s))
     # the loop's variable x holds what the slot does: the code reads x
     cond = slots_as_locals(src.sub(e.cond, inner), {slot: "x"}) if e.cond is not None else None
