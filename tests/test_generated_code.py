@@ -57,7 +57,8 @@ play
 _ALLOWED_NAME = re.compile(r"^(s|loc_slots|vars|pvars|face|zones|loc|revealed|memo|fired|log|outcome|dead_end|rounds|"
                            r"get|setdefault|moves|append|extend|insert|remove|clear|size|L|out|x|a|b|v|coll|d|d\d|v\d|at|ip|"
                            r"err|items\d+|k\d+|k|keys|m[zdskmplrn]|sv|z|rng|actions|watch|p|chooser|move|pending|"
-                           r"alive|ticks|moves|saved|whole|i|j|x0|drawn|c[ztpfojrin]|choice|randrange|parts)$")
+                           r"alive|ticks|moves|saved|whole|i|j|x0|drawn|c[ztpfojrin]|choice|randrange|parts|taken|"
+                           r"h_(vars|loc_slots)\d+|h_(face|revealed|loc|alive|zones|pvars))$")
 
 
 def _hostile(tmp_path):
@@ -250,6 +251,25 @@ def test_code_that_may_read_a_local_slot_is_told_apart(code, reads):
     """source.reads_slots: a loop that writes slot 3 only for code that may read it (a
     comprehension's test and item, a move lister's `where`) skips the write for any other."""
     assert source.reads_slots(code, (3,)) is reads
+
+
+def test_what_no_pass_of_a_loop_changes_is_read_once_before_it():
+    """source.hoisted: a comprehension's test and item and a move lister's `where` read a
+    variable, the state's lists and other local slots once, before the loop; the loop's own
+    slot is read where it was, and the same letters inside a text are left as they are."""
+    names = {"k0": len, "k1": object()}
+    ahead, texts = source.hoisted(["(s.face[x] == s.vars[0]) or s.loc_slots[4] == 's.vars[0]'",
+                                   "s.loc_slots[3] + s.vars[0] + k0(s.zones[s.loc_slots[4]])"], (3,), names)
+    assert texts == ["(h_face[x] == h_vars0) or h_loc_slots4 == 's.vars[0]'",
+                     "s.loc_slots[3] + h_vars0 + k0(h_zones[h_loc_slots4])"]
+    assert ahead == ["h_face = s.face", "h_vars0 = s.vars[0]", "h_loc_slots4 = s.loc_slots[4]", "h_zones = s.zones"]
+    # a call that may write a slot (k1 is not known to keep them) leaves every slot read in the loop
+    ahead, texts = source.hoisted(["s.loc_slots[4] + s.vars[1]", "k1(s)"], (3,), names)
+    assert texts == ["s.loc_slots[4] + h_vars1", "k1(s)"]
+    assert ahead == ["h_vars1 = s.vars[1]"]
+    # a local of that name in the code already: nothing is read into it
+    ahead, texts = source.hoisted(["h_vars1 + s.vars[1]"], (), names)
+    assert (ahead, texts) == ([], ["h_vars1 + s.vars[1]"])
 
 
 # A value's name hidden by a value's parameter and by a loop's variable (which hold zones):

@@ -12,7 +12,7 @@ from typing import Optional
 
 from ..engine.errors import CARRIED, LISTING_ERRORS, RuleError
 from ..engine.program import Choice, Label, OptionInfo, mentions, split_bounds
-from ..engine.source import constant
+from ..engine.source import constant, reads_slots, slots_as_locals
 from ..engine.values import Player, Team
 from ..engine.values import plain as plain_value
 from ..language.building import body_of, span
@@ -24,6 +24,7 @@ from ..language.syntax import Expr, Node, Span, Stmt, Text
 from ..printing.runs import Item, Runs, join, notes_of, say, that, title_of
 from ..printing.runs import plain as plain_text
 from .registry import register
+from .zone import one_zone
 
 
 @dataclass(frozen=True)
@@ -182,6 +183,7 @@ def compile(c, st, env, owner):
         name, avail, params = choice.options[0][:3]
         if avail is None and len(params) == 1 and params[0][3] is None:
             choice.drawn_from = (name, params[0])
+            choice.drawn_zone = one_zone(c, st.options[0].params[0].low, env_opt)
     ranges = []                     # (first, end) of each option's body
     for (opt, inner, label), option in zip(bodies, choice.options):
         label.ip = len(c.code)
@@ -267,8 +269,8 @@ def compile(c, st, env, owner):
         (first, last), cov, value_slot = ranges[0], choice.options[0][7], choice.drawn_from[1][1]
         pending = f"L[{choice.pending_slot!r}]"
         return drawing + ["while True:", f"    at = {next_ip!r}", f"    pending = {pending}", "    if not pending:",
-                           "        break", f"    {pending} = pending[1:]", f"    L[{each_slot!r}] = pending[0][0]",
-                           f"    L[{value_slot!r}] = pending[0][1][1]"] + f.indented(f.counted(cov) + f.body(first, last))
+                           "        break", f"    {pending} = pending[1:]", f"    L[{each_slot!r}], taken = pending[0]",
+                           f"    L[{value_slot!r}] = taken[1]"] + f.indented(f.counted(cov) + f.body(first, last))
     c.fuse(ip, played)
 
 
@@ -373,22 +375,33 @@ def _drawn_in_place(f, choice, everyone, rest) -> list:
     n = f.name
     name, (_, _, lo, _) = choice.drawn_from
     each = choice.each_slot
+    # the chooser is the loop's x: the collection's code reads x, not the slot
+    if choice.drawn_zone:
+        domain = [f"d = s.zones[{slots_as_locals(f.of(lo), {each: 'x'})}]"]
+    else:
+        domain = [slots_as_locals(x.strip(), {each: "x"}) for x in f.c.domain_code("d", (None, None, lo, None), {}, f.src)]
+    # the slot is written only for code that still reads it, and is put back after
+    held = any(reads_slots(x, (each,)) for x in domain)
+    hold, unhold = ([f"L[{each!r}] = x0"], [f"L[{each!r}] = x"]) if held else ([], [])
     # the move `rng.choice` takes from the collection the moves are listed from, which are
     # (name, x) for each x in it, in its order: so they are shown to a watcher
-    return ([f"x0 = L[{each!r}]", "drawn = []", f"for x in {n(everyone)}:", f"    L[{each!r}] = x", "    try:"]
-            + ["    " + x for x in f.c.domain_code("d", (None, None, lo, None), {}, f.src)]
+    return ([f"x0 = L[{each!r}]"] if held else []) + (["drawn = []", f"for x in {n(everyone)}:"] + ["    " + x for x in unhold] + ["    try:"]
+            + ["        " + x for x in domain]
             + [f"    except {n(CARRIED)}:", "        break",
+               # a zone holds no more than the game's pieces
+               "    if not d:" if choice.drawn_zone and len(f.c.pieces) <= MAX_OPTIONS else
                f"    if not 0 < {n(len)}(d) <= {MAX_OPTIONS!r}:", "        break",
-               f"    move = ({n(name)}, rng.choice(d))", "    if watch is not None:",
-               # the slots as the play loop has them: the moves taken so far pending, the loop's own put back
-               f"        L[{each!r}] = x0", "        if drawn:", f"            L[{choice.pending_slot!r}] = {n(tuple)}(drawn)",
-               f"        watch(s, {n(int)}(x), {n(list)}({n(zip)}({n(repeat)}({n(name)}), d)), move)",
-               f"        L[{each!r}] = x",
-               "    if actions is not None:",
+               f"    move = ({n(name)}, rng.choice(d))", "    if watch is not None:"]
+            # the slots as the play loop has them: the moves taken so far pending, the loop's own put back
+            + ["        " + x for x in hold]
+            + ["        if drawn:", f"            L[{choice.pending_slot!r}] = {n(tuple)}(drawn)",
+               f"        watch(s, {n(int)}(x), {n(list)}({n(zip)}({n(repeat)}({n(name)}), d)), move)"]
+            + ["        " + x for x in unhold]
+            + ["    if actions is not None:",
                f"        actions.append([{n(int)}(x), {n(list)}(move)])",
-               *f.indented(_counted_choice(f, choice, "x", "x", True)), "    drawn.append((x, move))",
-               f"L[{each!r}] = x0", f"L[{choice.pending_slot!r}] = {n(tuple)}(drawn)",
-               f"if {n(len)}(drawn) != {len(everyone)!r}:"] + f.indented(rest))
+               *f.indented(_counted_choice(f, choice, "x", "x", True)), "    drawn.append((x, move))"]
+            + hold + [f"L[{choice.pending_slot!r}] = {n(tuple)}(drawn)",
+                      f"if {n(len)}(drawn) != {len(everyone)!r}:"] + f.indented(rest))
 
 
 # ---------------------------------------------------------------- reading

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..engine.source import reads_slots, slots_as_locals
+from ..engine.source import hoisted, reads_slots, slots_as_locals
 from ..language.building import span
 from ..language.kinds import BOOL, COLL, element_kind
 from ..language import syntax as S
@@ -69,6 +69,9 @@ def compile(c, e, env, result=None):
     # the loop's variable x holds what the slot does: the code reads x
     cond = slots_as_locals(src.sub(e.cond, inner), {slot: "x"}) if e.cond is not None else None
     value = slots_as_locals(src.sub(e.item, inner), {slot: "x"}) if e.item is not None else "x"
+    # what the condition and the value read that no pass changes is read once, before the loop
+    ahead, (cond, value) = hoisted([cond or "", value], (slot,), src.names)
+    cond = cond or None
     zones = getattr(coll, "zones", None)
     # fixed zones, or one zone of a family, are read in place instead of gathered first
     if zones is not None:
@@ -92,7 +95,7 @@ def compile(c, e, env, result=None):
         # nothing reads the slot while the loop runs: it is left holding the last item, as it would be
         loop, body = [f"x = L[{slot!r}]", "try:"] + ["    " + line for line in loop], ["    " + line for line in body] + [
             "finally:", f"    L[{slot!r}] = x"]
-    return src.function("s", "\n".join("    " + x for x in [*start, "L = s.loc_slots", *loop, *body, *end]) + "\n",
+    return src.function("s", "\n".join("    " + x for x in [*start, "L = s.loc_slots", *ahead, *loop, *body, *end]) + "\n",
                         statements=True)
 
 

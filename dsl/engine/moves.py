@@ -10,7 +10,7 @@ import itertools
 from ..language.limits import MAX_OPTIONS
 from .errors import CARRIED, IllegalMove, RuleError
 from .program import plain_move
-from .source import keeps_slots, reads_slots, slots_as_locals
+from .source import hoisted, keeps_slots, reads_slots, slots_as_locals
 from .values import Player, ZoneId
 
 
@@ -118,11 +118,15 @@ class Moves:
             rest = None if rest_fn is None else src.call(rest_fn)
         k = len(params)
         v = src.value
+        ahead = []
         if rest is not None:        # the loop's own variables hold the values the slots do
             rest = slots_as_locals(rest, {p[1]: f"v{i}" for i, p in enumerate(params)})
+            # and what the test reads that no pass changes is read once, before the loop
+            ahead, (rest,) = hoisted([rest], [p[1] for p in params], src.names)
         lines = []
         for i, p in enumerate(params):
             lines += self.domain_code(f"d{i}", p, bounds, src)
+        lines += ["    " + x for x in ahead]
         lines += [f"    size = {' * '.join(f'{v(len)}(d{i})' for i in range(k))}",
                   f"    if size + {v(len)}(moves) > {MAX_OPTIONS!r}:",
                   f"        raise {v(_too_many)}({v(choice)}, size + {v(len)}(moves))"]

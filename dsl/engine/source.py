@@ -96,6 +96,52 @@ def slots_as_locals(text: str, names: dict) -> str:
     return "".join(out) + text[at:]
 
 
+# The state's own lists, which a game never replaces (Machine.blank_state makes them, State.clone
+# copies them): an expression reads the same list however often it reads one.
+_STATE_LISTS = frozenset(("face", "revealed", "loc", "alive", "zones", "pvars"))
+
+
+def hoisted(texts: list, written, names: dict) -> tuple[list, list]:
+    """Expression codes `texts` that a generated loop runs for each item, with what they read
+    that no pass of the loop can change read once, before it, into a local: a variable
+    (`s.vars[3]`: an expression writes none), one of the state's lists, and a local slot the
+    loop does not write (`written`), when nothing the texts call can write one. Returns the
+    lines that read them and the texts reading the locals instead. Python's tokenizer tells
+    the code from the same letters inside a text literal."""
+    taken = {t.string for text in texts for t in _tokens(text) if t.type == tokenize.NAME}
+    slots_kept = all(keeps_slots(text, names) for text in texts)
+    found: dict = {}            # the code read -> the local that holds it
+    out = []
+    for text in texts:
+        if "\n" in text:
+            out.append(text)
+            continue
+        toks = _tokens(text)
+        parts, at = [], 0
+        for i, tok in enumerate(toks):
+            if tok.string != "s" or tok.start[1] < at or (i and toks[i - 1].string == ".") \
+                    or i + 2 >= len(toks) or toks[i + 1].string != ".":
+                continue
+            attr = toks[i + 2].string
+            if attr in ("vars", "loc_slots") and i + 5 < len(toks) and toks[i + 3].string == "[" \
+                    and toks[i + 4].type == tokenize.NUMBER and toks[i + 5].string == "]":
+                number = int(toks[i + 4].string)
+                if attr == "loc_slots" and (number in written or not slots_kept):
+                    continue
+                code, last, local = f"s.{attr}[{number!r}]", toks[i + 5], f"h_{attr}{number}"
+            elif attr in _STATE_LISTS:
+                code, last, local = f"s.{attr}", toks[i + 2], f"h_{attr}"
+            else:
+                continue
+            if local in taken:
+                continue
+            found[code] = local
+            parts += [text[at:tok.start[1]], local]
+            at = last.end[1]
+        out.append("".join(parts) + text[at:])
+    return [f"{local} = {code}" for code, local in found.items()], out
+
+
 def reads_slots(text: str, slots) -> bool:
     """Whether expression code `text` may read one of the local slots `slots`: it reads one
     itself (or a slot it works out), or hands the state to a function, which may."""
