@@ -8,6 +8,7 @@ import pytest
 
 from dsl.analyses.simulate import counter_score, declared_score, game_rng, play, play_loop, play_random
 from dsl.engine import Game
+from dsl.engine.values import Player
 from dsl.language.checker import check
 from dsl.language.parser import parse_text
 
@@ -712,6 +713,34 @@ def test_a_value_read_for_a_starting_value_is_not_kept_past_setup(tmp_path, monk
     game = Game(_game(_STARTING_VALUE, tmp_path), 2)
     s = game.new_initial_state()
     assert s.vars[game.var_slots["seen"]] == 1
+
+
+_STARTING_COMPREHENSION = '''game initpick
+  players 2 to 3
+counter laps = 0
+variable lead = first(q in players where seat(q) = 2)
+counter mine per player = count(q in players where q = lead)
+play
+  repeat until laps > 3
+    lead chooses n from 1 to 2
+      add n to laps
+  end game winners [lead]
+'''
+
+
+@pytest.mark.parametrize("fusing", [True, False])
+def test_a_starting_value_with_a_comprehension_is_worked_out_in_every_state(tmp_path, monkeypatch, fusing):
+    """A comprehension in a starting value has a local slot of its own, counted with the rules'
+    slots before any state is made: the same in the first state, a logged one and a copy."""
+    monkeypatch.setattr(Game, "fusing", fusing)
+    game = Game(_game(_STARTING_COMPREHENSION, tmp_path), 3)
+    states = [game.new_initial_state(), game.new_initial_state(log=True, coverage=True), game.new_initial_state()]
+    assert {len(s.loc_slots) for s in states} == {game.n_slots}
+    for s in states:
+        assert s.vars[game.var_slots["lead"]] == Player(1)
+        assert s.pvars[game.pvar_slots["mine"]] == [1, 1, 1]     # lead is set before it
+    played = play_random(game, game_rng(1, 0), 0)
+    assert played.state.outcome == (Player(1),) and len(played.actions) == played.state.moves
 
 
 def test_a_die_rolled_twice_in_one_roll_logs_both_faces(tmp_path):

@@ -2,6 +2,7 @@
 (dsl/engine/source.py, Moves.option_filler, dsl/engine/fused.py): hostile names and texts in a
 rule file stay inert data, and a game plays exactly as it does through the constructs' closures
 and the general move-listing loop."""
+import pathlib
 import re
 
 import pytest
@@ -267,9 +268,26 @@ def test_what_no_pass_of_a_loop_changes_is_read_once_before_it():
     ahead, texts = source.hoisted(["s.loc_slots[4] + s.vars[1]", "k1(s)"], (3,), names)
     assert texts == ["s.loc_slots[4] + h_vars1", "k1(s)"]
     assert ahead == ["h_vars1 = s.vars[1]"]
+    # nor while the loop's own line may write a slot, before its first pass
+    ahead, _ = source.hoisted(["s.loc_slots[4]"], (3,), names, before=["for x in k1(s):"])
+    assert ahead == []
     # a local of that name in the code already: nothing is read into it
     ahead, texts = source.hoisted(["h_vars1 + s.vars[1]"], (), names)
     assert (ahead, texts) == ([], ["h_vars1 + s.vars[1]"])
+
+
+def test_only_the_statements_that_set_them_write_a_variable_or_replace_the_states_lists():
+    """What source.hoisted rests on: no expression writes a variable (only `set` and a starting
+    value do) and nothing but making and copying a state replaces one of its lists, in the
+    engine's Python or in the code its constructs generate. A write anywhere else fails here."""
+    lists = re.compile(r"\b[sc]\.(face|revealed|loc|alive|zones|pvars)\s*=[^=]")
+    variables = re.compile(r"\bvars\[[^\]]*\]\s*=[^=]")
+    found = set()
+    for path in sorted(pathlib.Path(source.__file__).parents[1].rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        found |= {(path.name, "list") for _ in lists.finditer(text)}
+        found |= {(path.name, "variable") for _ in variables.finditer(text)}
+    assert found == {("machine.py", "list"), ("state.py", "list"), ("machine.py", "variable"), ("assign.py", "variable")}
 
 
 # A value's name hidden by a value's parameter and by a loop's variable (which hold zones):

@@ -16,7 +16,7 @@ from ..engine.source import constant, reads_slots, slots_as_locals
 from ..engine.values import Player, Team
 from ..engine.values import plain as plain_value
 from ..language.building import body_of, span
-from ..language.limits import MAX_OPTIONS
+from ..language.limits import MAX_OPTIONS, MAX_PIECES
 from ..language.kinds import ANY, BOOL, COLL, NUM, WHO, element_kind
 from ..language.kinds import a as a_kind
 from ..language import syntax as S
@@ -374,34 +374,28 @@ def _drawn_in_place(f, choice, everyone, rest) -> list:
         return rest
     n = f.name
     name, (_, _, lo, _) = choice.drawn_from
-    each = choice.each_slot
-    # the chooser is the loop's x: the collection's code reads x, not the slot
+    each, pending = choice.each_slot, choice.pending_slot
+    # the chooser is the loop's own x, so the collection's code need not read the slot
     if choice.drawn_zone:
         domain = [f"d = s.zones[{slots_as_locals(f.of(lo), {each: 'x'})}]"]
     else:
         domain = [slots_as_locals(x.strip(), {each: "x"}) for x in f.c.domain_code("d", (None, None, lo, None), {}, f.src)]
-    # the slot is written only for code that still reads it, and is put back after
+    # a zone holds at most MAX_PIECES pieces, which a decision may offer all of
+    bounded = "if not d:" if choice.drawn_zone and MAX_PIECES <= MAX_OPTIONS else f"if not 0 < {n(len)}(d) <= {MAX_OPTIONS!r}:"
+    # the watcher sees the slots as the play loop has them: the moves taken so far pending, and
+    # the loop's own slot as it was, which is written for the draw only when its code reads it
     held = any(reads_slots(x, (each,)) for x in domain)
     hold, unhold = ([f"L[{each!r}] = x0"], [f"L[{each!r}] = x"]) if held else ([], [])
-    # the move `rng.choice` takes from the collection the moves are listed from, which are
-    # (name, x) for each x in it, in its order: so they are shown to a watcher
-    return ([f"x0 = L[{each!r}]"] if held else []) + (["drawn = []", f"for x in {n(everyone)}:"] + ["    " + x for x in unhold] + ["    try:"]
-            + ["        " + x for x in domain]
-            + [f"    except {n(CARRIED)}:", "        break",
-               # a zone holds no more than the game's pieces
-               "    if not d:" if choice.drawn_zone and len(f.c.pieces) <= MAX_OPTIONS else
-               f"    if not 0 < {n(len)}(d) <= {MAX_OPTIONS!r}:", "        break",
-               f"    move = ({n(name)}, rng.choice(d))", "    if watch is not None:"]
-            # the slots as the play loop has them: the moves taken so far pending, the loop's own put back
-            + ["        " + x for x in hold]
-            + ["        if drawn:", f"            L[{choice.pending_slot!r}] = {n(tuple)}(drawn)",
-               f"        watch(s, {n(int)}(x), {n(list)}({n(zip)}({n(repeat)}({n(name)}), d)), move)"]
-            + ["        " + x for x in unhold]
-            + ["    if actions is not None:",
-               f"        actions.append([{n(int)}(x), {n(list)}(move)])",
-               *f.indented(_counted_choice(f, choice, "x", "x", True)), "    drawn.append((x, move))"]
-            + hold + [f"L[{choice.pending_slot!r}] = {n(tuple)}(drawn)",
-                      f"if {n(len)}(drawn) != {len(everyone)!r}:"] + f.indented(rest))
+    shown = hold + ["if drawn:", f"    L[{pending!r}] = {n(tuple)}(drawn)",
+                    # the move `rng.choice` takes from the collection the moves are listed from,
+                    # which are (name, x) for each x in it, in its order
+                    f"watch(s, {n(int)}(x), {n(list)}({n(zip)}({n(repeat)}({n(name)}), d)), move)"] + unhold
+    draw = (unhold + ["try:"] + f.indented(domain) + [f"except {n(CARRIED)}:", "    break", bounded, "    break",
+                                                       f"move = ({n(name)}, rng.choice(d))", "if watch is not None:"]
+            + f.indented(shown) + ["if actions is not None:", f"    actions.append([{n(int)}(x), {n(list)}(move)])"]
+            + _counted_choice(f, choice, "x", "x", True) + ["drawn.append((x, move))"])
+    return ([f"x0 = L[{each!r}]"] if held else []) + ["drawn = []", f"for x in {n(everyone)}:"] + f.indented(draw) + hold + [
+        f"L[{pending!r}] = {n(tuple)}(drawn)", f"if {n(len)}(drawn) != {len(everyone)!r}:"] + f.indented(rest)
 
 
 # ---------------------------------------------------------------- reading

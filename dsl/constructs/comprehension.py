@@ -69,9 +69,6 @@ def compile(c, e, env, result=None):
     # the loop's variable x holds what the slot does: the code reads x
     cond = slots_as_locals(src.sub(e.cond, inner), {slot: "x"}) if e.cond is not None else None
     value = slots_as_locals(src.sub(e.item, inner), {slot: "x"}) if e.item is not None else "x"
-    # what the condition and the value read that no pass changes is read once, before the loop
-    ahead, (cond, value) = hoisted([cond or "", value], (slot,), src.names)
-    cond = cond or None
     zones = getattr(coll, "zones", None)
     # fixed zones, or one zone of a family, are read in place instead of gathered first
     if zones is not None:
@@ -80,6 +77,9 @@ def compile(c, e, env, result=None):
         loop = [f"for x in s.zones[{one_zone}]:"]
     else:
         loop = [f"for x in {src.value(coll)}(s):"]
+    # the loop reads again and again what it cannot change: read once, before the collection
+    ahead, (cond, value) = hoisted([cond or "", value], (slot,), src.names, before=loop)
+    cond = cond or None
     pad = "    " * len(loop)
     v = src.value
     if result == "count":

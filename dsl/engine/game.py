@@ -61,6 +61,7 @@ class Game(Tables, Compiler, Moves, Machine):
         try:
             self.build_tables()
             self.compile_all()
+            self.compile_starting_values()
             declared = self.rules.of(S.Score)
             # (state, seat) -> number, or None: what the rule file says measures standing
             self.score_of = hook(declared[0], "compile")(self, declared[0]) if declared else None

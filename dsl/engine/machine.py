@@ -63,14 +63,20 @@ class Machine:
         self.init_vars(s)
         return s
 
+    def compile_starting_values(self):
+        """Each variable's starting value as a function of the state, compiled once with the rules:
+        a comprehension in one takes a local slot of its own, which every state must have."""
+        self.starting = {name: self.expr(self.var_decls[name].initial, Env(self, {}))
+                         for name in [*self.var_slots, *self.pvar_slots]}
+
     def init_vars(self, s):
         cs = s
         name = None
         try:
             for name, i in self.var_slots.items():
-                s.vars[i] = self.expr(self.var_decls[name].initial, Env(self, {}))(cs)
+                s.vars[i] = self.starting[name](cs)
             for name, i in self.pvar_slots.items():
-                f = self.expr(self.var_decls[name].initial, Env(self, {}))
+                f = self.starting[name]
                 per = self.var_decls[name].per
                 keys = self.n if per == "player" else len(self.teams) if per == "team" else len(self.piece_index[name])
                 s.pvars[i] = [f(cs) for _ in range(keys)]

@@ -121,7 +121,7 @@ class Moves:
         ahead = []
         if rest is not None:        # the loop's own variables hold the values the slots do
             rest = slots_as_locals(rest, {p[1]: f"v{i}" for i, p in enumerate(params)})
-            # and what the test reads that no pass changes is read once, before the loop
+            # and the test reads again and again what the loop cannot change: read once
             ahead, (rest,) = hoisted([rest], [p[1] for p in params], src.names)
         lines = []
         for i, p in enumerate(params):

@@ -36,7 +36,7 @@ class Choice:
     # option's domains (Moves.option_parts), so that a move is drawn without listing the moves
     parts: Optional[Callable] = None
     drawn_from: Optional[tuple] = None  # (name, parameter) of such a choice's one option, always offered, of one collection parameter
-    drawn_zone: bool = False           # and that collection is one zone (`hand(p)`): drawn from its own list
+    drawn_zone: bool = False           # and that collection is one zone (`hand(p)`, `table`): drawn from its list
 
     def naming_pieces(self) -> frozenset:
         """The options with a parameter taken from a collection: the only ones whose moves can

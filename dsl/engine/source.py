@@ -101,15 +101,16 @@ def slots_as_locals(text: str, names: dict) -> str:
 _STATE_LISTS = frozenset(("face", "revealed", "loc", "alive", "zones", "pvars"))
 
 
-def hoisted(texts: list, written, names: dict) -> tuple[list, list]:
+def hoisted(texts: list, written, names: dict, before=()) -> tuple[list, list]:
     """Expression codes `texts` that a generated loop runs for each item, with what they read
     that no pass of the loop can change read once, before it, into a local: a variable
     (`s.vars[3]`: an expression writes none), one of the state's lists, and a local slot the
-    loop does not write (`written`), when nothing the texts call can write one. Returns the
+    loop does not write (`written`), when nothing the texts call, nor the code `before` that
+    runs between the reads and the loop (the loop's own lines), can write one. Returns the
     lines that read them and the texts reading the locals instead. Python's tokenizer tells
     the code from the same letters inside a text literal."""
     taken = {t.string for text in texts for t in _tokens(text) if t.type == tokenize.NAME}
-    slots_kept = all(keeps_slots(text, names) for text in texts)
+    slots_kept = all(keeps_slots(text, names) for text in [*texts, *before])
     found: dict = {}            # the code read -> the local that holds it
     out = []
     for text in texts:
