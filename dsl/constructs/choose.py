@@ -158,6 +158,8 @@ def compile(c, st, env, owner):
             lo = c.expr(p.low, scope)
             hi = c.expr(p.high, scope) if p.high is not None else None
             params.append((p.name, sl, lo, hi))
+            if hi is None and one_zone(c, p.low, scope):
+                choice.zone_params |= {sl}
             scope = scope.with_local(p.name, sl)
         where = opt.where
         bounds, rest = split_bounds(where, [p.name for p in opt.params if p.high is not None])
@@ -183,7 +185,6 @@ def compile(c, st, env, owner):
         name, avail, params = choice.options[0][:3]
         if avail is None and len(params) == 1 and params[0][3] is None:
             choice.drawn_from = (name, params[0])
-            choice.drawn_zone = one_zone(c, st.options[0].params[0].low, env_opt)
     ranges = []                     # (first, end) of each option's body
     for (opt, inner, label), option in zip(bodies, choice.options):
         label.ip = len(c.code)
@@ -269,8 +270,8 @@ def compile(c, st, env, owner):
         (first, last), cov, value_slot = ranges[0], choice.options[0][7], choice.drawn_from[1][1]
         pending = f"L[{choice.pending_slot!r}]"
         return drawing + ["while True:", f"    at = {next_ip!r}", f"    pending = {pending}", "    if not pending:",
-                           "        break", f"    {pending} = pending[1:]", f"    L[{each_slot!r}], taken = pending[0]",
-                           f"    L[{value_slot!r}] = taken[1]"] + f.indented(f.counted(cov) + f.body(first, last))
+                           "        break", f"    {pending} = pending[1:]", f"    L[{each_slot!r}], move = pending[0]",
+                           f"    L[{value_slot!r}] = move[1]"] + f.indented(f.counted(cov) + f.body(first, last))
     c.fuse(ip, played)
 
 
@@ -314,7 +315,7 @@ def _drawn(f, choice) -> list:
     if len(choice.options) != 1 or avail is not None or not params:
         return [f"move = {n(c.drawn_move)}(s, {n(choice)}, None, rng)"]
     k = len(params)
-    domains = [x for i, p in enumerate(params) for x in c.domain_code(f"d{i}", p, bounds, f.src)]
+    domains = [x for i, p in enumerate(params) for x in c.domain_code(f"d{i}", p, bounds, f.src, choice.zone_params)]
     lens = [f"{n(len)}(d{i})" for i in range(k)]
     if k == 1:      # drawn_move's common shape: one value, drawn from its domain
         drawn = [f"move = ({n(name)}, rng.choice(d0)) if 0 < {lens[0]} <= {MAX_OPTIONS!r} else None"]
@@ -373,28 +374,27 @@ def _drawn_in_place(f, choice, everyone, rest) -> list:
             or not choice.parts.keeps_slots:
         return rest
     n = f.name
-    name, (_, _, lo, _) = choice.drawn_from
+    name, param = choice.drawn_from
     each, pending = choice.each_slot, choice.pending_slot
     # the chooser is the loop's own x, so the collection's code need not read the slot
-    if choice.drawn_zone:
-        domain = [f"d = s.zones[{slots_as_locals(f.of(lo), {each: 'x'})}]"]
-    else:
-        domain = [slots_as_locals(x.strip(), {each: "x"}) for x in f.c.domain_code("d", (None, None, lo, None), {}, f.src)]
+    domain = [slots_as_locals(x.strip(), {each: "x"})
+              for x in f.c.domain_code("d", param, {}, f.src, choice.zone_params)]
     # a zone holds at most MAX_PIECES pieces, which a decision may offer all of
-    bounded = "if not d:" if choice.drawn_zone and MAX_PIECES <= MAX_OPTIONS else f"if not 0 < {n(len)}(d) <= {MAX_OPTIONS!r}:"
+    bounded = "if not d:" if param[1] in choice.zone_params and MAX_PIECES <= MAX_OPTIONS else \
+        f"if not 0 < {n(len)}(d) <= {MAX_OPTIONS!r}:"
     # the watcher sees the slots as the play loop has them: the moves taken so far pending, and
     # the loop's own slot as it was, which is written for the draw only when its code reads it
     held = any(reads_slots(x, (each,)) for x in domain)
-    hold, unhold = ([f"L[{each!r}] = x0"], [f"L[{each!r}] = x"]) if held else ([], [])
-    shown = hold + ["if drawn:", f"    L[{pending!r}] = {n(tuple)}(drawn)",
-                    # the move `rng.choice` takes from the collection the moves are listed from,
-                    # which are (name, x) for each x in it, in its order
-                    f"watch(s, {n(int)}(x), {n(list)}({n(zip)}({n(repeat)}({n(name)}), d)), move)"] + unhold
-    draw = (unhold + ["try:"] + f.indented(domain) + [f"except {n(CARRIED)}:", "    break", bounded, "    break",
-                                                       f"move = ({n(name)}, rng.choice(d))", "if watch is not None:"]
+    restore_slot, set_chooser = ([f"L[{each!r}] = x0"], [f"L[{each!r}] = x"]) if held else ([], [])
+    shown = restore_slot + ["if drawn:", f"    L[{pending!r}] = {n(tuple)}(drawn)",
+                            # the move `rng.choice` takes from the collection the moves are listed
+                            # from, which are (name, x) for each x in it, in its order
+                            f"watch(s, {n(int)}(x), {n(list)}({n(zip)}({n(repeat)}({n(name)}), d)), move)"] + set_chooser
+    draw = (set_chooser + ["try:"] + f.indented(domain) + [f"except {n(CARRIED)}:", "    break", bounded, "    break",
+                                                           f"move = ({n(name)}, rng.choice(d))", "if watch is not None:"]
             + f.indented(shown) + ["if actions is not None:", f"    actions.append([{n(int)}(x), {n(list)}(move)])"]
             + _counted_choice(f, choice, "x", "x", True) + ["drawn.append((x, move))"])
-    return ([f"x0 = L[{each!r}]"] if held else []) + ["drawn = []", f"for x in {n(everyone)}:"] + f.indented(draw) + hold + [
+    return ([f"x0 = L[{each!r}]"] if held else []) + ["drawn = []", f"for x in {n(everyone)}:"] + f.indented(draw) + restore_slot + [
         f"L[{pending!r}] = {n(tuple)}(drawn)", f"if {n(len)}(drawn) != {len(everyone)!r}:"] + f.indented(rest)
 
 

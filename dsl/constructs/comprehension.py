@@ -78,8 +78,10 @@ def compile(c, e, env, result=None):
     else:
         loop = [f"for x in {src.value(coll)}(s):"]
     # the loop reads again and again what it cannot change: read once, before the collection
-    ahead, (cond, value) = hoisted([cond or "", value], (slot,), src.names, before=loop)
-    cond = cond or None
+    if cond is None:
+        ahead, (value,) = hoisted([value], (slot,), src.names, before=loop)
+    else:
+        ahead, (value, cond) = hoisted([value, cond], (slot,), src.names, before=loop)
     pad = "    " * len(loop)
     v = src.value
     if result == "count":

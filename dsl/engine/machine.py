@@ -66,23 +66,30 @@ class Machine:
     def compile_starting_values(self):
         """Each variable's starting value as a function of the state, compiled once with the rules:
         a comprehension in one takes a local slot of its own, which every state must have."""
-        self.starting = {name: self.expr(self.var_decls[name].initial, Env(self, {}))
-                         for name in [*self.var_slots, *self.pvar_slots]}
+        self.starting_values = {}
+        for name in [*self.var_slots, *self.pvar_slots]:
+            try:
+                self.starting_values[name] = self.expr(self.var_decls[name].initial, Env(self, {}))
+            except EVALUATION_ERRORS as err:
+                raise self._no_starting_value(name, err)
+
+    def _no_starting_value(self, name, err) -> RuleError:
+        return RuleError("evaluation failed", f"the starting value of '{name}' cannot be worked out: {plain_error(err)}",
+                         self.var_decls[name].span)
 
     def init_vars(self, s):
         cs = s
         name = None
         try:
             for name, i in self.var_slots.items():
-                s.vars[i] = self.starting[name](cs)
+                s.vars[i] = self.starting_values[name](cs)
             for name, i in self.pvar_slots.items():
-                f = self.starting[name]
+                f = self.starting_values[name]
                 per = self.var_decls[name].per
                 keys = self.n if per == "player" else len(self.teams) if per == "team" else len(self.piece_index[name])
                 s.pvars[i] = [f(cs) for _ in range(keys)]
         except EVALUATION_ERRORS as err:
-            raise RuleError("evaluation failed", f"the starting value of '{name}' cannot be worked out: {plain_error(err)}",
-                            self.var_decls[name].span)
+            raise self._no_starting_value(name, err)
         s.memo.clear()      # a value worked out for a starting value may have read a variable not yet set
 
     def run(self, s, ip):

@@ -81,7 +81,7 @@ class Moves:
         for name, avail, params, rest, bounds, label, opt, cov in choice.options:
             body = []
             for i, p in enumerate(params):
-                body += self.domain_code(f"d{i}", p, bounds, src)
+                body += self.domain_code(f"d{i}", p, bounds, src, choice.zone_params)
             size = " * ".join(f"{v(len)}(d{i})" for i in range(len(params))) or "1"
             body.append(f"    parts.append(({v(name)}, [{', '.join(f'd{i}' for i in range(len(params)))}], {size}))")
             lines += body if avail is None else [f"    if {src.of(avail)}:"] + ["    " + x for x in body]
@@ -125,7 +125,7 @@ class Moves:
             ahead, (rest,) = hoisted([rest], [p[1] for p in params], src.names)
         lines = []
         for i, p in enumerate(params):
-            lines += self.domain_code(f"d{i}", p, bounds, src)
+            lines += self.domain_code(f"d{i}", p, bounds, src, choice.zone_params)
         lines += ["    " + x for x in ahead]
         lines += [f"    size = {' * '.join(f'{v(len)}(d{i})' for i in range(k))}",
                   f"    if size + {v(len)}(moves) > {MAX_OPTIONS!r}:",
@@ -148,11 +148,14 @@ class Moves:
         return fill
 
     @staticmethod
-    def domain_code(var, param, bounds, src) -> list:
+    def domain_code(var, param, bounds, src, zones=()) -> list:
         """Lines setting `var` to what `domain` gives for the parameter (a zone's own list, read
-        and not copied: nothing changes a zone while moves are worked out)."""
+        and not copied: nothing changes a zone while moves are worked out). A parameter whose
+        slot is in `zones` is taken from one zone, known when compiling."""
         pname, slot, lo, hi = param
         v = src.value
+        if hi is None and slot in zones:
+            return [f"    {var} = s.zones[{src.of(lo)}]"]
         if hi is None:
             return [f"    coll = {src.of(lo)}",
                     f"    {var} = s.zones[coll] if {v(isinstance)}(coll, {v(ZoneId)}) else {v(list)}(coll)"]

@@ -32,11 +32,13 @@ class Choice:
     span: S.Span = S.NOWHERE
     owner: str = ""
     named: dict = field(default_factory=dict)    # option name -> (its parameters' slots, body label, coverage id)
+    # the slots of the parameters taken from one zone (`card from hand(p)`, `from table`), whose
+    # moves generated code reads from the zone's own list (Moves.domain_code)
+    zone_params: frozenset = frozenset()
     # of a choice whose options have independent parameters and no `where`: state -> each offered
     # option's domains (Moves.option_parts), so that a move is drawn without listing the moves
     parts: Optional[Callable] = None
     drawn_from: Optional[tuple] = None  # (name, parameter) of such a choice's one option, always offered, of one collection parameter
-    drawn_zone: bool = False           # and that collection is one zone (`hand(p)`, `table`): drawn from its list
 
     def naming_pieces(self) -> frozenset:
         """The options with a parameter taken from a collection: the only ones whose moves can

@@ -87,13 +87,24 @@ def slots_as_locals(text: str, names: dict) -> str:
         return text
     toks = _tokens(text)
     out, at = [], 0
-    for i in range(len(toks) - 5):
-        head, num, close = [x.string for x in toks[i:i + 4]], toks[i + 4], toks[i + 5]
-        if head == ["s", ".", "loc_slots", "["] and close.string == "]" and num.type == tokenize.NUMBER \
-                and int(num.string) in names and (i == 0 or toks[i - 1].string != ".") and toks[i].start[1] >= at:
-            out += [text[at:toks[i].start[1]], names[int(num.string)]]
-            at = close.end[1]
+    for i in range(len(toks)):
+        read = _state_read(toks, i)
+        if read is not None and read[0] == "loc_slots" and read[1] in names:
+            out += [text[at:toks[i].start[1]], names[read[1]]]
+            at = toks[read[2]].end[1]
     return "".join(out) + text[at:]
+
+
+def _state_read(toks, i):
+    """(attribute, number, the index of its last token) where the tokens from `i` read
+    `s.attribute[number]` of the state `s` itself, (attribute, None, ...) for `s.attribute`
+    read otherwise; None where they do not start a read of the state."""
+    if toks[i].string != "s" or (i and toks[i - 1].string == ".") or i + 2 >= len(toks) or toks[i + 1].string != ".":
+        return None
+    if i + 5 < len(toks) and toks[i + 3].string == "[" and toks[i + 4].type == tokenize.NUMBER \
+            and toks[i + 5].string == "]":
+        return toks[i + 2].string, int(toks[i + 4].string), i + 5
+    return toks[i + 2].string, None, i + 2
 
 
 # The state's own lists, which a game never replaces (Machine.blank_state makes them, State.clone
@@ -109,7 +120,7 @@ def hoisted(texts: list, written, names: dict, before=()) -> tuple[list, list]:
     runs between the reads and the loop (the loop's own lines), can write one. Returns the
     lines that read them and the texts reading the locals instead. Python's tokenizer tells
     the code from the same letters inside a text literal."""
-    taken = {t.string for text in texts for t in _tokens(text) if t.type == tokenize.NAME}
+    used = {t.string for text in texts for t in _tokens(text) if t.type == tokenize.NAME}
     slots_kept = all(keeps_slots(text, names) for text in [*texts, *before])
     found: dict = {}            # the code read -> the local that holds it
     out = []
@@ -120,25 +131,23 @@ def hoisted(texts: list, written, names: dict, before=()) -> tuple[list, list]:
         toks = _tokens(text)
         parts, at = [], 0
         for i, tok in enumerate(toks):
-            if tok.string != "s" or tok.start[1] < at or (i and toks[i - 1].string == ".") \
-                    or i + 2 >= len(toks) or toks[i + 1].string != ".":
+            read = _state_read(toks, i)
+            if read is None:
                 continue
-            attr = toks[i + 2].string
-            if attr in ("vars", "loc_slots") and i + 5 < len(toks) and toks[i + 3].string == "[" \
-                    and toks[i + 4].type == tokenize.NUMBER and toks[i + 5].string == "]":
-                number = int(toks[i + 4].string)
+            attr, number, last = read
+            if attr in ("vars", "loc_slots") and number is not None:
                 if attr == "loc_slots" and (number in written or not slots_kept):
                     continue
-                code, last, local = f"s.{attr}[{number!r}]", toks[i + 5], f"h_{attr}{number}"
+                code, local = f"s.{attr}[{number!r}]", f"h_{attr}{number}"
             elif attr in _STATE_LISTS:
-                code, last, local = f"s.{attr}", toks[i + 2], f"h_{attr}"
+                code, local, last = f"s.{attr}", f"h_{attr}", i + 2
             else:
                 continue
-            if local in taken:
+            if local in used:
                 continue
             found[code] = local
             parts += [text[at:tok.start[1]], local]
-            at = last.end[1]
+            at = toks[last].end[1]
         out.append("".join(parts) + text[at:])
     return [f"{local} = {code}" for code, local in found.items()], out
 
