@@ -11,6 +11,7 @@ import threading
 from functools import partial
 
 from ..language import syntax as S
+from ..language.constants import COMPARISONS
 from .errors import CARRIED, EVALUATION_ERRORS, LISTING_ERRORS, IllegalMove, RuleError, plain_error
 from .program import CHANCE, Chance, Choice, Env, items_of, param_names, plain_move
 from .state import DeadEnd, State
@@ -254,22 +255,25 @@ class Machine:
                   "        fired = False"]
         latch = 0
         for t, slot, coll, cond, start in self.triggers:
-            fire = [f"    {v(self.run_trigger)}(s, {v(t)}, {start!r})", "    fired = True"]
+            # only a firing changes the state: a condition is an expression, which changes none
+            fire = [f"    {v(self.run_trigger)}(s, {v(t)}, {start!r})", "    fired = True",
+                    "    if s.outcome is not None or s.dead_end is not None:", "        return"]
+            # a comparison is True or False already: the values compared are numbers and tuples
+            truth = "{}" if isinstance(t.cond, S.Binary) and t.cond.op in COMPARISONS else f"{v(bool)}({{}})"
             if coll is None:
                 test = of(cond)
                 at = repr(latch)
                 latch += 1
-                body = [f"on = {v(bool)}({test})"]
+                body = [f"on = {truth.format(test)}"]
             else:
                 test = slots_as_locals(of(cond), {slot: "p"})
-                at = f"{latch!r} + p"
+                at = f"{latch!r} + p" if latch else "p"
                 latch += self.n
                 # a collection of players is a tuple already (Compiler.never_zones)
                 items = of(coll) if self.never_zones(t.coll, Env(self, {})) else f"{v(list)}({of(coll)})"
                 body = [f"items = {items}", f"for p in {v(self._players)}:",
-                        "    on = False", "    if p in items:", f"        L[{slot!r}] = p", f"        on = {v(bool)}({test})"]
-            check = [f"if on and not la[{at}]:", f"    la[{at}] = True"] + fire + ["elif not on:", f"    la[{at}] = False",
-                     "if s.outcome is not None or s.dead_end is not None:", "    return"]
+                        "    on = False", "    if p in items:", f"        L[{slot!r}] = p", f"        on = {truth.format(test)}"]
+            check = [f"if on and not la[{at}]:", f"    la[{at}] = True"] + fire + ["elif not on:", f"    la[{at}] = False"]
             lines += ["        " + x for x in body + (["    " + x for x in check] if coll is not None else check)]
         lines += ["        if not fired:", "            return",
                   f"    raise {v(_endless_triggers)}()"]
