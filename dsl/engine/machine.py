@@ -11,7 +11,6 @@ import threading
 from functools import partial
 
 from ..language import syntax as S
-from ..language.constants import COMPARISONS
 from .errors import CARRIED, EVALUATION_ERRORS, LISTING_ERRORS, IllegalMove, RuleError, plain_error
 from .program import CHANCE, Chance, Choice, Env, items_of, param_names, plain_move
 from .state import DeadEnd, State
@@ -258,21 +257,20 @@ class Machine:
             # only a firing changes the state: a condition is an expression, which changes none
             fire = [f"    {v(self.run_trigger)}(s, {v(t)}, {start!r})", "    fired = True",
                     "    if s.outcome is not None or s.dead_end is not None:", "        return"]
-            # a comparison is True or False already: the values compared are numbers and tuples
-            truth = "{}" if isinstance(t.cond, S.Binary) and t.cond.op in COMPARISONS else f"{v(bool)}({{}})"
+            # `on` is only ever tested, so the condition's value is kept as it is, not made a bool
             if coll is None:
                 test = of(cond)
                 at = repr(latch)
                 latch += 1
-                body = [f"on = {truth.format(test)}"]
+                body = [f"on = {test}"]
             else:
                 test = slots_as_locals(of(cond), {slot: "p"})
-                at = f"{latch!r} + p" if latch else "p"
+                at = f"{latch!r} + p"
                 latch += self.n
                 # a collection of players is a tuple already (Compiler.never_zones)
                 items = of(coll) if self.never_zones(t.coll, Env(self, {})) else f"{v(list)}({of(coll)})"
                 body = [f"items = {items}", f"for p in {v(self._players)}:",
-                        "    on = False", "    if p in items:", f"        L[{slot!r}] = p", f"        on = {truth.format(test)}"]
+                        "    on = False", "    if p in items:", f"        L[{slot!r}] = p", f"        on = {test}"]
             check = [f"if on and not la[{at}]:", f"    la[{at}] = True"] + fire + ["elif not on:", f"    la[{at}] = False"]
             lines += ["        " + x for x in body + (["    " + x for x in check] if coll is not None else check)]
         lines += ["        if not fired:", "            return",
