@@ -318,7 +318,7 @@ def _drawn(f, choice) -> list:
     domains = [x for i, p in enumerate(params) for x in c.domain_code(f"d{i}", p, bounds, f.src, choice.zone_params)]
     lens = [f"{n(len)}(d{i})" for i in range(k)]
     if k == 1:      # drawn_move's common shape: one value, drawn from its domain
-        drawn = [f"move = ({n(name)}, rng.choice(d0)) if 0 < {lens[0]} <= {MAX_OPTIONS!r} else None"]
+        drawn = [f"move = ({n(name)}, rng.choice(d0)) if {_offers('d0', params[0], choice, n)} else None"]
     else:           # the first value varies slowest
         drawn = [f"size = {' * '.join(lens)}", f"if 0 < size <= {MAX_OPTIONS!r}:",
                  f"    i = rng.choice({n(range)}(size))"]
@@ -328,6 +328,15 @@ def _drawn(f, choice) -> list:
     whole, back = ([], []) if choice.parts.keeps_slots else (["whole = L[:]"], ["L[:] = whole"])
     return (whole + ["try:"] + domains + [f"except {n(CARRIED)}:"] + f.indented(back + ["move = None"])
             + ["else:"] + f.indented(back + "\n".join(drawn).split("\n")))
+
+
+def _offers(var, param, choice, n) -> str:
+    """The test that the domain `var` of the parameter `param` has a move to draw, as
+    Moves.drawn_move tests it: some value, and no more than a decision may offer; a domain
+    taken from one zone holds at most MAX_PIECES pieces, so only the first needs testing."""
+    if param[1] in choice.zone_params and MAX_PIECES <= MAX_OPTIONS:
+        return var
+    return f"0 < {n(len)}({var}) <= {MAX_OPTIONS!r}"
 
 
 def _listed(f, choice) -> list:
@@ -379,9 +388,6 @@ def _drawn_in_place(f, choice, everyone, rest) -> list:
     # the chooser is the loop's own x, so the collection's code need not read the slot
     domain = [slots_as_locals(x.strip(), {each: "x"})
               for x in f.c.domain_code("d", param, {}, f.src, choice.zone_params)]
-    # a zone holds at most MAX_PIECES pieces, which a decision may offer all of
-    bounded = "if not d:" if param[1] in choice.zone_params and MAX_PIECES <= MAX_OPTIONS else \
-        f"if not 0 < {n(len)}(d) <= {MAX_OPTIONS!r}:"
     # the watcher sees the slots as the play loop has them: the moves taken so far pending, and
     # the loop's own slot as it was, which is written for the draw only when its code reads it
     held = any(reads_slots(x, (each,)) for x in domain)
@@ -390,7 +396,8 @@ def _drawn_in_place(f, choice, everyone, rest) -> list:
                             # the move `rng.choice` takes from the collection the moves are listed
                             # from, which are (name, x) for each x in it, in its order
                             f"watch(s, {n(int)}(x), {n(list)}({n(zip)}({n(repeat)}({n(name)}), d)), move)"] + set_chooser
-    draw = (set_chooser + ["try:"] + f.indented(domain) + [f"except {n(CARRIED)}:", "    break", bounded, "    break",
+    draw = (set_chooser + ["try:"] + f.indented(domain) + [f"except {n(CARRIED)}:", "    break",
+                                                           f"if not ({_offers('d', param, choice, n)}):", "    break",
                                                            f"move = ({n(name)}, rng.choice(d))", "if watch is not None:"]
             + f.indented(shown) + ["if actions is not None:", f"    actions.append([{n(int)}(x), {n(list)}(move)])"]
             + _counted_choice(f, choice, "x", "x", True) + ["drawn.append((x, move))"])
