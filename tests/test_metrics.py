@@ -9,7 +9,7 @@ import pytest
 
 from dsl.analyses import metrics as M
 from dsl.analyses.metrics import GameLog
-from dsl.analyses.simulate import Restriction, counter_score, game_rng, play, play_random, simulate
+from dsl.analyses.simulate import Restriction, counter_score, game_rng, play, play_loop, play_random, simulate
 from dsl.engine import Game
 from dsl.loader import load
 
@@ -142,6 +142,40 @@ def test_play_without_agents_is_play_random(name, n):
         b, log = play(game, game_rng(4, i), i)
         assert a.actions == b.actions and a.state.key() == b.state.key()
         assert log.decisions == a.state.moves == len(log.choices)
+
+
+@pytest.mark.parametrize("name, n", [("bluff", 3), ("byzantine", 3), ("democracy", 4), ("dream-duels", 2),
+                                     ("populus", 3), ("tictactoe", 2)])
+def test_every_decision_is_logged_as_its_moves_and_the_scores_say(name, n):
+    """The log's reading of a decision, worked out here from its moves alone: the option keys
+    (the rule's name, the option), the labels of the pieces named by options that take them
+    from a collection, once each, sorted; and every seat's score before it. `play` reads these
+    through shortcuts per pause (a choice of one option, one parameter per option, cached key
+    sets) and the score's own reading of every seat at once."""
+    from dsl.engine.program import Choice
+    from dsl.engine.values import Piece
+    game = game_of(name, n)
+    label = game.piece_label
+    score = game.score_of or (lambda s, p: 0)
+
+    def reading(s, seat, moves, move):
+        pause = game.pauses[s.ip]
+        prefix = f"{pause.owner}: " if pause.owner else ""
+        carded = pause.naming_pieces() if type(pause) is Choice else None
+
+        def labels(ms):
+            return tuple(sorted({label[x] for m in ms for x in m[1:]
+                                 if type(x) is Piece and (carded is None or m[0] in carded)}))
+        expected.append((seat, len(moves), prefix + str(move[0]), tuple(sorted({prefix + str(m[0]) for m in moves})),
+                         labels([move]), labels(moves)))
+        scores.append(tuple(score(s, p) for p in range(n)))
+    for i in range(6):
+        expected, scores = [], []
+        play_loop(game, game_rng(2, i), i, True, watch=reading)
+        _, log = play(game, game_rng(2, i), i, score=game.score_of or score)
+        assert log.choices == expected
+        assert log.scores[:-1] == scores
+        assert any(c[4] for c in log.choices) == (name not in ("bluff", "tictactoe"))     # bids, spaces: no piece
 
 
 def test_rounds_are_passes_of_the_outermost_loop():

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import random
 import statistics
+import weakref
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..engine import CHANCE, Game
-from ..engine.program import Chance as _Chance, Choice
+from ..engine.program import Chance as _Chance, Choice, CounterScore
 from ..engine.state import State
 from ..engine.values import Piece
 from .batches import play_all
@@ -92,7 +93,7 @@ class Restriction:
             return True
         key = option_key(game, s, move)
         names = {key, str(move[0])}
-        names.update(_cards(game, (move,)))
+        names.update(_labels(game.piece_label, (move,)))
         return not names.intersection(self.banned)
 
     def filter(self, game: Game, s: State, player: int, moves: list) -> list:
@@ -107,51 +108,91 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
     from .metrics import GameLog
     choices, scores = [], []
     seats = range(game.n)
-    pauses = {}         # ip -> _pause_of(game, ip), read at the first decision there
+    readings = _readings.get(game)
+    if readings is None:
+        readings = _readings[game] = {}
+    every_seat = None if score is None else _every_seat(score, seats)
 
     def watch(s, seat, moves, move):
-        if score is not None:
-            scores.append(tuple([score(s, p) for p in seats]))
-        known = pauses.get(s.ip)
-        if known is None:
-            known = pauses[s.ip] = _pause_of(game, s.ip)
-        prefix, carded, only = known
-        if carded is None:
-            taken, offered = _cards(game, (move,)), _cards(game, moves)
-        elif carded:
-            taken = _cards(game, (move,)) if move[0] in carded else ()
-            offered = _cards(game, [m for m in moves if m[0] in carded])
+        if every_seat is not None:
+            scores.append(every_seat(s))
+        reading = readings.get(s.ip)
+        if reading is None:
+            reading = readings[s.ip] = _reading(game, s.ip)
+        prefix, only, cards, offered = reading
+        if only:
+            key, keys = only[0], only
         else:
-            taken = offered = ()
-        keys = only or tuple(sorted(prefix + str(o) for o in {m[0] for m in moves}))
-        choices.append((seat, len(moves), only[0] if only else f"{prefix}{move[0]}", keys, taken, offered))
+            names = frozenset({m[0] for m in moves})
+            keys = offered.get(names)
+            if keys is None:
+                keys = offered[names] = tuple(sorted(prefix + str(o) for o in names))
+            key = prefix + str(move[0])
+        choices.append((seat, len(moves), key, keys, *cards(move, moves)))
     played = play_loop(game, rng, index, True, agents, restriction, watch)
     s = played.state
-    if score is not None:
-        scores.append(tuple([score(s, p) for p in seats]))
+    if every_seat is not None:
+        scores.append(every_seat(s))
     return played, GameLog(index, _end_of(game, s), tuple(int(p) for p in s.outcome or ()), s.moves, s.rounds,
                            f"{s.dead_end.rule}|{s.dead_end.kind}" if s.dead_end else None, choices, scores)
 
 
-def _pause_of(game: Game, ip: int) -> tuple:
-    """What the metrics read of the choice waiting at `ip`: the prefix of its option keys; the
-    options with a parameter taken from a collection (a number range never names a piece), or
-    None to search every move for pieces: when all its options have one, or the pause is not a
-    choice that can be read; and for a choice of one option, its key as the one key offered
-    (every move there takes it), else None."""
+def _every_seat(score: Callable, seats: range) -> Callable:
+    """state -> every seat's score: the score's own `every_seat` where it has one."""
+    own = getattr(score, "every_seat", None)
+    return own if own is not None else (lambda s: tuple([score(s, p) for p in seats]))
+
+
+# game -> {ip: _reading(game, ip)}, made at the first decision there: the same for every game
+# of a run, which reads it before every decision
+_readings = weakref.WeakKeyDictionary()
+
+
+def _reading(game: Game, ip: int) -> tuple:
+    """What the metrics read of the choice waiting at `ip`: the prefix of its option keys; for
+    a choice of one option, its key as the one key offered (every move there takes it), else
+    None; its `_card_reader`; and {the names of the options offered: their keys, sorted}, filled
+    as they come."""
     pause = game.pauses.get(ip)
     owner = getattr(pause, "owner", None)
     prefix = f"{owner}: " if owner else ""
-    carded = pause.naming_pieces() if type(pause) is Choice else None
-    if carded is not None and carded == {option[0] for option in pause.options}:
-        carded = None
     only = (prefix + str(pause.options[0][0]),) if type(pause) is Choice and len(pause.options) == 1 else None
-    return prefix, carded, only
+    return prefix, only, _card_reader(game.piece_label, pause), {}
 
 
-def _cards(game: Game, moves) -> tuple:
-    """The labels of the pieces the moves name (cards played, spaces taken), once each."""
-    label = game.piece_label
+def _card_reader(label: list, pause) -> Callable:
+    """(move, moves) -> the labels of the pieces the move names (a card played, a space taken)
+    and of those the moves name, once each. Only an option with a parameter taken from a
+    collection can name a piece (a number range never does); a pause that is not a choice is
+    searched whole."""
+    def every_move(move, moves):
+        return _labels(label, (move,)), _labels(label, moves)
+
+    if type(pause) is not Choice:
+        return every_move
+    carded = pause.naming_pieces()
+    if not carded:
+        return _no_cards
+    if carded != {option[0] for option in pause.options}:
+        return lambda move, moves: (_labels(label, (move,)) if move[0] in carded else (),
+                                    _labels(label, [m for m in moves if m[0] in carded]))
+    if any(len(params) != 1 for _, _, params, *_ in pause.options):
+        return every_move
+
+    def one_parameter_each(move, moves):
+        # a card game's simulation spent a third of its reading in _labels' general loop
+        x = move[1]
+        return ((label[x],) if type(x) is Piece else (),
+                tuple(sorted({label[x] for _, x in moves if type(x) is Piece})))
+    return one_parameter_each
+
+
+def _no_cards(move, moves) -> tuple:
+    return (), ()
+
+
+def _labels(label: list, moves) -> tuple:
+    """The labels (`Game.piece_label`) of the pieces the moves name, once each."""
     return tuple(sorted({label[x] for m in moves for x in m[1:] if type(x) is Piece}))
 
 
@@ -178,15 +219,6 @@ def counter_score(game: Game, expr: str) -> Callable:
                              + (f"; {hint}" if hint else ""))
         slots.append(game.pvar_slots[name])
     return CounterScore(tuple(slots))
-
-
-@dataclass(frozen=True)
-class CounterScore:
-    """A score that adds up per-player counters (a class, not a closure, so workers can get it)."""
-    slots: tuple
-
-    def __call__(self, s: State, player: int) -> float:
-        return sum(s.pvars[i][player] or 0 for i in self.slots)
 
 
 def declared_score(game: Game) -> Optional[tuple]:

@@ -80,7 +80,9 @@ def check(ck, d):
 # ---------------------------------------------------------------- compiling
 def compile(c, d):
     """The score as a function (state, seat) -> number, for the analyses and the pay-offs."""
-    from ..engine.program import Env
+    from ..engine.program import CounterScore, Env
+    if all(n in c.pvar_slots for n in d.parts):
+        return CounterScore(tuple(c.pvar_slots[n] for n in d.parts))
     first = c.n_slots
     reads = []
     for n in d.parts:

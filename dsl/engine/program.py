@@ -46,6 +46,23 @@ class Choice:
         return frozenset(name for name, _, params, *_ in self.options if any(hi is None for *_, hi in params))
 
 
+@dataclass(frozen=True)
+class CounterScore:
+    """A score that adds up counters kept per player: a declared one (`score tribe`) or one
+    given on the command line (`--score vp+fp`). A class, not a closure, so that workers can
+    get it."""
+    slots: tuple
+
+    def __call__(self, s, player: int):
+        return sum(s.pvars[i][player] or 0 for i in self.slots)
+
+    def every_seat(self, s) -> tuple:
+        """Every seat's score at once: the analyses read it before every decision."""
+        if len(self.slots) == 1:
+            return tuple([0 + (v or 0) for v in s.pvars[self.slots[0]]])      # 0 + x is what sum([x]) gives
+        return tuple([self(s, p) for p in range(s.n)])
+
+
 @dataclass
 class Chance:
     """A chance event: its construct says how many outcomes there are and what one does."""
