@@ -159,8 +159,11 @@ def _leader(scores) -> Optional[int]:
 
 def lead_changes(scores: list) -> int:
     """Times the sole leader changes; samples where the lead is shared are skipped."""
-    changes, last = 0, None
+    changes, last, before = 0, None, None
     for row in scores:
+        if row == before:       # most decisions change no score
+            continue
+        before = row
         lead = _leader(row)
         if lead is None:
             continue
