@@ -106,6 +106,13 @@ def test_option_use_relates_use_to_winning():
     assert (cards["red"]["offered"], cards["red"]["taken"]) == (2, 1)
     assert (cards["red"]["win_rate_if_used"]["count"], cards["red"]["win_rate_if_used"]["n"]) == (0, 1)
     assert (cards["blue"]["win_rate_if_used"]["count"], cards["blue"]["win_rate_if_used"]["n"]) == (1, 1)
+    # a game that dead-ends counts its offers but no win rate; a shared win counts as no win
+    more = {r["option"]: r for r in M.option_use([GameLog(0, "won", (0,), choices=CHOICES),
+                                                  GameLog(1, "dead end", choices=CHOICES),
+                                                  GameLog(2, "shared", (0, 1), choices=CHOICES)])}
+    assert (more["b: y"]["offered"], more["b: y"]["taken"]) == (6, 3)
+    assert (more["b: y"]["win_rate_if_used"]["count"], more["b: y"]["win_rate_if_used"]["n"]) == (0, 2)
+    assert (more["b: y"]["win_rate_if_not_used"]["count"], more["b: y"]["win_rate_if_not_used"]["n"]) == (1, 2)
 
 
 # ---------------------------------------------------------------- score

@@ -9,6 +9,7 @@ May import `stats` and the standard library only: it knows neither the engine no
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -118,28 +119,38 @@ def option_use(logs: list, cards: bool = False) -> list:
     """Per option (or per card, by label): how often it is offered and taken, and the win rate
     of the seats that took it at least once in a finished game against those offered it who
     never took it."""
-    offered, taken = {}, {}
-    users, users_won, others, others_won = {}, {}, {}, {}
+    offered, taken = Counter(), Counter()
+    users, users_won, others, others_won = Counter(), Counter(), Counter(), Counter()
     for g in logs:
-        took, saw = {}, {}
+        took, saw = {}, {}      # seat -> the keys it took, and was offered, once per decision
         for c in g.choices:
             seat = c[0]
-            chosen, keys = (c[4], c[5]) if cards else ((c[2],), c[3])
-            for key in chosen:
-                taken[key] = taken.get(key, 0) + 1
-                took.setdefault(key, set()).add(seat)
-            for k in keys:
-                offered[k] = offered.get(k, 0) + 1
-                saw.setdefault(k, set()).add(seat)
-        if g.end not in ("won", "shared", "nobody"):
-            continue
-        for key, seats in saw.items():
-            for seat in seats:
-                won = seat in g.winners and g.end == "won"
-                used = seat in took.get(key, ())
-                a, b = (users, users_won) if used else (others, others_won)
-                a[key] = a.get(key, 0) + 1
-                b[key] = b.get(key, 0) + int(won)
+            if seat not in saw:
+                took[seat], saw[seat] = [], []
+            if cards:
+                took[seat] += c[4]
+                saw[seat] += c[5]
+            else:
+                took[seat].append(c[2])
+                saw[seat] += c[3]
+        winners = g.winners if g.end == "won" else ()
+        finished = g.end in ("won", "shared", "nobody")
+        for seat, keys in saw.items():
+            if not keys:
+                continue
+            used = took[seat]
+            taken.update(used)
+            offered.update(keys)
+            if not finished:
+                continue
+            used, won = set(used), seat in winners
+            for key in set(keys):
+                if key in used:
+                    users[key] += 1
+                    users_won[key] += won
+                else:
+                    others[key] += 1
+                    others_won[key] += won
     rows = []
     for key in sorted(offered):
         rows.append({"card" if cards else "option": key, "offered": offered[key], "taken": taken.get(key, 0),
