@@ -468,21 +468,25 @@ def test_a_watcher_sees_random_plays_own_code_as_it_sees_the_play_loop(path, pla
     assert any(fn is not None for fn in fused.played_out.values()), "watched, random play runs as one function"
 
 
-@pytest.mark.parametrize("path, players", [(BLUFF, 3), (DEMOCRACY, 4)])
-def test_a_watchers_own_error_leaves_random_plays_own_code_as_it_leaves_the_play_loop(path, players, monkeypatch):
+@pytest.mark.parametrize("path, players, failing, index", [
+    (BLUFF, 3, 5, 0), (DEMOCRACY, 4, 5, 0), (GAMES / "dream-duels.rules", 3, 1, 0),
+    (GAMES / "dream-duels.rules", 4, 3, 1), (GAMES / "populus.rules", 3, 1, 0)])
+def test_a_watchers_own_error_leaves_random_plays_own_code_as_it_leaves_the_play_loop(path, players, failing, index,
+                                                                                      monkeypatch):
     """A failing watcher is not a dead end of the game: its error leaves play as it is, its
-    cause with it (one actor's decision; a card from each hand at once, after the first)."""
+    cause with it (one actor's decision; a card from each hand at once, after the first; the
+    choices made together that the machine draws, Machine.drawn_together, the first and after)."""
     rules = rules_of(str(path))
 
     def watch(s, seat, moves, move):
-        if s.moves == 5:
+        if s.moves == failing:
             try:
                 {}["inner"]
             except KeyError as inner:
                 raise ValueError("the watcher's own") from inner
     for game in (Game(rules, players), _unfused(monkeypatch, rules, players)):
         with pytest.raises(ValueError, match="the watcher's own") as raised:
-            play_loop(game, game_rng(1, 0), 0, True, watch=watch)
+            play_loop(game, game_rng(1, index), index, True, watch=watch)
         assert isinstance(raised.value.__cause__, KeyError)
 
 

@@ -10,7 +10,7 @@ from itertools import repeat
 from dataclasses import dataclass
 from typing import Optional
 
-from ..engine.errors import CARRIED, LISTING_ERRORS, RuleError
+from ..engine.errors import CARRIED, LISTING_ERRORS, RuleError, WatcherFailed
 from ..engine.program import Choice, Label, OptionInfo, mentions, split_bounds
 from ..engine.source import constant, reads_slots, slots_as_locals
 from ..engine.values import Player, Team
@@ -290,8 +290,14 @@ def _decided(f, choice) -> list:
     else:
         lines = _listed(f, choice) + pick
         shown = "moves"
-    return lines + ["if watch is not None:", f"    watch(s, {n(int)}(p), {shown}, move)",
-                    "if actions is not None:", f"    actions.append([{n(int)}(p), {n(list)}(move)])"]
+    return lines + ["if watch is not None:"] + f.indented(_shown(n, f"s, {n(int)}(p), {shown}, move")) + [
+        "if actions is not None:", f"    actions.append([{n(int)}(p), {n(list)}(move)])"]
+
+
+def _shown(n, arguments: str) -> list:
+    """`watch(arguments)`, its error carried out of the play-out as the watcher's own
+    (errors.watched, in place)."""
+    return ["try:", f"    watch({arguments})", f"except {n(CARRIED)} as err:", f"    raise {n(WatcherFailed)}() from err"]
 
 
 def _actor(f, choice) -> list:
@@ -395,7 +401,7 @@ def _drawn_in_place(f, choice, everyone, rest) -> list:
     shown = restore_slot + ["if drawn:", f"    L[{pending!r}] = {n(tuple)}(drawn)",
                             # the move `rng.choice` takes from the collection the moves are listed
                             # from, which are (name, x) for each x in it, in its order
-                            f"watch(s, {n(int)}(x), {n(list)}({n(zip)}({n(repeat)}({n(name)}), d)), move)"] + set_chooser
+                            ] + _shown(n, f"s, {n(int)}(x), {n(list)}({n(zip)}({n(repeat)}({n(name)}), d)), move") + set_chooser
     draw = (set_chooser + ["try:"] + f.indented(domain) + [f"except {n(CARRIED)}:", "    break",
                                                            f"if not ({_offers('d', param, choice, n)}):", "    break",
                                                            f"move = ({n(name)}, rng.choice(d))", "if watch is not None:"]

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import operator
 import threading
-from functools import partial
 
 from ..language import syntax as S
-from .errors import CARRIED, EVALUATION_ERRORS, LISTING_ERRORS, IllegalMove, RuleError, plain_error
+from .errors import CARRIED, EVALUATION_ERRORS, LISTING_ERRORS, IllegalMove, RuleError, WatcherFailed, plain_error, watched
 from .program import CHANCE, Chance, Choice, Env, items_of, param_names, plain_move
 from .state import DeadEnd, State
 from .source import slots_as_locals
@@ -137,8 +136,8 @@ class Machine:
             return False
         own = None
         try:
-            fn(s, rng, actions, watch if watch is None else partial(_watched, watch))
-        except _WatcherFailed as err:
+            fn(s, rng, actions, watch)
+        except WatcherFailed as err:
             own = err.__cause__
         except CARRIED as err:
             self.failed(s, err, None)
@@ -475,7 +474,7 @@ class Machine:
                 if watch is not None:
                     if pending:
                         L[pause.pending_slot] = tuple(sorted(pending, key=_chooser))
-                    watch(s, int(p), self.choice_moves(s, pause, p, x), move)
+                    watched(watch, s, int(p), self.choice_moves(s, pause, p, x), move)
                 if actions is not None:
                     actions.append([int(p), list(move)])
                 self.counted_choice(s, pause, move, p, x, hidden=True)
@@ -493,7 +492,7 @@ class Machine:
             else:                       # the moves, then the move drawn from them, as the play loop draws it
                 p, chooser, moves = d
                 move = rng.choice(moves)
-                watch(s, int(p), moves, move)
+                watched(watch, s, int(p), moves, move)
             if actions is not None:
                 actions.append([int(p), list(move)])
             if self.taken_together(s, pause, move, p, chooser):
@@ -613,17 +612,6 @@ class Machine:
 
 
 _chooser = operator.itemgetter(0)      # a player or a team: a number
-
-
-class _WatcherFailed(Exception):
-    """A play-out's watcher failed: its error (the cause) is not the game's, so no dead end."""
-
-
-def _watched(watch, s, seat, moves, move):
-    try:
-        watch(s, seat, moves, move)
-    except CARRIED as err:
-        raise _WatcherFailed() from err
 
 
 def _endless_triggers() -> RuleError:
