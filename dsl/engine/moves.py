@@ -106,12 +106,12 @@ class Moves:
         return label.ip
 
     def option_filler(self, choice, name, params, bounds, rest_fn, src, rest):
-        """The loop `enumerate` runs for an option of one or two independent parameters, as one
-        generated function with each range worked out (as `domain` does) and the `where` test
-        inline (`rest` is its code in `src`, which names its values; without code, a call of
+        """The loop `enumerate` runs for an option of independent parameters, as one generated
+        function with each range worked out (as `domain` does) and the `where` test inline
+        (`rest` is its code in `src`, which names its values; without code, a call of
         `rest_fn`): the same moves, in the same order, the same checks, and the slot writes the
         test reads. None for any other option, which `enumerate` lists itself."""
-        if not 1 <= len(params) <= 2:
+        if not params:
             return None
         if rest is None:
             src = self.new_source()
@@ -143,7 +143,10 @@ class Moves:
             lines += [f"{pad}    if {rest}:", f"{pad}        moves.append({move})"] if rest is not None else \
                 [f"{pad}    moves.append({move})"]
         text = "\n".join(lines) + "\n"
-        fill = src.function("s, moves", text, statements=True)
+        try:
+            fill = src.function("s, moves", text, statements=True)
+        except (SyntaxError, RecursionError, MemoryError, ValueError):
+            return None         # code Python cannot read (loops nested too deep): enumerate lists them
         fill.keeps_slots = not stored and keeps_slots(text, src.names)
         return fill
 
