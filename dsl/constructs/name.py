@@ -129,7 +129,7 @@ def generate(src, e, env):
     if n in env.locals:
         return f"s.loc_slots[{env.locals[n]}]"
     if n in env.bound:
-        return src.call(env.bound[n])
+        return src.of(env.bound[n])
     if n in ("players", "teams", "player_count", "nobody", "true", "false") or n in c.params:
         return src.value(compile(c, e, env)(None))
     if n in c.var_slots:
