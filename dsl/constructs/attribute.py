@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..engine.source import called
 from ..engine.values import Piece
 from ..language.building import span
 from ..language.diagnostics import did_you_mean
@@ -66,9 +67,14 @@ def compile(c, e, env):
 
 def generate(src, e, env):
     name = e.name
-    if name == "owner":
-        return None                 # it tells a piece from a zone: left to the closure
     obj = src.sub(e.obj, env)
+    if name == "owner":
+        # it tells a piece from a zone, reading the thing twice: in place only when that is a
+        # read calling nothing (a local, a slot), else left to the closure, which reads it once
+        if called(obj, {}):
+            return None
+        v = src.value
+        return f"({v(src.c.piece_owner)}[{obj}] if {v(type)}({obj}) is {v(Piece)} else {v(src.c.zone_owner)}[{obj}])"
     if name == "face":
         return f"s.face[{obj}]"
     if name == "kind":

@@ -170,7 +170,7 @@ def reads_slots(text: str, slots) -> bool:
 
 
 # built-in functions generated code calls that never write a local slot
-_SLOT_FREE = (len, list, tuple, isinstance, range, max, min, sum, next, iter, reversed, divmod, bool, int)
+_SLOT_FREE = (len, list, tuple, isinstance, range, max, min, sum, next, iter, reversed, divmod, bool, int, type)
 
 
 def keeps_slots(text: str, names: dict) -> bool:
