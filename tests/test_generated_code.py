@@ -398,6 +398,66 @@ def test_highest_lowest_and_sum_of_a_comprehension_give_the_items_in_order(tmp_p
     assert _alike_through_closures(played, monkeypatch) == ([2, 2, 5, 2, 4, 0, 7, 4], (Player(0),), None)
 
 
+_THREE_PARAMETERS = """game probe
+  players 2 to 2
+deck card
+  in stock
+  cards
+    | rank |
+    | 1    |
+    | 2    |
+    | 3    |
+    | 4    |
+    | 5    |
+    | 6    |
+    | 7    |
+    | 8    |
+zone stock is deck, shared, seen by everyone
+zone hand is hand, per player, seen by owner
+counter picks = 0
+counter total = 0
+value between(lo, hi) = count(c in stock where c.rank > min(lo, hi) and c.rank < max(lo, hi))
+play
+  shuffle stock
+  for each p in players
+    move 3 from stock to hand(p)
+  repeat 3 times
+    each p in players simultaneously chooses card from hand(p)
+      move card to stock
+    first(players) chooses a from stock, b from stock, n from 1 to 8 where a.rank < b.rank and between(a.rank, n) > 1 and a.owner = nobody and hand(first(players)).owner = first(players)
+      add 1 to picks
+      add between(b.rank, n) to total
+      move a to hand(first(players))
+  end game
+"""
+
+
+def test_an_option_of_three_parameters_and_a_values_arguments_run_in_place(tmp_path, monkeypatch):
+    """The moves of an option of three parameters are listed by generated code (Moves.option_filler)
+    whose `where` reads a piece's owner in place and calls a value with arguments; the value's
+    comprehension reads the arguments in place (read once, before its loop), not by calling
+    their functions; min and max of two numbers are Python's: the same games as through the
+    closures."""
+    texts = []
+    real = source.Source.function
+
+    def recording(src, params, body, statements=False):
+        texts.append(body)
+        return real(src, params, body, statements)
+    monkeypatch.setattr(source.Source, "function", recording)
+    rules, diagnostics = parse_text(_THREE_PARAMETERS, str(tmp_path / "probe.rules"))
+    assert rules is not None and not diagnostics
+    Game(rules, 2)
+    lister = next(x for x in texts if "for v2 in d2:" in x)
+    assert re.search(r"\(k\d+\[v0\] if k\d+\(v0\) is k\d+ else k\d+\[v0\]\) == None", lister)
+    between = [x for x in texts if "for x in s.zones[z]:" in x and "h_loc_slots" in x]
+    assert len(between) == 2            # in the `where`, and in the option's body
+    assert all(re.search(r"\(k\d+\[x\] > k\d+\(\(k\d+\[h_loc_slots\d+\]\), \(h_loc_slots\d+\)\)\)", x) for x in between)
+    assert not any(re.search(r"k\d+\(s\)", x) for x in between)
+    plays = _alike_through_closures(lambda: _plays(Game(rules, 2), 20), monkeypatch)
+    assert len({repr(p) for p in plays}) > 1
+
+
 _FAILING_ITEMS = '''game probe
   players 2 to 2
 deck card

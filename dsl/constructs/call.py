@@ -233,6 +233,8 @@ def generate(src, e, env):
         items = f"s.zones[{src.sub(x, env)}]" if one_zone(c, x, env) else \
             src.call(comprehension.compile(c, x, env)) if isinstance(x, S.Comprehension) else src.sub(x, env)
         return b.of_items.format(items, len=v(len), sum=v(sum), next=v(next), iter=v(iter), reversed=v(reversed))
+    if b.of_args and len(e.args) > 1:
+        return b.of_args.format(args=", ".join(src.sub(x, env) for x in e.args), max=src.value(max), min=src.value(min))
     args = []
     for k, x in enumerate(e.args):
         last = k == len(e.args) - 1

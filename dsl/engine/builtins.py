@@ -34,6 +34,8 @@ class Builtin:
     constant: bool = False      # can be worked out before play from numbers (max, min, abs)
     of_items: str = ""          # the same as Python code on the items of its one argument, `{0}`
                                 # (what _items gives), calling {len}, {sum}, {next}, {iter}, {reversed}
+    of_args: str = ""           # the same as Python code on two or more arguments, `{args}`,
+                                # calling {max}, {min}
 
 
 def worded(template: str, how: str = "", line: str = "") -> str:
@@ -248,8 +250,8 @@ def _in_a_row(s, k, coll):
 BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("count", (1, 1), _count, "{0}の数", "the number of {0}", returns=NUM, of_items="{len}({0})"),
     Builtin("sum", (1, 1), _sum, "{0}の合計", "the total of {0}", returns=NUM, of_items="{sum}({0})"),
-    Builtin("max", (1, 9), _max, "{0}の最大", "the largest of {0}", returns=NUM, constant=True),
-    Builtin("min", (1, 9), _min, "{0}の最小", "the smallest of {0}", returns=NUM, constant=True),
+    Builtin("max", (1, 9), _max, "{0}の最大", "the largest of {0}", returns=NUM, constant=True, of_args="{max}({args})"),
+    Builtin("min", (1, 9), _min, "{0}の最小", "the smallest of {0}", returns=NUM, constant=True, of_args="{min}({args})"),
     Builtin("highest", (1, 1), _extreme(max), "{0}が最も大きいもの", "those with the highest {0}", ranks=True, returns=COLL, order="keeps"),
     Builtin("lowest", (1, 1), _extreme(min), "{0}が最も小さいもの", "those with the lowest {0}", ranks=True, returns=COLL, order="keeps"),
     Builtin("nth_highest", (2, 2), _nth_highest, "{1}が{0}番目に大きいもの", "those ranked {0} by highest {1}", ranks=True, returns=COLL, order="keeps"),
