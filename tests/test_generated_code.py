@@ -458,6 +458,48 @@ def test_an_option_of_three_parameters_and_a_values_arguments_run_in_place(tmp_p
     assert len({repr(p) for p in plays}) > 1
 
 
+def test_each_term_of_a_where_is_tried_in_the_outermost_loop_it_can_be():
+    """A move lister's `where` (Moves.option_filler) splits into its terms: each goes to the loop
+    of the last parameter it reads (by value, or by slot: a call handed the state may read any),
+    never before a term written before it, so the terms are tried in their order and stop at
+    the same one; an `or`, or the same letters in a text, is one term."""
+    from dsl.engine.moves import _tests_by_loop
+    params = [("a", 3, None, None), ("b", 4, None, None), ("n", 5, None, None)]
+    rest = "((((k0[v0] == None) and (k1[v1] > v0)) and (k2[v0] < 3)) and (k3(s) > 0))"
+    assert _tests_by_loop(rest, params) == [["(k0[v0] == None)"], ["(k1[v1] > v0)", "(k2[v0] < 3)"], ["(k3(s) > 0)"]]
+    assert _tests_by_loop("((k0[v0] == 1) or (k1[v1] == 2))", params) == [[], ["((k0[v0] == 1) or (k1[v1] == 2))"], []]
+    assert _tests_by_loop("(s.loc_slots[5] > 1) and (v0 > 0)", params) == [[], [], ["(s.loc_slots[5] > 1)", "(v0 > 0)"]]
+    assert _tests_by_loop('("v2 and" == k0[v0]) and (k1[v1] > 0)', params) == [['("v2 and" == k0[v0])'], ["(k1[v1] > 0)"], []]
+
+
+_EMPTY_INNER = """game probe
+  players 2 to 2
+deck card
+  in stock
+  cards
+    | rank |
+    | 0    |
+    | 1    |
+zone stock is deck, shared, seen by everyone
+zone pile is discard, shared, seen by everyone
+counter picks = 0
+play
+  first(players) chooses a from stock, b from pile where 10 // a.rank > 0 and b.rank >= 0
+    add 1 to picks
+  end game
+"""
+
+
+def test_a_where_term_of_an_outer_loop_is_not_tried_when_a_later_loop_has_nothing(tmp_path, monkeypatch):
+    """With no `b` to take there is no move, and the term about `a` alone, which fails for the
+    card of rank 0, is never tried: the player has no legal move, as through the closures."""
+    def played():
+        game, s = _set_up(_EMPTY_INNER, tmp_path)
+        assert game.decision(s) is None
+        return s.dead_end.kind, s.dead_end.message
+    assert _alike_through_closures(played, monkeypatch) == ("no legal move", "P1 has no legal move")
+
+
 _FAILING_ITEMS = '''game probe
   players 2 to 2
 deck card

@@ -10,7 +10,7 @@ import itertools
 from ..language.limits import MAX_OPTIONS
 from .errors import CARRIED, IllegalMove, RuleError
 from .program import plain_move
-from .source import hoisted, keeps_slots, reads_slots, slots_as_locals
+from .source import conjuncts, hoisted, keeps_slots, local_names, reads_slots, slots_as_locals
 from .values import Player, ZoneId
 
 
@@ -29,6 +29,22 @@ _too_many.keeps_slots = _too_wide.keeps_slots = True     # they build an error, 
 # How a bound of `where` narrows a range [a, b], as code: v is the bound's value.
 _NARROW = {">=": "a = {max}(a, v)", ">": "a = {max}(a, v + 1)", "<=": "b = {min}(b, v)",
            "<": "b = {min}(b, v - 1)", "=": "a, b = {max}(a, v), {min}(b, v)"}
+
+
+def _tests_by_loop(rest, params) -> list:
+    """The terms of a `where` test (`a and b and c`, in order), each in the outermost of an
+    option's loops where it can run: the loop of the last parameter it reads (its value, or its
+    slot; a call handed the state may read any), and none before a term written before it. So
+    a term is tried once for each value of what it reads, and the terms are tried in the same
+    order and stop at the same one as the whole test tried for every move."""
+    loops = [[] for _ in params]
+    level = 0
+    for term in conjuncts(rest):
+        names = local_names(term)
+        reads = [i for i, p in enumerate(params) if f"v{i}" in names or reads_slots(term, [p[1]])]
+        level = max([level, *reads])
+        loops[level].append(f"({term})")
+    return loops
 
 
 class Moves:
@@ -136,12 +152,19 @@ class Moves:
         if k == 2 and rest is None:
             lines += ["    for v0 in d0:", f"        moves.extend([{move} for v1 in d1])"]
         else:
+            tests = [[] for _ in params] if rest is None else _tests_by_loop(rest, params)
             lines += ["    L = s.loc_slots"] if stored else []
+            pad = "    "
+            if any(tests[:-1]):         # a test before the last loop runs only where the last one has values
+                lines += [f"{pad}if size:"]
+                pad += "    "
             for i, p in enumerate(params):
-                pad = "    " * (i + 1)
                 lines += [f"{pad}for v{i} in d{i}:"] + ([f"{pad}    L[{p[1]!r}] = v{i}"] if stored else [])
-            lines += [f"{pad}    if {rest}:", f"{pad}        moves.append({move})"] if rest is not None else \
-                [f"{pad}    moves.append({move})"]
+                pad += "    "
+                if tests[i]:
+                    lines += [f"{pad}if {' and '.join(tests[i])}:"]
+                    pad += "    "
+            lines += [f"{pad}moves.append({move})"]
         text = "\n".join(lines) + "\n"
         try:
             fill = src.function("s, moves", text, statements=True)

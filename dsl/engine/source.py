@@ -180,6 +180,30 @@ def keeps_slots(text: str, names: dict) -> bool:
     return all(f is not None and (f in _SLOT_FREE or getattr(f, "keeps_slots", False)) for f in called(text, names))
 
 
+def conjuncts(text: str) -> list:
+    """The terms of expression code `a and b and c`, in order, each as its own code (one term
+    for code of any other form)."""
+    text = text.strip()
+    terms = []
+
+    def flatten(node):
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+            for x in node.values:
+                flatten(x)
+        else:
+            terms.append(ast.get_source_segment(text, node))
+    try:
+        flatten(ast.parse(text, mode="eval").body)
+    except (SyntaxError, RecursionError, MemoryError, ValueError):
+        return [text]
+    return terms if None not in terms else [text]
+
+
+def local_names(text: str) -> set:
+    """The names code reads (its Python locals and the names of its values), without keywords."""
+    return {tok.string for tok in _tokens(text) if tok.type == tokenize.NAME and not keyword.iskeyword(tok.string)}
+
+
 def called(text: str, names: dict) -> list:
     """The values that code `text` calls by the names `names` binds (a call of anything else,
     or of a call's result, gives None); a method of a value (`out.append`) is not counted."""
