@@ -596,21 +596,55 @@ def test_setting_a_variable_forgets_the_values_that_read_it(tmp_path):
     assert [s.vars[get[n]] for n in "abc"] == [3, 6 + 1, 1]
 
 
+_TEAMS_OUT = '''game probe
+  players 4 to 4
+  teams of 2
+counter before = 0
+counter after = 0
+play
+  set before to count(alive_teams())
+  eliminate first(alive_teams())
+  set after to count(alive_teams())
+  end game
+'''
+
+
+@pytest.mark.parametrize("fusing", [True, False])
+def test_the_teams_still_in_are_read_again_after_an_elimination(tmp_path, monkeypatch, fusing):
+    """alive_teams() is kept between changes of the state (builtins._alive_teams); an
+    elimination is one, with nothing else changed in between."""
+    monkeypatch.setattr(Game, "fusing", fusing)
+    game = Game(_game(_TEAMS_OUT, tmp_path), 4)
+    s = game.new_initial_state()
+    assert game.play_out(s, game_rng(1, 0), None) if fusing else s.is_terminal()
+    assert (s.vars[game.var_slots["before"]], s.vars[game.var_slots["after"]]) == (2, 1)
+
+
 @pytest.mark.parametrize("path, players", [(BLUFF, 3), (DEMOCRACY, 4), (GAMES / "populus.rules", 3),
-                                           (GAMES / "byzantine.rules", 4), (GAMES / "dream-duels.rules", 2)])
+                                           (GAMES / "byzantine.rules", 4), (GAMES / "dream-duels.rules", 2),
+                                           (GAMES / "dream-duels.rules", 4)])
 def test_a_value_kept_between_changes_is_the_value_worked_out_afresh(path, players):
+    """What a state's memo keeps, the values and the teams still in (builtins._alive_teams),
+    is what they are worked out afresh: every change that could alter them empties it."""
+    from dsl.engine.builtins import BUILTINS
     game = Game(rules_of(str(path)), players)
-    checked = 0
+    checked = teams = 0
     for i in range(4):
         s = game.new_initial_state()
         for _ in _stepped(game, s, game_rng(5, i), most=300):
             named = {key: name for name, key in game.memo_keys.items()}
             for key, kept in s.memo.items():
+                if key == "alive_teams":
+                    assert BUILTINS["alive_teams"].impl(s.clone()) == kept        # a clone starts with no memo
+                    teams += 1
+                    continue
                 name = named[key]
-                assert game.value_fns[name](s.clone()) == kept, name      # a clone starts with no memo
+                assert game.value_fns[name](s.clone()) == kept, name
                 checked += 1
     if path == BLUFF:
         assert checked > 0, "values are kept across a set of another variable"
+    if players == 4 and path.name == "dream-duels.rules":
+        assert teams > 0, "the teams still in are kept, across eliminations"
 
 
 @pytest.mark.parametrize("path, players", [(BLUFF, 3), (GAMES / "byzantine.rules", 4), (GAMES / "dream-duels.rules", 2),

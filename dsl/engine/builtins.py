@@ -142,7 +142,7 @@ def _wild(s, piece):
 
 def _alive(s, p):
     if isinstance(p, Team):
-        return any(s.alive[q] for q in s.game.team_members[p])
+        return any(map(s.alive.__getitem__, s.game.team_members[p]))
     return p is not None and bool(s.alive[p])
 
 
@@ -155,7 +155,13 @@ def _members(s, t):
 
 
 def _alive_teams(s):
-    return tuple(t for t in s.game.teams if _alive(s, t))
+    # A team game reads it many times between two changes of the state: kept in the state's
+    # memo (which every change empties, `eliminate` among them) under a key no value has.
+    found = s.memo.get("alive_teams")
+    if found is None:
+        alive, members = s.alive.__getitem__, s.game.team_members
+        found = s.memo["alive_teams"] = tuple([t for t in s.game.teams if any(map(alive, members[t]))])
+    return found
 
 
 def _contains(s, coll, x):
