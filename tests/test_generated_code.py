@@ -500,6 +500,76 @@ def test_a_where_term_of_an_outer_loop_is_not_tried_when_a_later_loop_has_nothin
     assert _alike_through_closures(played, monkeypatch) == ("no legal move", "P1 has no legal move")
 
 
+_OWNER_OF_A_FIRST = """game probe
+  players 2 to 2
+deck card
+  in stock
+  cards
+    | rank |
+    | 1    |
+    | 2    |
+    | 3    |
+    | 4    |
+zone stock is deck, shared, seen by everyone
+zone hand is hand, per player, seen by owner
+counter t = 0
+play
+  for each p in players
+    p chooses c from stock where first(x in stock where x.rank > 0).owner = nobody
+      add c.rank to t
+      move c to hand(p)
+  end game
+"""
+
+
+def test_an_owner_of_something_worked_out_takes_the_slots_the_closures_take(tmp_path, monkeypatch):
+    """`x.owner` is written in place only for a local; of anything else (here a comprehension's
+    first item) it is left to the closure before any part of it is generated, so its
+    comprehension gets one slot, not one more for each time it was generated."""
+    def played():
+        game, s = _set_up(_OWNER_OF_A_FIRST, tmp_path)
+        return game.n_slots, _plays(game, 5)
+    assert _alike_through_closures(played, monkeypatch)[0] == 5
+
+
+_PASSED_ON = """game probe
+  players 2 to 2
+counter u = 1
+counter t = 0
+counter v = 0
+value d1(x) = x + x
+value d2(x) = d1(d1(x))
+value d3(x) = d2(d2(x))
+value d4(x) = d3(d3(x))
+value d5(x) = d4(d4(x))
+value l1(x) = max(min(x, 100), 1) + 1
+value l2(x) = l1(l1(l1(l1(x))))
+value l3(x) = l2(l2(l2(l2(x))))
+value l4(x) = l3(l3(l3(x)))
+play
+  set t to d5(u)
+  set v to l4(u)
+  end game
+"""
+
+
+def test_values_passing_their_parameter_on_keep_their_code_small(tmp_path, monkeypatch):
+    """An argument is written where its parameter is read only when its code is short and
+    calls nothing: a value reading its parameter twice and passing it on five times, or
+    nested 48 deep, gives code of a few hundred characters (written in place every time, it
+    grew twofold with each link, and the nested one went past what Python reads)."""
+    texts = []
+    real = source.Source.function
+
+    def recording(src, params, body, statements=False):
+        texts.append(body)
+        return real(src, params, body, statements)
+    monkeypatch.setattr(source.Source, "function", recording)
+    game, s = _set_up(_PASSED_ON, tmp_path)
+    assert max(len(x) for x in texts) < 2_000
+    assert (s.vars[game.var_slots["t"]], s.vars[game.var_slots["v"]], s.dead_end) == (2 ** 16, 49, None)
+
+
 _FAILING_ITEMS = '''game probe
   players 2 to 2
 deck card

@@ -138,12 +138,11 @@ def option_use(logs: list, cards: bool = False) -> list:
         for seat, keys in saw.items():
             if not keys:
                 continue
-            used = took[seat]
-            taken.update(used)
+            taken.update(took[seat])
             offered.update(keys)
             if not finished:
                 continue
-            used, won = set(used), seat in winners
+            used, won = set(took[seat]), seat in winners
             for key in set(keys):
                 if key in used:
                     users[key] += 1

@@ -119,16 +119,16 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
         reading = readings.get(s.ip)
         if reading is None:
             reading = readings[s.ip] = _reading(game, s.ip)
-        prefix, only, cards, offered = reading
+        prefix, only, read_cards, keys_of = reading
         if only:
             key, keys = only[0], only
         else:
             names = frozenset({m[0] for m in moves})
-            keys = offered.get(names)
+            keys = keys_of.get(names)
             if keys is None:
-                keys = offered[names] = tuple(sorted(prefix + str(o) for o in names))
+                keys = keys_of[names] = tuple(sorted(prefix + str(o) for o in names))
             key = prefix + str(move[0])
-        choices.append((seat, len(moves), key, keys, *cards(move, moves)))
+        choices.append((seat, len(moves), key, keys, *read_cards(move, moves)))
     played = play_loop(game, rng, index, True, agents, restriction, watch)
     s = played.state
     if every_seat is not None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine.source import called
 from ..engine.values import Piece
 from ..language.building import span
 from ..language.diagnostics import did_you_mean
 from ..language.kinds import ANY, NUM, PLAYER
+from ..language import syntax as S
 from ..language.syntax import Expr
 from ..printing.runs import Runs
 from .registry import nothing, register
@@ -67,14 +67,14 @@ def compile(c, e, env):
 
 def generate(src, e, env):
     name = e.name
-    obj = src.sub(e.obj, env)
     if name == "owner":
-        # it tells a piece from a zone, reading the thing twice: in place only when that is a
-        # read calling nothing (a local, a slot), else left to the closure, which reads it once
-        if called(obj, {}):
+        # it tells a piece from a zone, reading the thing twice: in place only for a local's
+        # slot, decided before any part is generated; else left to the closure, which reads it once
+        if not (isinstance(e.obj, S.Name) and e.obj.id in env.locals):
             return None
-        v = src.value
+        obj, v = src.sub(e.obj, env), src.value
         return f"({v(src.c.piece_owner)}[{obj}] if {v(type)}({obj}) is {v(Piece)} else {v(src.c.zone_owner)}[{obj}])"
+    obj = src.sub(e.obj, env)
     if name == "face":
         return f"s.face[{obj}]"
     if name == "kind":

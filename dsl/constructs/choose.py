@@ -284,19 +284,20 @@ def _decided(f, choice) -> list:
     pick = ["if not moves:", f"    {n(c.offered)}(s, p, None, moves, None)", "    return -1",
             "move = rng.choice(moves)"]
     if choice.parts is not None:
-        # drawn without its moves listed: a watcher (simulate's metrics) is shown them all the same
+        # drawn without its moves listed: a watcher (simulate's metrics) is shown them all the
+        # same, listed before its call, so that a listing's error stays the game's
         lines = _drawn(f, choice) + ["if move is None:"] + f.indented(_listed(f, choice) + pick)
-        shown = f"{n(c.choice_moves)}(s, {n(choice)}, p)"
+        listed = [f"moves = {n(c.choice_moves)}(s, {n(choice)}, p)"]
     else:
         lines = _listed(f, choice) + pick
-        shown = "moves"
-    return lines + ["if watch is not None:"] + f.indented(_shown(n, f"s, {n(int)}(p), {shown}, move")) + [
+        listed = []
+    return lines + ["if watch is not None:"] + f.indented(listed + _shown(n, f"s, {n(int)}(p), moves, move")) + [
         "if actions is not None:", f"    actions.append([{n(int)}(p), {n(list)}(move)])"]
 
 
 def _shown(n, arguments: str) -> list:
     """`watch(arguments)`, its error carried out of the play-out as the watcher's own
-    (errors.watched, in place)."""
+    (machine.watched, in place)."""
     return ["try:", f"    watch({arguments})", f"except {n(CARRIED)} as err:", f"    raise {n(WatcherFailed)}() from err"]
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..engine.builtins import BUILTINS
 from ..engine.errors import RuleError
+from ..engine.source import called
 from ..language import syntax as S
 from ..language.building import span
 from ..language.diagnostics import did_you_mean
@@ -16,6 +17,9 @@ from ..language.kinds import ANY, BOOL, COLL, NUM, TEXT, ZONE
 from ..language.syntax import Expr
 from ..printing.runs import Runs
 from .registry import nothing, register
+
+# The longest argument code written where a value's parameter is read (a slot, a column of it)
+_INLINED_ARGUMENT = 60
 
 
 @dataclass(frozen=True)
@@ -129,7 +133,13 @@ def generate(src, e, env):
     if n in env.locals:
         return f"s.loc_slots[{env.locals[n]}]"
     if n in env.bound:
-        return src.of(env.bound[n])
+        # an argument is worked out where its parameter is read, as the closures do: in place
+        # when its code is short and calls nothing, so a value passing its parameter on to
+        # another cannot make the code grow with each link; else by calling its function
+        code = getattr(env.bound[n], "code", None)
+        if code is not None and len(code[0]) <= _INLINED_ARGUMENT and not called(*code):
+            return src.of(env.bound[n])
+        return src.call(env.bound[n])
     if n in ("players", "teams", "player_count", "nobody", "true", "false") or n in c.params:
         return src.value(compile(c, e, env)(None))
     if n in c.var_slots:

@@ -156,7 +156,8 @@ def _members(s, t):
 
 def _alive_teams(s):
     # A team game reads it many times between two changes of the state: kept in the state's
-    # memo (which every change empties, `eliminate` among them) under a key no value has.
+    # memo under a key no value has. Every change that can alter it empties the memo (`eliminate`
+    # is the only one that writes `alive`; a `set` of a variable forgets only the values reading it).
     found = s.memo.get("alive_teams")
     if found is None:
         alive, members = s.alive.__getitem__, s.game.team_members

@@ -30,18 +30,6 @@ EVALUATION_ERRORS = (TypeError, KeyError, IndexError, ValueError, ZeroDivisionEr
 # when it leaves a fused statement (engine/fused.py).
 CARRIED = (RuleError, RecursionError) + EVALUATION_ERRORS
 
-class WatcherFailed(Exception):
-    """A play-out's watcher failed: its error (the cause) is not the game's, so no dead end
-    (Machine.play_out raises the cause)."""
-
-
-def watched(watch, s, seat, moves, move) -> None:
-    """`watch(s, seat, moves, move)`, its error carried out as WatcherFailed."""
-    try:
-        watch(s, seat, moves, move)
-    except CARRIED as err:
-        raise WatcherFailed() from err
-
 
 # What working out a choice's moves turns into a dead end at the choice (Machine.listing_failed).
 LISTING_ERRORS = (RuleError,) + EVALUATION_ERRORS
@@ -60,3 +48,8 @@ def plain_error(err: Exception) -> str:
     if isinstance(err, OverflowError):
         return "a number grew too large"
     return "a value is not of the kind this needs (a number where a collection is wanted, or the other way round)"
+
+
+class WatcherFailed(Exception):
+    """A play-out's watcher failed: its error (the cause) is not the game's, so no dead end
+    (Machine.play_out raises the cause)."""

@@ -10,7 +10,7 @@ import operator
 import threading
 
 from ..language import syntax as S
-from .errors import CARRIED, EVALUATION_ERRORS, LISTING_ERRORS, IllegalMove, RuleError, WatcherFailed, plain_error, watched
+from .errors import CARRIED, EVALUATION_ERRORS, LISTING_ERRORS, IllegalMove, RuleError, WatcherFailed, plain_error
 from .program import CHANCE, Chance, Choice, Env, items_of, param_names, plain_move
 from .state import DeadEnd, State
 from .source import slots_as_locals
@@ -612,6 +612,15 @@ class Machine:
 
 
 _chooser = operator.itemgetter(0)      # a player or a team: a number
+
+
+def watched(watch, s, seat, moves, move) -> None:
+    """`watch(s, seat, moves, move)`, its error carried out as WatcherFailed (the generated
+    play-out does the same in place: choose._shown)."""
+    try:
+        watch(s, seat, moves, move)
+    except CARRIED as err:
+        raise WatcherFailed() from err
 
 
 def _endless_triggers() -> RuleError:
