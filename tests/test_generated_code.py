@@ -398,23 +398,26 @@ def test_highest_lowest_and_sum_of_a_comprehension_give_the_items_in_order(tmp_p
     assert _alike_through_closures(played, monkeypatch) == ([2, 2, 5, 2, 4, 0, 7, 4], (Player(0),), None)
 
 
-_THREE_PARAMETERS = """game probe
-  players 2 to 2
-deck card
-  in stock
-  cards
-    | rank |
-    | 1    |
-    | 2    |
-    | 3    |
-    | 4    |
-    | 5    |
-    | 6    |
-    | 7    |
-    | 8    |
-zone stock is deck, shared, seen by everyone
-zone hand is hand, per player, seen by owner
-counter picks = 0
+def _cards_ranked(top: int) -> str:
+    """A 2-player probe's opening: cards of rank 1 to `top` in a shared stock, and hands."""
+    rows = "".join(f"    | {r:<4} |\n" for r in range(1, top + 1))
+    return ("game probe\n  players 2 to 2\ndeck card\n  in stock\n  cards\n    | rank |\n" + rows
+            + "zone stock is deck, shared, seen by everyone\nzone hand is hand, per player, seen by owner\n")
+
+
+def _texts_made(monkeypatch) -> list:
+    """The code of every function the generator makes from now on."""
+    texts = []
+    real = source.Source.function
+
+    def recording(src, params, body, statements=False):
+        texts.append(body)
+        return real(src, params, body, statements)
+    monkeypatch.setattr(source.Source, "function", recording)
+    return texts
+
+
+_THREE_PARAMETERS = _cards_ranked(8) + """counter picks = 0
 counter total = 0
 value between(lo, hi) = count(c in stock where c.rank > min(lo, hi) and c.rank < max(lo, hi))
 play
@@ -438,13 +441,7 @@ def test_an_option_of_three_parameters_and_a_values_arguments_run_in_place(tmp_p
     comprehension reads the arguments in place (read once, before its loop), not by calling
     their functions; min and max of two numbers are Python's: the same games as through the
     closures."""
-    texts = []
-    real = source.Source.function
-
-    def recording(src, params, body, statements=False):
-        texts.append(body)
-        return real(src, params, body, statements)
-    monkeypatch.setattr(source.Source, "function", recording)
+    texts = _texts_made(monkeypatch)
     rules, diagnostics = parse_text(_THREE_PARAMETERS, str(tmp_path / "probe.rules"))
     assert rules is not None and not diagnostics
     Game(rules, 2)
@@ -500,19 +497,7 @@ def test_a_where_term_of_an_outer_loop_is_not_tried_when_a_later_loop_has_nothin
     assert _alike_through_closures(played, monkeypatch) == ("no legal move", "P1 has no legal move")
 
 
-_OWNER_OF_A_FIRST = """game probe
-  players 2 to 2
-deck card
-  in stock
-  cards
-    | rank |
-    | 1    |
-    | 2    |
-    | 3    |
-    | 4    |
-zone stock is deck, shared, seen by everyone
-zone hand is hand, per player, seen by owner
-counter t = 0
+_OWNER_OF_A_FIRST = _cards_ranked(4) + """counter t = 0
 play
   for each p in players
     p chooses c from stock where first(x in stock where x.rank > 0).owner = nobody
@@ -558,13 +543,7 @@ def test_values_passing_their_parameter_on_keep_their_code_small(tmp_path, monke
     calls nothing: a value reading its parameter twice and passing it on five times, or
     nested 48 deep, gives code of a few hundred characters (written in place every time, it
     grew twofold with each link, and the nested one went past what Python reads)."""
-    texts = []
-    real = source.Source.function
-
-    def recording(src, params, body, statements=False):
-        texts.append(body)
-        return real(src, params, body, statements)
-    monkeypatch.setattr(source.Source, "function", recording)
+    texts = _texts_made(monkeypatch)
     game, s = _set_up(_PASSED_ON, tmp_path)
     assert max(len(x) for x in texts) < 2_000
     assert (s.vars[game.var_slots["t"]], s.vars[game.var_slots["v"]], s.dead_end) == (2 ** 16, 49, None)
