@@ -549,6 +549,23 @@ def test_values_passing_their_parameter_on_keep_their_code_small(tmp_path, monke
     assert (s.vars[game.var_slots["t"]], s.vars[game.var_slots["v"]], s.dead_end) == (2 ** 16, 49, None)
 
 
+_BOUND_BY_ANOTHER = _cards_ranked(3) + """counter t = 0
+play
+  first(players) chooses a from stock, n from 1 to 3 where n < a.rank
+    add n to t
+  end game
+"""
+
+
+def test_a_range_bound_that_reads_another_parameter_is_tested_for_each_move(tmp_path, monkeypatch):
+    """`n < a.rank` cannot narrow n's range before a has a value: it is tested with each
+    move, not compiled as a bound (which failed with "unknown name 'a'")."""
+    def listed():
+        game, s = _set_up(_BOUND_BY_ANOTHER, tmp_path)
+        return [(game.piece_label[m[1]], m[2]) for m in game.decision(s)[1]]
+    assert _alike_through_closures(listed, monkeypatch) == [("2", 1), ("3", 1), ("3", 2)]
+
+
 _FAILING_ITEMS = '''game probe
   players 2 to 2
 deck card

@@ -162,7 +162,8 @@ def compile(c, st, env, owner):
                 choice.zone_params |= {sl}
             scope = scope.with_local(p.name, sl)
         where = opt.where
-        bounds, rest = split_bounds(where, [p.name for p in opt.params if p.high is not None])
+        bounds, rest = split_bounds(where, [p.name for p in opt.params if p.high is not None],
+                                    [p.name for p in opt.params])
         bound_fns = {}
         for pname, op, bexpr in bounds:
             bound_fns.setdefault(pname, []).append((op, c.expr(bexpr, env_opt)))
