@@ -298,7 +298,7 @@ def _decided(f, choice) -> list:
 
 def _shown(n, arguments: str) -> list:
     """`watch(arguments)`, its error carried out of the play-out as the watcher's own
-    (machine.watched, in place)."""
+    (machine._watched, in place)."""
     return ["try:", f"    watch({arguments})", f"except {n(CARRIED)} as err:", f"    raise {n(WatcherFailed)}() from err"]
 
 

@@ -160,8 +160,7 @@ def _alive_teams(s):
     # is the only one that writes `alive`; a `set` of a variable forgets only the values reading it).
     found = s.memo.get("alive_teams")
     if found is None:
-        alive, members = s.alive.__getitem__, s.game.team_members
-        found = s.memo["alive_teams"] = tuple([t for t in s.game.teams if any(map(alive, members[t]))])
+        found = s.memo["alive_teams"] = tuple([t for t in s.game.teams if _alive(s, t)])
     return found
 
 

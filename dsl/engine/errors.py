@@ -30,7 +30,6 @@ EVALUATION_ERRORS = (TypeError, KeyError, IndexError, ValueError, ZeroDivisionEr
 # when it leaves a fused statement (engine/fused.py).
 CARRIED = (RuleError, RecursionError) + EVALUATION_ERRORS
 
-
 # What working out a choice's moves turns into a dead end at the choice (Machine.listing_failed).
 LISTING_ERRORS = (RuleError,) + EVALUATION_ERRORS
 

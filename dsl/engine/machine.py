@@ -474,7 +474,7 @@ class Machine:
                 if watch is not None:
                     if pending:
                         L[pause.pending_slot] = tuple(sorted(pending, key=_chooser))
-                    watched(watch, s, int(p), self.choice_moves(s, pause, p, x), move)
+                    _watched(watch, s, int(p), self.choice_moves(s, pause, p, x), move)
                 if actions is not None:
                     actions.append([int(p), list(move)])
                 self.counted_choice(s, pause, move, p, x, hidden=True)
@@ -492,7 +492,7 @@ class Machine:
             else:                       # the moves, then the move drawn from them, as the play loop draws it
                 p, chooser, moves = d
                 move = rng.choice(moves)
-                watched(watch, s, int(p), moves, move)
+                _watched(watch, s, int(p), moves, move)
             if actions is not None:
                 actions.append([int(p), list(move)])
             if self.taken_together(s, pause, move, p, chooser):
@@ -614,7 +614,7 @@ class Machine:
 _chooser = operator.itemgetter(0)      # a player or a team: a number
 
 
-def watched(watch, s, seat, moves, move) -> None:
+def _watched(watch, s, seat, moves, move) -> None:
     """`watch(s, seat, moves, move)`, its error carried out as WatcherFailed (the generated
     play-out does the same in place: choose._shown)."""
     try:

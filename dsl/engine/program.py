@@ -142,10 +142,10 @@ def source(text: str, span: S.Span) -> str:
     return "..."
 
 
-def split_bounds(where, range_params, all_params=()):
+def split_bounds(where, range_params, all_params):
     """Split `where` into simple bounds on range parameters (used to narrow the ranges, so
-    worked out before any parameter has a value: a bound that reads one of `all_params` is
-    not one) and the rest, which is tested for every combination."""
+    worked out before any parameter has a value: a bound that reads one of the option's
+    parameters, `all_params`, is not one) and the rest, which is tested for every combination."""
     if where is None:
         return [], None
     conj = []
@@ -159,7 +159,7 @@ def split_bounds(where, range_params, all_params=()):
     flatten(where)
     bounds, rest = [], []
     flip = {">=": "<=", "<=": ">=", ">": "<", "<": ">", "=": "="}
-    params, named = set(range_params), set(range_params) | set(all_params)
+    params, named = set(range_params), set(all_params)
     for c in conj:
         if isinstance(c, S.Binary) and c.op in flip:
             if isinstance(c.left, S.Name) and c.left.id in params and not mentions(c.right, named):

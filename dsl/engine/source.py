@@ -120,7 +120,7 @@ def hoisted(texts: list, written, names: dict, before=()) -> tuple[list, list]:
     runs between the reads and the loop (the loop's own lines), can write one. Returns the
     lines that read them and the texts reading the locals instead. Python's tokenizer tells
     the code from the same letters inside a text literal."""
-    used = {t.string for text in texts for t in _tokens(text) if t.type == tokenize.NAME}
+    used = set().union(*map(local_names, texts))
     slots_kept = all(keeps_slots(text, names) for text in [*texts, *before])
     found: dict = {}            # the code read -> the local that holds it
     out = []
