@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from _util import BLUFF, DEMOCRACY, line_of, rules_text
+from _util import BLUFF, DEMOCRACY, ROOT, line_of, rules_text
 
 from dsl.analyses import replay as replay_mod
 from dsl.cli import main
@@ -81,9 +81,25 @@ def test_simulate_seed_changes_the_games():
 def test_simulate_bad_arguments_exit_2(bad):
     args = ["simulate", str(BLUFF)] + (bad if "--players" in bad else ["--players", "3"] + bad)
     if not bad:
-        args = ["simulate", str(BLUFF)]               # --players is required
+        args = ["simulate", str(BLUFF)]               # Bluff is for 2 to 6 players: --players must say
     r = run(*args)
     assert r.exit_code == 2
+
+
+@pytest.mark.parametrize("command", [["simulate", "-n", 30], ["fuzz", "--max-examples", 20], ["explore"],
+                                     ["restrict", "-n", 20], ["match", "random", "random", "-n", 4],
+                                     ["skill", "--levels", "random", "-n", 4], ["diff", "--simulate", 20]])
+def test_players_may_be_left_out_for_a_game_of_one_number_only(command, tmp_path):
+    name, *rest = command
+    ttt = str(ROOT / "games" / "tictactoe.rules")
+    files = [ttt, ttt] if name == "diff" else [ttt]
+    left_out = run(name, *files, *rest, "--json" if name not in ("diff",) else "--format=json")
+    given = run(name, *files, *rest, "--players", 2, "--json" if name not in ("diff",) else "--format=json")
+    assert left_out.exit_code == 0, left_out.output
+    assert left_out.stdout == given.stdout
+    bluff = run(name, *([BLUFF, BLUFF] if name == "diff" else [BLUFF]), *rest)
+    assert bluff.exit_code == 2
+    assert "bluff is for 2 to 6 players: say how many with --players N" in bluff.output
 
 
 def test_save_dead_ends_writes_replays(sim_dir):

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit
+from .common import main, players_option, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit
 
 _AGENT_HELP = ("random | flat:N | ismcts:N | ismcts:N:c=X, with N iterations a decision "
                "(add :time=S for a time budget in seconds, which makes the run nondeterministic)")
@@ -51,7 +51,7 @@ Examples:
 @click.argument("agent_a")
 @click.argument("agent_b")
 @_variant_option
-@click.option("--players", "-p", type=int, required=True, help="Number of players.")
+@players_option
 @click.option("-n", "games", type=click.IntRange(1), default=100, show_default=True, help="Games to play.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed: the same seed gives the same games.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
@@ -61,6 +61,7 @@ def match(file, agent_a, agent_b, variants, players, games, seed, as_json, worke
     a, b = _agent_or_exit(agent_a, "agent A"), _agent_or_exit(agent_b, "agent B")
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
+    players = game.n
     with pool_or_exit(workers, scheduler) as pool, _bar(games, f"{a.name} against {b.name}") as progress:
         result = run_match(game, a, b, games, seed, progress, pool)
     if as_json:
@@ -99,7 +100,7 @@ Examples:
   playtest skill games/GAME.rules -p 3 -n 400 --workers 4                  (same result)""")
 @click.argument("file", type=click.Path())
 @_variant_option
-@click.option("--players", "-p", type=int, required=True, help="Number of players.")
+@players_option
 @click.option("--levels", default=DEFAULT_LEVELS, show_default=True, help="Agents from weakest to strongest, comma-separated.")
 @click.option("-n", "games", type=click.IntRange(1), default=100, show_default=True, help="Games per level.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed: the same seed gives the same games.")
@@ -111,6 +112,7 @@ def skill(file, variants, players, levels, games, seed, as_json, workers, schedu
     agents = [_agent_or_exit(spec, "--levels") for spec in levels.split(",")]
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
+    players = game.n
     with pool_or_exit(workers, scheduler) as pool, _bar(games * len(agents), f"skill of {rules.game.name}") as progress:
         result = run_skill(game, agents, RandomAgent(), games, seed, progress, pool)
     if as_json:

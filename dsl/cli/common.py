@@ -148,8 +148,20 @@ def _load_or_exit(path: str, variants=()):
         _echo_errors(e, path + "".join(f" + {v}" for v in variants))
 
 
-def _game_or_exit(rules, players: int) -> Game:
+def players_option(f):
+    """--players: optional where the game is for one number of players only."""
+    return click.option("--players", "-p", type=int, default=None,
+                        help="Number of players (may be left out when the game is for one number only).")(f)
+
+
+def _game_or_exit(rules, players: Optional[int]) -> Game:
+    """The game for `players` players, or for the one number the game allows when None."""
     g = rules.game
+    if players is None:
+        if g.min_players != g.max_players:
+            _fail(f"{g.name} is for {g.min_players} to {g.max_players} players: say how many with --players N,"
+                  f" e.g. --players {g.min_players}", 2)
+        players = g.min_players
     if not g.min_players <= players <= g.max_players:
         _fail(f"{g.name} is for {g.min_players} to {g.max_players} players, not {players}"
               f" (use --players {g.min_players}..{g.max_players})", 2)

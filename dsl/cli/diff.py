@@ -33,7 +33,7 @@ significant at 5% after the Holm-Bonferroni correction across all figures.""")
 @click.option("--format", "fmt", type=click.Choice(["text", "html", "json"]), default="text", show_default=True)
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="Write to this file instead of the terminal.")
 @click.option("--simulate", "n_games", type=click.IntRange(1), default=None, help="Also compare N random games per side.")
-@click.option("--players", "-p", type=int, default=None, help="Players for --simulate.")
+@click.option("--players", "-p", type=int, default=None, help="Players for --simulate (may be left out when the game is for one number only).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed for --simulate.")
 @click.option("--agents", "agent_spec", default=None, metavar="SPEC[,SPEC...]",
               help="Who plays each seat in --simulate (default random): flat:N or ismcts:N, one spec or one per seat.")
@@ -59,9 +59,9 @@ def diff(a, b, a_variants, b_variants, fmt, output, n_games, players, seed, agen
     changes = diff_mod.diff(left, right)
     behaviour = None
     if n_games:
-        if players is None:
-            _fail("--simulate needs --players", 2)
-        games = [_game_or_exit(rules, players) for rules in (left, right)]
+        first = _game_or_exit(left, players)
+        players = first.n
+        games = [first, _game_or_exit(right, players)]
         agents = agents_or_exit(agent_spec, players)
         with pool_or_exit(workers, scheduler) as pool:
             summaries = [simulate_or_exit(game, n_games, seed, f"simulating {side}", agents=agents, pool=pool)

@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..analyses import replay as replay_mod
-from .common import (main, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit,
+from .common import (main, players_option, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit,
                      save_replay_or_exit, writable_or_exit)
 
 
@@ -31,7 +31,7 @@ With --workers or --scheduler the search for findings runs in batches of 100 gam
 the workers (the same batches, so the same report); shrinking them stays in this process.""")
 @click.argument("file", type=click.Path())
 @_variant_option
-@click.option("--players", "-p", type=int, required=True, help="Number of players.")
+@players_option
 @click.option("--max-examples", type=click.IntRange(1), default=None, help="Games to generate (default 1000 if no --max-time).")
 @click.option("--max-time", type=click.FloatRange(0.1), default=None, callback=lambda ctx, param, v: _finite(v), help="Seconds to spend, at most (the report gives the games run, to repeat it with --max-examples).")
 @click.option("--seed", type=int, default=1, show_default=True, help="The same seed and --max-examples give the same report.")
@@ -42,6 +42,7 @@ def fuzz(file, variants, players, max_examples, max_time, seed, as_json, save_re
     from ..analyses.fuzz import fuzz as run_fuzz
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
+    players = game.n
     if save_replays:
         writable_or_exit(save_replays, "--save-replays", folder=True)
     with pool_or_exit(workers, scheduler) as pool, _progress(f"fuzzing {rules.game.name}") as progress:
@@ -67,7 +68,7 @@ Example:
   playtest explore games/GAME.rules -v variants/SMALL.rules -p 2 --max-states 200000 --json""")
 @click.argument("file", type=click.Path())
 @_variant_option
-@click.option("--players", "-p", type=int, required=True, help="Number of players.")
+@players_option
 @click.option("--max-states", type=click.IntRange(1), default=None, help="Stop after this many distinct states.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--save-replays", type=click.Path(file_okay=False), default=None, help="Folder for the shortest game of each dead end.")
@@ -75,6 +76,7 @@ def explore(file, variants, players, max_states, as_json, save_replays):
     from ..analyses.explore import explore as run_explore
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
+    players = game.n
     if save_replays:
         writable_or_exit(save_replays, "--save-replays", folder=True)
     with _progress(f"exploring {rules.game.name}") as progress:

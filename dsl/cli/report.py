@@ -9,7 +9,7 @@ import click
 
 from ..analyses import replay as replay_mod
 from ..analyses.simulate import Restriction, counter_score
-from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit
+from .common import main, players_option, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit
 from ..agents import parse_agents
 from .simulate import _play_options, agents_or_exit, restriction_or_exit, simulate_or_exit
 
@@ -225,7 +225,7 @@ Examples:
   playtest restrict games/GAME.rules --players 3 -n 300""")
 @click.argument("file", type=click.Path())
 @_variant_option
-@click.option("--players", "-p", type=int, required=True)
+@players_option
 @click.option("-n", "games", type=click.IntRange(1), default=500, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--ban", "bans", multiple=True, metavar="OPTION", help="The option, option name or card to ban (repeatable).")
@@ -236,6 +236,7 @@ def restrict(file, variants, players, games, seed, bans, ban_seats, as_json, wor
     from ..analyses import stats
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
+    players = game.n
     with pool_or_exit(workers, scheduler) as pool:
         base = simulate_or_exit(game, games, seed, "unrestricted", pool=pool)
         seen = [o["option"] for o in base.to_json()["metrics"]["options"]]

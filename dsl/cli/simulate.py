@@ -8,7 +8,7 @@ import click
 
 from ..analyses import replay as replay_mod
 from ..analyses.simulate import Restriction, scoring as score_of, simulate as run_simulation
-from .common import (main, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit,
+from .common import (main, players_option, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit,
                      save_replay_or_exit, writable_or_exit)
 
 
@@ -40,7 +40,7 @@ Example:
   playtest simulate games/GAME.rules --players 4 -n 20000 --workers 4   (same output, 4 processes)""")
 @click.argument("file", type=click.Path())
 @_variant_option
-@click.option("--players", "-p", type=int, required=True, help="Number of players.")
+@players_option
 @click.option("-n", "games", type=click.IntRange(1), default=1000, show_default=True, help="Games to play.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed: the same seed gives the same games.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
@@ -52,6 +52,7 @@ def simulate(file, variants, players, games, seed, as_json, save_dead_ends, scor
              workers, scheduler):
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
+    players = game.n
     if save_dead_ends:
         writable_or_exit(save_dead_ends, "--save-dead-ends", folder=True)
     agents = agents_or_exit(agent_spec, players)
