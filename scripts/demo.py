@@ -23,6 +23,12 @@ from dsl.loader import load  # noqa: E402
 GAMES_PER_RUN = {"populus": 30}
 DEFAULT_GAMES = 200
 
+# The commands the tour suggests, as a newcomer types them (tests/test_cli.py runs each).
+NEXT = (("playtest simulate games/bluff.rules --players 4 -n 2000", "balance with intervals"),
+        ("playtest fuzz games/bluff.rules --players 4", "hunt for dead ends"),
+        ("playtest book games/bluff.rules --lang ja -o bluff.pdf", "print the rulebook"),
+        ("playtest --help", "every command"))
+
 
 def _check(path: str) -> tuple[str, int, int]:
     try:
@@ -75,10 +81,8 @@ def main() -> int:
     print("3. where to look next")
     print("   generated/index.html              rulebooks, one-page sheets and card sheets (ja/en, HTML and PDF)")
     print("   generated/reports/                balance reports; generated/findings/ the dead ends fuzz found")
-    print("   playtest simulate games/bluff.rules --players 4 -n 2000      balance with intervals")
-    print("   playtest fuzz games/bluff.rules                              hunt for dead ends")
-    print("   playtest book games/bluff.rules --lang ja -o bluff.pdf       print the rulebook")
-    print("   playtest --help                                              every command")
+    for command, what in NEXT:
+        print(f"   {command:59} {what}")
     print(f"\n   ({time.monotonic() - start:.0f} s; `make simulate-all` plays every player count)")
     return 1 if failed else 0
 

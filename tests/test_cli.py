@@ -334,3 +334,18 @@ def test_help_lists_the_commands():
     assert r.exit_code == 0
     for command in ("check", "simulate", "replay"):
         assert command in r.output
+
+
+def test_the_commands_the_demo_suggests_run_as_typed(tmp_path, monkeypatch):
+    import importlib.util
+    import shlex
+    spec = importlib.util.spec_from_file_location("demo", ROOT / "scripts" / "demo.py")
+    demo = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(demo)
+    monkeypatch.chdir(ROOT)
+    for command, _ in demo.NEXT:
+        words = shlex.split(command)
+        assert words[0] == "playtest"
+        args = [str(tmp_path / w) if w.endswith(".pdf") else w for w in words[1:]]
+        r = run(*args)
+        assert r.exit_code == 0, (command, r.output)
