@@ -2,6 +2,12 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -170,7 +176,50 @@ def test_fuzz_with_workers_stops_at_max_time_even_with_max_examples():
 
 def test_auto_stays_in_this_process_where_processes_cannot_start(monkeypatch, every_run_is_long):
 
-    def no_processes(workers):
+    def no_processes(workers, **options):
         raise NotImplementedError("no sem_open on this system")
     monkeypatch.setattr(batches, "ProcessPoolExecutor", no_processes)
     assert _out(SIMULATE + ["--workers", "auto"]) == _out(SIMULATE + ["--workers", "1"])
+
+
+def _children(pid: int) -> set:
+    kids = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue                    # a process that ended while we looked
+        if int(fields[1]) == pid:
+            kids.add(int(stat.parent.name))
+    return kids
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the processes from /proc")
+def test_ctrl_c_stops_the_workers_at_once():
+    """Ctrl-C reaches the command and its workers (one process group, as in a terminal): the
+    command ends without a traceback and takes its workers with it, not waiting for their
+    batches (here about two minutes each: the command would outlive the guard below)."""
+    run = subprocess.Popen([sys.executable, "-m", "dsl.cli", "simulate", str(DEMOCRACY), "-p", "4", "-n", "1000000",
+                            "--workers", "2"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           start_new_session=True, text=True)
+    try:
+        for _ in range(600):            # the workers start once the game is loaded
+            workers = _children(run.pid)
+            if len(workers) >= 2:
+                break
+            time.sleep(0.05)
+        assert len(workers) >= 2, "the workers did not start"
+        time.sleep(0.5)                 # into their first batches
+        os.killpg(run.pid, signal.SIGINT)
+        _, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    assert run.returncode != 0
+    assert "Traceback" not in err, err
+    for _ in range(100):
+        if not any(Path(f"/proc/{pid}").exists() for pid in workers):
+            break
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers), "a worker outlived the command"

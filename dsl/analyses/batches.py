@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import signal
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Callable, Optional
@@ -64,8 +65,13 @@ class Pool:
             self.size = max(1, sum(self._client.nthreads().values()))
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, exc_type, *exc):
         if self._executor is not None:
+            if exc_type is not None:
+                # Ctrl-C or an error: the batches running or queued are of no use, and would
+                # keep the command waiting for them
+                for process in list((self._executor._processes or {}).values()):
+                    process.terminate()
             self._executor.shutdown(cancel_futures=True)
         if self._client is not None:
             self._client.close()
@@ -81,7 +87,7 @@ class Pool:
         if cores < 2:
             return False
         try:
-            self._executor = ProcessPoolExecutor(cores)
+            self._executor = _processes(cores)
         except (OSError, NotImplementedError, ImportError):    # a system without worker processes: stay here
             self.auto = False
             return False
@@ -111,7 +117,7 @@ class Pool:
                     done(tasks[index[f.key]])
             return self._client.gather(futures)
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(self.workers)
+            self._executor = _processes(self.workers)
         futures = {self._executor.submit(fn, t): i for i, t in enumerate(tasks)}
         results = [None] * len(tasks)
         for f in as_completed(futures):
@@ -120,6 +126,16 @@ class Pool:
             if done is not None:
                 done(tasks[i])
         return results
+
+
+def _processes(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(workers, initializer=_worker_ignores_interrupts)
+
+
+def _worker_ignores_interrupts():
+    """Ctrl-C reaches every process of the terminal: a worker leaves it to the command, which
+    stops the workers (Pool.__exit__), so no batch is cut off at a random place and reported."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def play_all(pool: Optional[Pool], game, total: int, here: Callable[[int], None], batch: Callable,

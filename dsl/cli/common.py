@@ -137,8 +137,10 @@ def pool_or_exit(workers: Optional[int], scheduler):
         _fail(f"--scheduler: {e}", 2)
     try:
         yield pool
-    finally:
-        pool.__exit__(None, None, None)
+    except BaseException as e:
+        pool.__exit__(type(e), e, e.__traceback__)
+        raise
+    pool.__exit__(None, None, None)
 
 
 def _load_or_exit(path: str, variants=()):
