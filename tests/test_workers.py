@@ -223,3 +223,22 @@ def test_ctrl_c_stops_the_workers_at_once():
             break
         time.sleep(0.1)
     assert not any(Path(f"/proc/{pid}").exists() for pid in workers), "a worker outlived the command"
+
+
+def _slow_batch(games: int) -> int:
+    for _ in range(games):
+        time.sleep(0.05)
+        batches.played()
+    return games
+
+
+def test_the_progress_bar_hears_of_games_as_the_workers_play_them(monkeypatch):
+    monkeypatch.setattr(batches, "TICK_SECONDS", 0.1)
+    with batches.Pool(2) as pool:
+        heard = []
+        assert pool.map(_slow_batch, [10, 10], heard.append, [10, 10]) == [10, 10]
+        assert sum(heard) == 20
+        assert len(heard) > 2 and min(heard) < 10, "told only as each batch ended"
+        again = []                      # the same workers: nothing of the run before is counted again
+        assert pool.map(_slow_batch, [4], again.append, [4]) == [4]
+        assert sum(again) == 4

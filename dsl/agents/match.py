@@ -16,14 +16,14 @@ and the random seats never do. When every game has a winner it equals
 (best score - 1/n) / (1 - 1/n), how far the best agent gets from the fair share toward
 always winning; unlike that, it is not pulled down by dead ends, which are worth 0 to all.
 
-May import .play and .spec, and the analyses' `game_rng` and `play_all` (where games are played).
+May import .play and .spec, and the analyses' `game_rng`, `play_all` and `played` (where games are played).
 """
 from __future__ import annotations
 
 import math
 from typing import Callable, Optional
 
-from ..analyses.batches import play_all
+from ..analyses.batches import play_all, played
 from ..analyses.simulate import game_rng
 from .play import play
 from .search import win_share
@@ -66,7 +66,7 @@ def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], 
         if progress is not None:
             progress(1)
     for part in play_all(pool, game, games, here, _match_batch, lambda portable, r: (portable, a, b, seed, r),
-                         (lambda t: progress(len(t[4]))) if progress else None, (a, b)):
+                         progress, (a, b)):
         ends += part
     score = 0.0
     wins = shared = draws = losses = dead = 0
@@ -116,7 +116,11 @@ def _match_batch(task) -> list:
     """In a worker: how the games of one index range ended."""
     portable, a, b, seed, indices = task
     game = portable.game()
-    return [_match_game(game, a, b, seed, i) for i in indices]
+    ends = []
+    for i in indices:
+        ends.append(_match_game(game, a, b, seed, i))
+        played()
+    return ends
 
 
 def skill(game, levels: list, opponent, games: int, seed: int,

@@ -22,11 +22,12 @@ command. Which process plays a game still changes nothing.
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import os
 import pickle
 import signal
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Callable, Optional
 
 BATCHES_PER_WORKER = 4      # more batches than workers, so a slow batch does not leave the others idle
@@ -35,6 +36,7 @@ DASK_MIN_SEARCHED = 10      # games where an agent searches (flat:N, ismcts:N) t
 CONNECT_SECONDS = 10
 AUTO_AFTER_SECONDS = 1.0    # --workers auto: a run shorter than this never starts processes
 AUTO_REST_SECONDS = 2.0     # ... nor one with less than this left to play (a process starts in about 0.2 s)
+TICK_SECONDS = 0.25         # how often a worker tells the progress bar the games it has played
 
 
 class PoolError(Exception):
@@ -54,6 +56,7 @@ class Pool:
         self.size = self.workers        # batches that run at once (a cluster's threads, once connected)
         self._executor = None
         self._client = None
+        self._maps = 0                  # map calls so far: a late tick of an earlier one is not counted again
 
     @property
     def parallel(self) -> bool:
@@ -105,52 +108,102 @@ class Pool:
         size = max(least, (total - start) // (self.size * BATCHES_PER_WORKER), 1)
         return [range(a, min(a + size, total)) for a in range(start, total, size)]
 
-    def map(self, fn: Callable, tasks: list, done: Optional[Callable] = None) -> list:
+    def map(self, fn: Callable, tasks: list, progress: Optional[Callable[[int], None]] = None,
+            sizes: Optional[list] = None) -> list:
         """fn(task) for every task, in the workers; the results in the order of `tasks`.
-        done(task) is called in this process as each one finishes, in any order."""
+        progress(n), in this process, with the games played since it was last called: as the
+        local workers play them (about every TICK_SECONDS, through `played`) and as each task,
+        of sizes[i] games, finishes."""
+        sizes = sizes or [0] * len(tasks)
         if self._client is not None:
             from distributed import as_completed as finished
             futures = self._client.map(fn, tasks, pure=False)
             index = {f.key: i for i, f in enumerate(futures)}
             for f in finished(futures, loop=self._client.loop):
-                if done is not None:
-                    done(tasks[index[f.key]])
+                if progress is not None:
+                    progress(sizes[index[f.key]])
             return self._client.gather(futures)
         if self._executor is None:
             self._executor = _processes(self.workers)
-        futures = {self._executor.submit(fn, t): i for i, t in enumerate(tasks)}
+        self._maps += 1
+        futures = {self._executor.submit(_batch, fn, t, (self._maps, i)): i for i, t in enumerate(tasks)}
         results = [None] * len(tasks)
-        for f in as_completed(futures):
-            i = futures[f]
-            results[i] = f.result()
-            if done is not None:
-                done(tasks[i])
+        told = [0] * len(tasks)         # games of each task already given to progress; None once it is done
+        pending = set(futures)
+        while pending:
+            ready, pending = wait(pending, timeout=TICK_SECONDS, return_when=FIRST_COMPLETED)
+            while not self._executor.ticks.empty():
+                (run, i), n = self._executor.ticks.get()
+                if run == self._maps and told[i] is not None and progress is not None:
+                    told[i] += n
+                    progress(n)
+            for f in ready:
+                i = futures[f]
+                results[i] = f.result()
+                if progress is not None:
+                    progress(sizes[i] - told[i])
+                told[i] = None
         return results
 
 
 def _processes(workers: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(workers, initializer=_worker_ignores_interrupts)
+    """Worker processes, each telling the games it plays to `ticks`."""
+    ticks = multiprocessing.SimpleQueue()
+    executor = ProcessPoolExecutor(workers, initializer=_worker_started, initargs=(ticks,))
+    executor.ticks = ticks
+    return executor
 
 
-def _worker_ignores_interrupts():
+def _worker_started(ticks):
     """Ctrl-C reaches every process of the terminal: a worker leaves it to the command, which
     stops the workers (Pool.__exit__), so no batch is cut off at a random place and reported."""
+    global _ticks
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _ticks = ticks
+
+
+# In a worker process: where it tells the games it plays, for which batch, how many not yet told, since when
+_ticks = None
+_playing = None
+_untold = 0
+_told_at = 0.0
+
+
+def _batch(fn, task, key):
+    global _playing, _untold, _told_at
+    _playing, _untold, _told_at = key, 0, time.monotonic()
+    return fn(task)
+
+
+def played(games: int = 1) -> None:
+    """A batch's loop, in a worker, has played more games: the command's progress bar hears of
+    them about every TICK_SECONDS (Pool.map), not only when the batch ends. Elsewhere (this
+    process, a Dask worker) nothing."""
+    global _untold, _told_at
+    if _ticks is None:
+        return
+    _untold += games
+    now = time.monotonic()
+    if now - _told_at >= TICK_SECONDS:
+        _ticks.put((_playing, _untold))
+        _untold, _told_at = 0, now
 
 
 def play_all(pool: Optional[Pool], game, total: int, here: Callable[[int], None], batch: Callable,
-             task: Callable, done: Optional[Callable] = None, agents=()) -> list:
+             task: Callable, progress: Optional[Callable[[int], None]] = None, agents=()) -> list:
     """Games 0 to total - 1, where `pool` says: here(i) plays game i in this process until every
     game is played or the pool (of workers from the start, or auto and grown) takes the rest in
-    batches, batch(task(portable, indices)) in its workers, done(task) here as each finishes.
-    The batches' results in index order (none when every game was played here)."""
+    batches, batch(task(portable, indices)) in its workers (which call `played` for each game),
+    progress(n) here as they play. The batches' results in index order (none when every game
+    was played here)."""
     first = 0
     if pool is None or not pool.parallel:
         first = played_here(pool, total, here)
         if first == total:
             return []
     portable = Portable(game.rules, game.n)
-    return pool.map(batch, [task(portable, r) for r in pool.split(total, agents, first)], done)
+    ranges = pool.split(total, agents, first)
+    return pool.map(batch, [task(portable, r) for r in ranges], progress, [len(r) for r in ranges])
 
 
 def played_here(pool: Optional[Pool], total: int, play: Callable[[int], None]) -> int:

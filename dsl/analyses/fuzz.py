@@ -499,9 +499,10 @@ class _Discovery:
 
 def _discover_batch(task) -> _Discovery:
     """In a worker: one discover batch, its game indices counted from `first`."""
+    from .batches import played
     portable, seed, batch, size, first = task
     found = _Discovery(portable.players, first)
-    found.run_batch(_runner_of(portable.game()), seed, batch, size)
+    found.run_batch(_runner_of(portable.game()), seed, batch, size, lambda *_: played())
     return found
 
 
@@ -607,10 +608,10 @@ def _discover_split(game: Game, pool, seed: int, max_examples, discover_until, p
         tasks = [(portable, seed, batches + k, size, seen.examples + k * BATCH) for k, size in enumerate(sizes)]
         done = [seen.examples]
 
-        def finished(task):
-            done[0] += task[3]
+        def told(games):
+            done[0] += games
             progress("discover", done[0], max_examples)
-        for part in pool.map(_discover_batch, tasks, finished if progress else None):
+        for part in pool.map(_discover_batch, tasks, told if progress else None, sizes):
             seen.merge(part)
             batches += 1
             if seen.stopped_because:

@@ -17,7 +17,7 @@ from ..engine import CHANCE, Game
 from ..engine.program import Chance as _Chance, Choice, CounterScore
 from ..engine.state import State
 from ..engine.values import Piece
-from .batches import play_all
+from .batches import play_all, played
 
 
 def _added(totals: list, more) -> list:
@@ -395,7 +395,7 @@ def simulate(game: Game, n: int, seed: int, progress: Optional[Callable[[int], N
             progress(1)
     for part in play_all(pool, game, n, here, _simulate_batch,
                          lambda portable, r: (portable, r, seed, agents, sent, restriction),
-                         (lambda t: progress(len(t[1]))) if progress else None, agents):
+                         progress, agents):
         summary.merge(part)
     return summary
 
@@ -414,6 +414,7 @@ def _simulate_batch(task) -> Summary:
     part = _empty(game, seed, agents, None if score is None else score[0])
     for i in indices:
         part.add(*play(game, game_rng(seed, i), i, agents, fn, restriction))
+        played()
     part.examples = {k: Played(p.index, p.actions, None) for k, p in part.examples.items()}
     return part
 
