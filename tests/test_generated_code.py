@@ -540,7 +540,7 @@ play
 
 def test_values_passing_their_parameter_on_keep_their_code_small(tmp_path, monkeypatch):
     """An argument is written where its parameter is read only when its code is short and
-    calls nothing: a value reading its parameter twice and passing it on five times, or
+    calls nothing but Python's own functions: a value reading its parameter twice and passing it on five times, or
     nested 48 deep, gives code of a few hundred characters (written in place every time, it
     grew twofold with each link, and the nested one went past what Python reads)."""
     texts = _texts_made(monkeypatch)
@@ -627,3 +627,37 @@ def test_code_grows_with_each_value_that_reads_another_twice_not_twofold(tmp_pat
     assert _chain_played(12, "{prev} + {prev}", tmp_path) == 2 ** 13 % 1000
     # about 140 characters a link; each value's code written into its reader's would be 2 ** 12 times one
     assert sum(len(text) for text in source._compiled) < 10_000
+
+
+_ARGUMENTS_OF_MIN_AND_MAX = _cards_ranked(8) + """counter total = 0
+value within(lo, hi) = count(c in stock where c.rank >= lo and c.rank <= hi)
+value least = 2
+play
+  shuffle stock
+  for each p in players
+    move 3 from stock to hand(p)
+  repeat 3 times
+    first(players) chooses a from hand(first(players)), n from 1 to 8 where within(min(a.rank, n), max(a.rank, n)) > 1
+      add within(min(n, least), a.rank) to total
+      move a to stock
+  end game
+"""
+
+
+def test_an_argument_calling_only_pythons_own_functions_is_read_in_place(tmp_path, monkeypatch):
+    """An argument whose code calls min or max (Python's own, in place) is written where its
+    parameter is read, its slots read once before the comprehension's loop; one that calls a
+    function handed the state (here a value kept in the memo) is still called by its function."""
+    texts = _texts_made(monkeypatch)
+    rules, diagnostics = parse_text(_ARGUMENTS_OF_MIN_AND_MAX, str(tmp_path / "probe.rules"))
+    assert rules is not None and not diagnostics
+    Game(rules, 2)
+    within = [x for x in texts if "for x in s.zones[z]:" in x]
+    in_place = r"k\d+\(\(?k\d+\[h_loc_slots\d+\]\)?, \(?h_loc_slots\d+\)?\)"
+    assert len(within) == 2
+    where = next(x for x in within if len(re.findall(in_place, x)) == 2)
+    assert not re.search(r"k\d+\(s\)", where)
+    body = next(x for x in within if x is not where)
+    assert re.search(r"k\d+\(s\)", body)
+    plays = _alike_through_closures(lambda: _plays(Game(rules, 2), 20), monkeypatch)
+    assert len({repr(p) for p in plays}) > 1

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ..engine.builtins import BUILTINS
 from ..engine.errors import RuleError
-from ..engine.source import called
+from ..engine.source import SLOT_FREE, called
 from ..language import syntax as S
 from ..language.building import span
 from ..language.diagnostics import did_you_mean
@@ -134,10 +134,11 @@ def generate(src, e, env):
         return f"s.loc_slots[{env.locals[n]}]"
     if n in env.bound:
         # an argument is worked out where its parameter is read, as the closures do: in place
-        # when its code is short and calls nothing, so a value passing its parameter on to
-        # another cannot make the code grow with each link; else by calling its function
+        # when its code is short and calls no function but Python's own (min, len), so a value
+        # passing its parameter on to another cannot make the code grow with each link; else by
+        # calling its function
         code = getattr(env.bound[n], "code", None)
-        if code is not None and len(code[0]) <= _INLINED_ARGUMENT and not called(*code):
+        if code is not None and len(code[0]) <= _INLINED_ARGUMENT and all(f in SLOT_FREE for f in called(*code)):
             return src.of(env.bound[n])
         return src.call(env.bound[n])
     if n in ("players", "teams", "player_count", "nobody", "true", "false") or n in c.params:

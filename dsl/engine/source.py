@@ -170,14 +170,14 @@ def reads_slots(text: str, slots) -> bool:
 
 
 # built-in functions generated code calls that never write a local slot
-_SLOT_FREE = (len, list, tuple, isinstance, range, max, min, sum, next, iter, reversed, divmod, bool, int, type)
+SLOT_FREE = (len, list, tuple, isinstance, range, max, min, sum, next, iter, reversed, divmod, bool, int, type)
 
 
 def keeps_slots(text: str, names: dict) -> bool:
     """Whether code `text`, which writes no local slot itself, leaves them all as they are:
     every call it makes is of a built-in function that writes none, or of a function marked
     `keeps_slots` (generated expressions whose calls are such, and the error builders)."""
-    return all(f is not None and (f in _SLOT_FREE or getattr(f, "keeps_slots", False)) for f in called(text, names))
+    return all(f is not None and (f in SLOT_FREE or getattr(f, "keeps_slots", False)) for f in called(text, names))
 
 
 def conjuncts(text: str) -> list:
