@@ -661,3 +661,44 @@ def test_an_argument_calling_only_pythons_own_functions_is_read_in_place(tmp_pat
     assert re.search(r"k\d+\(s\)", body)
     plays = _alike_through_closures(lambda: _plays(Game(rules, 2), 20), monkeypatch)
     assert len({repr(p) for p in plays}) > 1
+
+
+_ZONE_PER_PIECE = _cards_ranked(3) + """token stone
+  count 6
+  in bag
+zone bag is supply, shared, seen by everyone
+zone spot is space, per card, seen by everyone
+counter filled = 0
+value open_cards = count(c in stock where empty(spot(c)))
+play
+  repeat 3 times
+    for each p in players
+      p chooses c from stock where count(spot(c)) < 2
+        move 1 from bag to spot(c)
+        set filled to count(c in stock where empty(spot(c)) = false)
+  end game winners (if open_cards = 0 then [player(1)] else [player(2)])
+"""
+
+
+def test_a_zone_kept_per_piece_is_found_in_place_and_fails_alike(tmp_path, monkeypatch):
+    """`spot(c)` of a zone kept per piece is generated (zone.zone_of_piece, which writes no slot),
+    so a comprehension over it keeps its item in a local, not in its slot each pass: the same games
+    as through the closures, and for something that is not such a piece the same dead end."""
+    texts = _texts_made(monkeypatch)
+    rules, diagnostics = parse_text(_ZONE_PER_PIECE, str(tmp_path / "probe.rules"))
+    assert rules is not None and not diagnostics
+    Game(rules, 2)
+    counted = [x for x in texts if "for x in " in x and "h_zones[k" in x]
+    assert counted and not any(re.search(r"for x in [^\n]*:\n\s+L\[\d+\] = x", x) for x in counted)
+    assert not any(re.search(r"k\d+\(s\)", x) for x in counted)
+
+    def not_a_space(key):
+        text = _ZONE_PER_PIECE.replace("move 1 from bag to spot(c)", f"move 1 from bag to spot({key})")
+        rules, _ = parse_text(text, str(tmp_path / "probe.rules"))
+        return {p[1]["dead_end"]["message"] for p in _plays(Game(rules, 2), 3)}
+    # a stone (piece 3), and the first player: a number too, yet no card's spot
+    plays, stone, player = _alike_through_closures(
+        lambda: (_plays(Game(rules, 2), 20), not_a_space("first(bag)"), not_a_space("p")), monkeypatch)
+    assert len({repr(p) for p in plays}) > 1 and all(p[1]["dead_end"] is None for p in plays)
+    assert stone == {"'spot' is kept per card, and 3 is not one"}
+    assert player == {"'spot' is kept per card, and 0 is not one"}

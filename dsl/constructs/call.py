@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from ..engine.builtins import BUILTINS
 from ..engine.errors import RuleError
 from ..engine.program import Env
-from ..engine.values import plain
 from ..language import syntax as S
 from ..language.building import span
 from ..language.diagnostics import did_you_mean
@@ -22,7 +21,7 @@ from ..printing.runs import plain as plain_text
 from . import board, comprehension
 from .counter import piece_position
 from .registry import register
-from .zone import one_of_family, one_zone
+from .zone import one_of_family, one_per_piece, one_zone, zone_of_piece
 
 
 @dataclass(frozen=True)
@@ -193,14 +192,16 @@ def compile(c, e, env):
 
 
 def generate(src, e, env):
-    """The cases of `compile` that read a table or call a built-in, as code; a board's space and a
-    zone of a family kept per piece stay closures."""
+    """The cases of `compile` that read a table or call a built-in, as code; a board's space stays
+    a closure."""
     c, fn = src.c, e.fn
     if fn in c.board_sizes:
         return None
     if fn in c.zones and isinstance(c.zones[fn], tuple):
         if one_of_family(c, e):
             return f"{src.value(c.zones[fn])}[{src.sub(e.args[0], env)}]"
+        if one_per_piece(c, e):
+            return f"{src.value(zone_of_piece(c, fn, e.span))}({src.sub(e.args[0], env)})"
         return None
     if fn in c.pvar_slots:
         key = src.sub(e.args[0], env)
@@ -279,17 +280,10 @@ def family_member(c, e, env):
     """`NAME(key)` of a zone kept per player, per team or per piece: one zone."""
     fam, fn = c.zones[e.fn], e.fn
     a = c.expr(e.args[0], env)
-    index = c.family_index.get(fn)
-    if index is None:
+    if c.family_index.get(fn) is None:
         return lambda s: fam[a(s)]
-    span = e.span
-
-    def member(s):
-        k = index.get(a(s))
-        if k is None:
-            raise RuleError("evaluation failed", f"'{fn}' is kept per piece, and {plain(a(s))!r} is not one", span)
-        return fam[k]
-    return member
+    member = zone_of_piece(c, fn, e.span)
+    return lambda s: member(a(s))
 
 
 # ---------------------------------------------------------------- reading

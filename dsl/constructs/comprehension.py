@@ -15,7 +15,7 @@ from ..language import syntax as S
 from ..language.syntax import Expr
 from ..printing.runs import Runs, say, that
 from .registry import Absent, register
-from .zone import one_of_family
+from .zone import one_of_family, one_per_piece
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ def compile(c, e, env, result=None):
     src = c.new_source()
     looped = result == "ranked" or e.item is not None or e.cond is not None    # else the items as they are
     # one zone of a family is read in place: its code, compiled once, where the collection is
-    one_zone = src.sub(e.coll, env) if looped and one_of_family(c, e.coll) else None
+    one_zone = src.sub(e.coll, env) if looped and (one_of_family(c, e.coll) or one_per_piece(c, e.coll)) else None
     coll = c.collection(e.coll, env) if one_zone is None else None
     if not looped:
         return (lambda s: len(tuple(coll(s)))) if result == "count" else lambda s: tuple(coll(s))

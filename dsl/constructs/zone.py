@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..engine.values import ZoneId
+from ..engine.errors import RuleError
+from ..engine.values import Piece, ZoneId, plain
 from ..language.building import span
 from ..language import syntax as S
 from ..language.syntax import Decl
@@ -71,13 +72,36 @@ def one_of_family(c, e) -> bool:
         and isinstance(c.zones.get(e.fn), tuple) and c.family_index.get(e.fn) is None
 
 
+def one_per_piece(c, e) -> bool:
+    """Whether `e` is `spot(sp)`: the zone a family kept per piece has for one piece, which
+    generated code finds through `zone_of_piece` (a board's spaces are found otherwise)."""
+    return isinstance(e, S.Call) and len(e.args) == 1 and e.fn not in c.board_sizes \
+        and isinstance(c.zones.get(e.fn), tuple) and c.family_index.get(e.fn) is not None
+
+
+def zone_of_piece(c, fn: str, span):
+    """The function giving the zone of family `fn`, kept per piece, for a piece; for anything
+    else an error naming the family (a player is a number too, so it must not pass for a piece,
+    as for a counter kept per piece: counter.piece_position). It writes no local slot."""
+    family, index = c.zones[fn], c.family_index[fn]
+    kind = c.kind_of[c.zone_owner[family[0]]]        # each zone is owned by its piece
+
+    def member(key):
+        k = index.get(key) if type(key) is Piece else None
+        if k is None:
+            raise RuleError("evaluation failed", f"'{fn}' is kept per {kind}, and {plain(key)!r} is not one", span)
+        return family[k]
+    member.keeps_slots = True
+    return member
+
+
 def one_zone(c, e, env) -> bool:
     """Whether `e` names one zone, as a name of the game's own or as one of a family's."""
     if isinstance(e, S.Name):
         n = e.id
         return isinstance(c.zones.get(n), ZoneId) and not any(
             n in names for names in (env.locals, env.bound, c.params, c.var_slots, c.defines))
-    return one_of_family(c, e)
+    return one_of_family(c, e) or one_per_piece(c, e)
 
 
 # ---------------------------------------------------------------- reading
