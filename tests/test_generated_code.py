@@ -702,3 +702,33 @@ def test_a_zone_kept_per_piece_is_found_in_place_and_fails_alike(tmp_path, monke
     assert len({repr(p) for p in plays}) > 1 and all(p[1]["dead_end"] is None for p in plays)
     assert stone == {"'spot' is kept per card, and 3 is not one"}
     assert player == {"'spot' is kept per card, and 0 is not one"}
+
+
+_OWNERS_OF_PIECES = _cards_ranked(8) + """counter held = 0
+counter unowned = 0
+play
+  shuffle stock
+  for each p in players
+    move 3 from stock to hand(p)
+  set held to count(c in all(hand) where c.owner = nobody and holder(c) = first(players))
+  first(players) chooses a from hand(first(players))
+    set unowned to count(c in all(hand) where c.owner = a.owner)
+  end game
+"""
+
+
+def test_the_owner_of_a_piece_in_a_zone_is_read_without_telling_it_from_a_zone(tmp_path, monkeypatch):
+    """A comprehension over the pieces in zones knows its item is a piece (Env.holds_piece), so
+    `c.owner` reads the pieces' owners straight away; an option's parameter may be anything and
+    is still told apart (`type(a) is Piece`). The same game as through the closures."""
+    texts = _texts_made(monkeypatch)
+
+    def played():
+        game, _ = _set_up(_OWNERS_OF_PIECES, tmp_path)
+        s = play_random(game, game_rng(1, 0), 0).state
+        return s.vars[game.var_slots["held"]], s.vars[game.var_slots["unowned"]], s.outcome, s.dead_end
+    assert _alike_through_closures(played, monkeypatch) == (3, 6, (), None)
+    counts = [x for x in texts if "for z in " in x and "out += 1" in x]
+    assert len(counts) == 2
+    assert all(re.search(r"\(k\d+\[x\] == ", x) for x in counts) and not any("(x) is" in x for x in counts)
+    assert any(re.search(r"k\d+\(h_loc_slots\d+\) is k\d+", x) for x in counts)       # a.owner: told apart

@@ -73,6 +73,8 @@ def generate(src, e, env):
         if not (isinstance(e.obj, S.Name) and e.obj.id in env.locals):
             return None
         obj, v = src.sub(e.obj, env), src.value
+        if env.holds_piece(e.obj.id):
+            return f"{v(src.c.piece_owner)}[{obj}]"
         return f"({v(src.c.piece_owner)}[{obj}] if {v(type)}({obj}) is {v(Piece)} else {v(src.c.zone_owner)}[{obj}])"
     obj = src.sub(e.obj, env)
     if name == "face":

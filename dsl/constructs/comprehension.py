@@ -58,7 +58,6 @@ def compile(c, e, env, result=None):
     side by side, `(items, keys)`, as the built-ins that rank (`highest`, `lowest`,
     `nth_highest`) take them: every value worked out before any is compared."""
     slot = env.new_slot(e.var)
-    inner = env.with_local(e.var, slot)
     src = c.new_source()
     looped = result == "ranked" or e.item is not None or e.cond is not None    # else the items as they are
     # one zone of a family is read in place: its code, compiled once, where the collection is
@@ -66,10 +65,12 @@ def compile(c, e, env, result=None):
     coll = c.collection(e.coll, env) if one_zone is None else None
     if not looped:
         return (lambda s: len(tuple(coll(s)))) if result == "count" else lambda s: tuple(coll(s))
+    zones = getattr(coll, "zones", None)
+    # the items of zones are pieces
+    inner = env.with_local(e.var, slot, piece=zones is not None or one_zone is not None)
     # the loop's variable x holds what the slot does: the code reads x
     cond = slots_as_locals(src.sub(e.cond, inner), {slot: "x"}) if e.cond is not None else None
     value = slots_as_locals(src.sub(e.item, inner), {slot: "x"}) if e.item is not None else "x"
-    zones = getattr(coll, "zones", None)
     # fixed zones, or one zone of a family, are read in place instead of gathered first
     if zones is not None:
         loop = [f"for z in {src.value(zones)}:", "    for x in s.zones[z]:"]

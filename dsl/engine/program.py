@@ -81,22 +81,28 @@ class OptionInfo:
 
 
 class Env:
-    """Compile-time scope: names of local slots, and names bound to argument closures."""
+    """Compile-time scope: names of local slots, names bound to argument closures, and the slots
+    known to hold a piece (a loop's over the pieces in zones)."""
 
-    def __init__(self, game, locals_, bound=None):
+    def __init__(self, game, locals_, bound=None, pieces=frozenset()):
         self.game = game
         self.locals = locals_
         self.bound = bound or {}
+        self.pieces = pieces
 
     def new_slot(self, name) -> int:
         i = self.game.n_slots
         self.game.n_slots += 1
         return i
 
-    def with_local(self, name, slot) -> "Env":
+    def with_local(self, name, slot, piece: bool = False) -> "Env":
         loc = dict(self.locals)
         loc[name] = slot
-        return Env(self.game, loc, self.bound)
+        return Env(self.game, loc, self.bound, self.pieces | {slot} if piece else self.pieces - {slot})
+
+    def holds_piece(self, name: str) -> bool:
+        """Whether the local `name` always holds a piece (never a zone, a player or nothing)."""
+        return self.locals.get(name) in self.pieces
 
 
 def param_names(choice, option):
