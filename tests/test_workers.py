@@ -242,3 +242,22 @@ def test_the_progress_bar_hears_of_games_as_the_workers_play_them(monkeypatch):
         again = []                      # the same workers: nothing of the run before is counted again
         assert pool.map(_slow_batch, [4], again.append, [4]) == [4]
         assert sum(again) == 4
+
+
+def _failing_or_slow_batch(games: int) -> int:
+    if games < 0:
+        time.sleep(0.3)
+        raise ValueError("a batch failed")
+    return _slow_batch(games)
+
+
+def test_a_failed_run_leaves_no_progress_to_the_next_on_the_same_workers(monkeypatch):
+    """A run whose batch fails leaves its other batch playing, and telling its games; the next
+    run on the same pool counts only its own."""
+    monkeypatch.setattr(batches, "TICK_SECONDS", 0.1)
+    with batches.Pool(2) as pool:
+        with pytest.raises(ValueError):
+            pool.map(_failing_or_slow_batch, [-1, 40], lambda n: None, [0, 40])
+        heard = []
+        assert pool.map(_slow_batch, [4, 4], heard.append, [4, 4]) == [4, 4]
+        assert sum(heard) == 8 and min(heard) > 0, heard

@@ -140,7 +140,7 @@ class Pool:
             for f in ready:
                 i = futures[f]
                 results[i] = f.result()
-                if progress is not None:
+                if progress is not None and sizes[i] > told[i]:
                     progress(sizes[i] - told[i])
                 told[i] = None
         return results
