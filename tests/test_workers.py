@@ -199,7 +199,11 @@ def test_ctrl_c_stops_the_workers_at_once():
     """Ctrl-C reaches the command and its workers (one process group, as in a terminal): the
     command ends without a traceback and takes its workers with it, not waiting for their
     batches (here about two minutes each: the command would outlive the guard below)."""
-    run = subprocess.Popen([sys.executable, "-m", "dsl.cli", "simulate", str(DEMOCRACY), "-p", "4", "-n", "1000000",
+    # as in a terminal, Ctrl-C raises KeyboardInterrupt in the command, even where this test
+    # itself was started with SIGINT ignored (a shell's background job), which a child inherits
+    command = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+               "sys.argv = ['playtest'] + sys.argv[1:]; runpy.run_module('dsl.cli', run_name='__main__')")
+    run = subprocess.Popen([sys.executable, "-c", command, "simulate", str(DEMOCRACY), "-p", "4", "-n", "1000000",
                             "--workers", "2"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            start_new_session=True, text=True)
     try:
