@@ -194,11 +194,10 @@ def _children(pid: int) -> set:
     return kids
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the processes from /proc")
-def test_ctrl_c_stops_the_workers_at_once():
-    """Ctrl-C reaches the command and its workers (one process group, as in a terminal): the
-    command ends without a traceback and takes its workers with it, not waiting for their
-    batches (here about two minutes each: the command would outlive the guard below)."""
+def _stopped_with_workers(stop) -> tuple:
+    """A simulation of a million Democracy games on two workers (batches of about two minutes
+    each), stopped by stop(pid) once both workers play: its exit code and standard error, after
+    checking that its workers ended with it, within a guard far shorter than a batch."""
     # as in a terminal, Ctrl-C raises KeyboardInterrupt in the command, even where this test
     # itself was started with SIGINT ignored (a shell's background job), which a child inherits
     command = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
@@ -214,19 +213,43 @@ def test_ctrl_c_stops_the_workers_at_once():
             time.sleep(0.05)
         assert len(workers) >= 2, "the workers did not start"
         time.sleep(0.5)                 # into their first batches
-        os.killpg(run.pid, signal.SIGINT)
-        _, err = run.communicate(timeout=60)
+        stop(run.pid)
+        _, err = run.communicate(timeout=60)     # the workers hold its output open while they live
+        for _ in range(100):
+            if not any(map(_running, workers)):
+                break
+            time.sleep(0.1)
+        assert not any(map(_running, workers)), "a worker outlived the command"
     finally:
-        if run.poll() is None:
-            os.killpg(run.pid, signal.SIGKILL)
-            run.wait()
-    assert run.returncode != 0
-    assert "Traceback" not in err, err
-    for _ in range(100):
-        if not any(Path(f"/proc/{pid}").exists() for pid in workers):
-            break
-        time.sleep(0.1)
-    assert not any(Path(f"/proc/{pid}").exists() for pid in workers), "a worker outlived the command"
+        try:
+            os.killpg(run.pid, signal.SIGKILL)      # what is left of it, on a failure: no worker left behind
+        except ProcessLookupError:
+            pass
+        run.wait()
+    return run.returncode, err
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the processes from /proc")
+def test_ctrl_c_stops_the_workers_at_once():
+    """Ctrl-C reaches the command and its workers (one process group, as in a terminal): the
+    command ends without a traceback and takes its workers with it."""
+    code, err = _stopped_with_workers(lambda pid: os.killpg(pid, signal.SIGINT))
+    assert code != 0 and "Traceback" not in err, err
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the processes from /proc")
+def test_kill_stops_the_workers_with_the_command():
+    """SIGTERM to the command alone (`kill PID`): it ends its workers, then ends by the signal,
+    as a command without workers does."""
+    code, err = _stopped_with_workers(lambda pid: os.kill(pid, signal.SIGTERM))
+    assert code == -signal.SIGTERM and "Traceback" not in err, err
 
 
 def _slow_batch(games: int) -> int:

@@ -156,9 +156,12 @@ def _processes(workers: int) -> ProcessPoolExecutor:
 
 def _worker_started(ticks):
     """Ctrl-C reaches every process of the terminal: a worker leaves it to the command, which
-    stops the workers (Pool.__exit__), so no batch is cut off at a random place and reported."""
+    stops the workers (Pool.__exit__), so no batch is cut off at a random place and reported.
+    SIGTERM, which the command sends to stop them, ends a worker whatever handler the command
+    had for it when the worker was forked."""
     global _ticks
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _ticks = ticks
 
 
