@@ -87,14 +87,18 @@ def piece_position(c, name: str, span):
     index = c.piece_index.get(name)
     if index is None:
         return None
-    kind = c.var_decls[name].per
+    return piece_lookup(index, name, c.var_decls[name].per, span)
 
-    def position(x):
-        k = index.get(x) if type(x) is Piece else None
-        if k is None:
+
+def piece_lookup(table: dict, name: str, kind: str, span):
+    """For `name`, kept per piece of `kind` (a counter, a zone): a function from a piece to what
+    `table` holds for it, with a dead end for anything else."""
+    def lookup(x):
+        found = table.get(x) if type(x) is Piece else None
+        if found is None:
             raise RuleError("evaluation failed", f"'{name}' is kept per {kind}, and {plain(x)!r} is not one", span)
-        return k
-    return position
+        return found
+    return lookup
 
 
 # ---------------------------------------------------------------- reading

@@ -7,13 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..engine.errors import RuleError
-from ..engine.values import Piece, ZoneId, plain
+from ..engine.values import ZoneId
 from ..language.building import span
 from ..language import syntax as S
 from ..language.syntax import Decl
 from ..printing.runs import Runs, say
-from .counter import check_per_piece, kept_per
+from .counter import check_per_piece, kept_per, piece_lookup
 from .registry import register
 
 
@@ -81,16 +80,10 @@ def one_per_piece(c, e) -> bool:
 
 def zone_of_piece(c, fn: str, span):
     """The function giving the zone of family `fn`, kept per piece, for a piece; for anything
-    else an error naming the family (a player is a number too, so it must not pass for a piece,
-    as for a counter kept per piece: counter.piece_position). It writes no local slot."""
+    else a dead end naming the family, as for a counter kept per piece. It writes no local slot."""
     family, index = c.zones[fn], c.family_index[fn]
     kind = c.kind_of[c.zone_owner[family[0]]]        # each zone is owned by its piece
-
-    def member(key):
-        k = index.get(key) if type(key) is Piece else None
-        if k is None:
-            raise RuleError("evaluation failed", f"'{fn}' is kept per {kind}, and {plain(key)!r} is not one", span)
-        return family[k]
+    member = piece_lookup({piece: family[k] for piece, k in index.items()}, fn, kind, span)
     member.keeps_slots = True
     return member
 
