@@ -15,6 +15,7 @@ import os
 import signal
 import tempfile
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
@@ -111,6 +112,28 @@ def _raise_terminated(signum, frame):
     raise _Terminated()
 
 
+@contextmanager
+def ended_by_sigterm():
+    """The block with SIGTERM raised as an exception where the code is, so that the block's own
+    `except` and `finally` clean up; a block it leaves then ends the process by the signal, as
+    it would have ended without. Only where SIGTERM has its default action, in the main thread
+    (a handler or an ignore someone else set stays in charge); inside another such block, the
+    outer one ends the process."""
+    before = signal.getsignal(signal.SIGTERM) if threading.current_thread() is threading.main_thread() else None
+    if before == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    except _Terminated:
+        if before == signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+        raise
+    finally:
+        if before == signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def write_atomic(path: str, data: str | bytes, overwrite: bool = True) -> None:
     """Write a whole file or nothing: a temporary file in the same folder, then rename.
 
@@ -120,38 +143,28 @@ def write_atomic(path: str, data: str | bytes, overwrite: bool = True) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     _remove_stale(folder)
-    main = threading.current_thread() is threading.main_thread()
-    old = signal.signal(signal.SIGTERM, _raise_terminated) if main else None
     tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=_tmp_prefix(), dir=folder)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)       # as an ordinary new file, not mkstemp's owner-only mode
-        if isinstance(data, bytes):
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-        else:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-                f.write(data)
-        if overwrite:
-            os.replace(tmp, path)
-        else:
-            os.link(tmp, path)              # fails if the name is taken, even by a racing writer
-            os.unlink(tmp)
-    except _Terminated:
-        if tmp and os.path.exists(tmp):
-            os.unlink(tmp)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        os.kill(os.getpid(), signal.SIGTERM)
-        raise
-    except BaseException:
-        if tmp and os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    finally:
-        if main:
-            signal.signal(signal.SIGTERM, old if old is not None else signal.SIG_DFL)
+    with ended_by_sigterm():
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=_tmp_prefix(), dir=folder)
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)       # as an ordinary new file, not mkstemp's owner-only mode
+            if isinstance(data, bytes):
+                with os.fdopen(fd, "wb") as f:
+                    f.write(data)
+            else:
+                with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+                    f.write(data)
+            if overwrite:
+                os.replace(tmp, path)
+            else:
+                os.link(tmp, path)              # fails if the name is taken, even by a racing writer
+                os.unlink(tmp)
+        except BaseException:
+            if tmp and os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
 
 
 def save(replay: Replay, path: str) -> None:

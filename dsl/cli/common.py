@@ -1,10 +1,7 @@
 """What every command shares: the group, loading with clear errors, progress."""
 from __future__ import annotations
 
-import os
-import signal
 import sys
-import threading
 from contextlib import contextmanager
 from typing import Optional
 
@@ -129,41 +126,25 @@ def _scale_options(f):
                              "any number.")(f)
 
 
-class _Terminated(BaseException):
-    """SIGTERM, raised where the command is, so that its workers end with it."""
-
-
-def _raise_terminated(signum, frame):
-    raise _Terminated()
-
-
 @contextmanager
 def pool_or_exit(workers: Optional[int], scheduler):
     """The worker processes or cluster connection for one command; a bad address exits cleanly.
     Ctrl-C, an error or SIGTERM (`kill`) ends the workers with the command, not after their
     batches (Pool.__exit__); SIGTERM then ends the command as it would have."""
     from ..analyses.batches import Pool, PoolError
+    from ..analyses.replay import ended_by_sigterm
     pool = Pool(workers, scheduler)
     try:
         pool.__enter__()
     except PoolError as e:
         _fail(f"--scheduler: {e}", 2)
-    previous = None
-    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
-        previous = signal.signal(signal.SIGTERM, _raise_terminated)
-    try:
-        yield pool
-    except BaseException as e:
-        pool.__exit__(type(e), e, e.__traceback__)
-        if isinstance(e, _Terminated):
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            os.kill(os.getpid(), signal.SIGTERM)
-        raise
-    else:
+    with ended_by_sigterm():
+        try:
+            yield pool
+        except BaseException as e:
+            pool.__exit__(type(e), e, e.__traceback__)
+            raise
         pool.__exit__(None, None, None)
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
 
 
 def _load_or_exit(path: str, variants=()):
