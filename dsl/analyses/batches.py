@@ -55,6 +55,7 @@ class Pool:
         self.scheduler = scheduler
         self.size = self.workers        # batches that run at once (a cluster's threads, once connected)
         self._executor = None
+        self._heard = None              # the workers' ticks (`played`)
         self._client = None
         self._maps = 0                  # map calls so far: a late tick of an earlier one is not counted again
 
@@ -90,7 +91,7 @@ class Pool:
         if cores < 2:
             return False
         try:
-            self._executor = _processes(cores)
+            self._executor, self._heard = _processes(cores)
         except (OSError, NotImplementedError, ImportError):    # a system without worker processes: stay here
             self.auto = False
             return False
@@ -124,7 +125,7 @@ class Pool:
                     progress(sizes[index[f.key]])
             return self._client.gather(futures)
         if self._executor is None:
-            self._executor = _processes(self.workers)
+            self._executor, self._heard = _processes(self.workers)
         self._maps += 1
         futures = {self._executor.submit(_batch, fn, t, (self._maps, i)): i for i, t in enumerate(tasks)}
         results = [None] * len(tasks)
@@ -132,8 +133,8 @@ class Pool:
         pending = set(futures)
         while pending:
             ready, pending = wait(pending, timeout=TICK_SECONDS, return_when=FIRST_COMPLETED)
-            while not self._executor.ticks.empty():
-                (run, i), n = self._executor.ticks.get()
+            while not self._heard.empty():
+                (run, i), n = self._heard.get()
                 if run == self._maps and told[i] is not None and progress is not None:
                     told[i] += n
                     progress(n)
@@ -146,12 +147,10 @@ class Pool:
         return results
 
 
-def _processes(workers: int) -> ProcessPoolExecutor:
-    """Worker processes, each telling the games it plays to `ticks`."""
+def _processes(workers: int) -> tuple:
+    """Worker processes, and the queue each tells the games it plays to (`played`)."""
     ticks = multiprocessing.SimpleQueue()
-    executor = ProcessPoolExecutor(workers, initializer=_worker_started, initargs=(ticks,))
-    executor.ticks = ticks
-    return executor
+    return ProcessPoolExecutor(workers, initializer=_worker_started, initargs=(ticks,)), ticks
 
 
 def _worker_started(ticks):
