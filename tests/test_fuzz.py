@@ -136,6 +136,43 @@ def test_a_game_that_never_ends_is_reported_with_its_bound(tmp_path):
     assert any(b["kind"] == "option" for b in r.never_reached)          # `leave` is never offered
 
 
+TWICE = """\
+game twice
+  players 2 to 2
+counter points per player = 0
+rule score(p, k)
+  if k > 1
+    add k to points(p)
+  else
+    add 1 to points(p)
+play
+  step first
+    do score(player(1), 1)
+  step second
+    do score(player(2), 2)
+  step last
+    end game by highest points(p) for p in players
+"""
+
+
+def test_a_rule_done_from_two_places_is_one_block_reached_from_either(tmp_path):
+    # each `do` compiles the rule's body again; coverage is of the rule file's blocks: the
+    # branch `k > 1` is taken by the second `do` alone, the `else` by the first alone
+    from dsl.analyses.explore import explore
+    g = _game(tmp_path, TWICE)
+    assert len(g.block_names) == 9          # 3 steps, and the rule, its branch and its else twice
+    r = fuzz(g, max_examples=5, seed=0)
+    assert (r.blocks, r.reached, r.never_reached) == (6, 6, [])
+    e = explore(g)
+    assert e.finished and (e.blocks, e.never_reached) == (6, [])
+    # a block no copy reaches is listed once
+    g = _game(tmp_path, TWICE.replace("score(player(2), 2)", "score(player(2), 1)"))
+    r = fuzz(g, max_examples=5, seed=0)
+    assert (r.blocks, r.reached) == (6, 5)
+    assert [(b["kind"], b["name"]) for b in r.never_reached] == [("branch", "score: if k > 1")]
+    assert explore(g).never_reached == r.never_reached
+
+
 @pytest.mark.slow
 def test_the_same_seed_gives_the_same_json_and_another_seed_other_games():
     g = bluff(3)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..engine import CHANCE, Game
-from .fuzz import _n, never_reached
+from .fuzz import _n, block_count, never_reached
 from ..engine.order import state_keyer
 from ..engine.values import plain
 
@@ -264,7 +264,7 @@ def explore(game: Game, *, max_states: Optional[int] = None,
                 e["games"] += g
     report.outcomes = sorted(outcomes.values(), key=lambda o: (len(o["winners"]) == 0, o["winners"]))
     report.dead_ends = sorted(dead.values(), key=lambda d: (d["rule"], d["kind"]))
-    report.blocks = len(game.block_names) + len(game.triggers)
+    report.blocks = block_count(game)
     if finished:
         report.never_reached = never_reached(game, reached)
     return report

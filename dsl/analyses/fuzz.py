@@ -576,7 +576,7 @@ def fuzz(game: Game, *, max_examples: Optional[int] = None, max_time: Optional[f
             progress("shrink", n + 1, len(ordered))
     report.findings = ordered
 
-    report.blocks = len(game.block_names) + len(game.triggers)
+    report.blocks = block_count(game)
     never = never_reached(game, reached)
     report.never_reached = never
     report.reached = report.blocks - len(never)
@@ -672,13 +672,28 @@ def _replays(runner: _Runner, f: Finding) -> bool:
     return d is not None and (d.rule, d.kind) == f.key
 
 
-def never_reached(game: Game, reached: set) -> list:
-    """The coverage blocks (and triggers) not in `reached` (keys of State.fired), in source order."""
-    out = []
+def source_blocks(game: Game) -> dict:
+    """The coverage ids of each block of the rule files, by (kind, name, path, line, column),
+    in the order compiled. A rule is compiled once for every place that does it, so one block
+    of the file may have several ids; it is reached when any of them is."""
+    blocks: dict = {}
     for cov, (kind, name, span) in enumerate(game.block_names):
-        if cov not in reached:
-            out.append(((game.rules.path_of(span), span.line, span.column), {"kind": kind, "name": name,
-                                                   "where": f"{game.rules.path_of(span)}:{span.line}:{span.column}"}))
+        blocks.setdefault((kind, name, game.rules.path_of(span), span.line, span.column), []).append(cov)
+    return blocks
+
+
+def block_count(game: Game) -> int:
+    """The blocks and triggers of the rule files that coverage counts."""
+    return len(source_blocks(game)) + len(game.triggers)
+
+
+def never_reached(game: Game, reached: set) -> list:
+    """The blocks of the rule files (and triggers) no coverage id of which is in `reached` (keys
+    of State.fired), in source order."""
+    out = []
+    for (kind, name, path, line, column), ids in source_blocks(game).items():
+        if not any(cov in reached for cov in ids):
+            out.append(((path, line, column), {"kind": kind, "name": name, "where": f"{path}:{line}:{column}"}))
     for t, *_ in game.triggers:
         if ("trigger", t.name) not in reached:
             out.append(((game.rules.path_of(t.span), t.span.line, t.span.column), {"kind": "trigger", "name": t.name,
