@@ -206,7 +206,7 @@ def test_progress_reports_both_phases():
     fuzz(bluff(2), max_examples=120, seed=1, progress=lambda *a: seen.append(a))
     discover = [a for a in seen if a[0] == "discover"]
     assert [d for _, d, _ in discover] == list(range(1, 121)) and discover[-1][2] == 120
-    assert [a for a in seen if a[0] == "shrink"] == [("shrink", 1, 1)]
+    assert [a for a in seen if a[0] == "shrink"] == [("shrink", 0, 1), ("shrink", 1, 1)]
 
 
 def test_a_small_shrink_budget_still_gives_a_game_that_replays(monkeypatch):

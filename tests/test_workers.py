@@ -104,18 +104,59 @@ def test_fuzz_discovery_split_by_batch_is_byte_identical():
     assert finding["kind"] == "no case applies" and finding["hits"] == data["outcomes"]["dead_ends"] == 22
 
 
-def test_a_local_dask_cluster_gives_the_single_process_output(monkeypatch):
+@pytest.fixture(scope="module")
+def three_findings(tmp_path_factory) -> list:
+    """fuzz of a rule file with three findings (tests/test_explore.py's BROKEN), one batch."""
+    from test_explore import BROKEN
+    path = tmp_path_factory.mktemp("fuzz") / "broken.rules"
+    path.write_text(BROKEN, encoding="utf-8")
+    return ["fuzz", str(path), "-p", "2", "--max-examples", "100", "--seed", "3", "--json"]
+
+
+def _maps(monkeypatch) -> list:
+    """The names of the functions the pools of this test map over their workers."""
+    names = []
+    map_ = batches.Pool.map
+
+    def spy(pool, fn, *args, **kw):
+        names.append(fn.__name__)
+        return map_(pool, fn, *args, **kw)
+    monkeypatch.setattr(batches.Pool, "map", spy)
+    return names
+
+
+def test_fuzz_shrinks_each_finding_in_a_worker_of_its_own_with_the_same_report(monkeypatch, three_findings):
+    maps = _maps(monkeypatch)
+    data = json.loads(_same_for_any_workers(three_findings))
+    assert [(f["rule"], f["kind"]) for f in data["findings"]] == [
+        ("play", "tie not covered"), ("settle", "no case applies"), ("spin_forever", "step limit")]
+    assert all(f["reproduction"]["shrunk"] and f["reproduction"]["replays"] for f in data["findings"])
+    # with 2 and 3 workers: the one discovery batch, then the three findings
+    assert maps == ["_discover_batch", "_shrink_batch"] * 2
+
+
+def test_auto_workers_shrink_in_workers_after_a_long_discovery(monkeypatch, every_run_is_long, three_findings):
+    maps = _maps(monkeypatch)
+    one = _out(three_findings + ["--workers", "1"])
+    assert maps == []
+    assert _out(three_findings + ["--workers", "auto"]) == one
+    assert maps == ["_shrink_batch"]
+
+
+def test_a_local_dask_cluster_gives_the_single_process_output(monkeypatch, three_findings):
     distributed = pytest.importorskip("distributed")
     monkeypatch.setattr(batches, "DASK_MIN_GAMES", 10)      # several tasks from a small run
-    alone = [_out(SIMULATE), _out(FUZZ)]
+    alone = [_out(SIMULATE), _out(FUZZ), _out(three_findings)]
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
                                   dashboard_address=None) as cluster:
         address = cluster.scheduler_address
-        assert [_out(SIMULATE + ["--scheduler", address]), _out(FUZZ + ["--scheduler", address])] == alone
+        assert [_out(args + ["--scheduler", address]) for args in (SIMULATE, FUZZ, three_findings)] == alone
         done = {t.key for t in cluster.scheduler.transition_log if t.finish == "memory"}
-        # 40 games in batches of 10; 250 fuzz games in batches of 100
+        # 40 games in batches of 10; 250 fuzz games in batches of 100, then 100 more, whose
+        # three findings are shrunk one a task (the 250 games' one finding is shrunk here)
         assert sum(k.startswith("_simulate_batch") for k in done) == 4
-        assert sum(k.startswith("_discover_batch") for k in done) == 3
+        assert sum(k.startswith("_discover_batch") for k in done) == 4
+        assert sum(k.startswith("_shrink_batch") for k in done) == 3
 
 
 def test_a_bad_scheduler_address_is_one_clear_line():

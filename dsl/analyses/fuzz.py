@@ -425,6 +425,7 @@ class _Discovery:
         self.reached: set = set()
         self.outcome = {"wins": [0] * players, "shared": 0, "no_winner": 0, "dead_ends": 0}
         self.examples = examples            # the index of the next game
+        self.actions = 0                    # played in all (how long an action takes, for Pool.grows)
         self.stopped_because = ""
 
     def out_of_time(self, until, batches: int) -> bool:
@@ -454,6 +455,7 @@ class _Discovery:
         return not self.stopped_because
 
     def record(self, i: int, batch: int, s, actions, drawn, found) -> None:
+        self.actions += len(actions)
         if s.fired:
             self.reached.update(s.fired)
         if found is not None:
@@ -490,6 +492,7 @@ class _Discovery:
                 f.actions, f._draws, f.batch, f.where, f.message = g.actions, g._draws, g.batch, g.where, g.message
             f.hits += g.hits
         self.reached |= later.reached
+        self.actions += later.actions
         self.outcome["wins"] = [a + b for a, b in zip(self.outcome["wins"], later.outcome["wins"])]
         for k in ("shared", "no_winner", "dead_ends"):
             self.outcome[k] += later.outcome[k]
@@ -526,9 +529,10 @@ def fuzz(game: Game, *, max_examples: Optional[int] = None, max_time: Optional[f
     max_examples: games to generate in the discover phase (default 1000 when max_time is
     not given either). max_time: seconds for the whole run (discovery gets 70%).
     progress(phase, done, total): phase "discover" after every game (total: max_examples,
-    or None when the run is bounded by time), then "shrink" after every finding (total:
-    the number of findings). pool: a batches.Pool for the discover phase, batch by batch
-    (with max_examples the report is the same without it); shrinking stays here.
+    or None when the run is bounded by time), then "shrink" before the first finding and after
+    every one (total: the number of findings). pool: a batches.Pool for the discover phase, batch by batch,
+    and for shrinking, a finding a task when there are two or more (with max_examples the
+    report is the same without it).
     """
     t0 = time.monotonic()
     if max_examples is None and max_time is None:
@@ -569,11 +573,16 @@ def fuzz(game: Game, *, max_examples: Optional[int] = None, max_time: Optional[f
     # shrink every finding, in a stable order
     ordered = [findings[k] for k in sorted(findings)]
     deadline = None if max_time is None else t0 + max_time
-    for n, f in enumerate(ordered):
-        report.shrink_runs += _shrink(runner, f, seed, deadline)
-        f.replays = _replays(runner, f)
-        if progress is not None:
-            progress("shrink", n + 1, len(ordered))
+    if progress is not None and ordered:
+        progress("shrink", 0, len(ordered))
+    if pool is not None and len(ordered) > 1 and (pool.parallel or pool.grows(time.monotonic() - t0,
+                                                                          _shrinking_seconds(seen, t0, len(ordered)))):
+        ordered, report.shrink_runs = _shrink_split(game, pool, ordered, seed, deadline, progress)
+    else:
+        for n, f in enumerate(ordered):
+            report.shrink_runs += _shrunk(runner, f, seed, deadline)
+            if progress is not None:
+                progress("shrink", n + 1, len(ordered))
     report.findings = ordered
 
     report.blocks = block_count(game)
@@ -617,6 +626,46 @@ def _discover_split(game: Game, pool, seed: int, max_examples, discover_until, p
             if seen.stopped_because:
                 break
     return batches
+
+
+def _shrinking_seconds(seen: _Discovery, t0: float, findings: int) -> float:
+    """At most how long shrinking `findings` findings takes here, from how long discovery took
+    an action: each plays SHRINK_BUDGET actions at most (for `Pool.grows`)."""
+    if not seen.actions:
+        return 0.0
+    return findings * SHRINK_BUDGET * (time.monotonic() - t0) / seen.actions
+
+
+def _shrink_split(game: Game, pool, ordered: list, seed: int, deadline, progress) -> tuple:
+    """Every finding shrunk on the pool, one task each, as `_shrunk` shrinks it here: the same
+    findings (each shrinks from its own batch's seed), and the games played in all."""
+    from .batches import Portable
+    portable = Portable(game.rules, game.n)
+    until = None if deadline is None else time.time() + (deadline - time.monotonic())
+    done = [0]
+
+    def told(n):
+        done[0] += n
+        progress("shrink", done[0], len(ordered))
+    parts = pool.map(_shrink_batch, [(portable, f, seed, until) for f in ordered], told if progress else None,
+                     [1] * len(ordered))
+    return [f for f, _ in parts], sum(runs for _, runs in parts)
+
+
+def _shrink_batch(task) -> tuple:
+    """In a worker: one finding shrunk (`until`: the deadline on the wall clock, which the
+    processes of a machine share), and the games that took."""
+    portable, f, seed, until = task
+    deadline = None if until is None else time.monotonic() + (until - time.time())
+    runs = _shrunk(_runner_of(portable.game()), f, seed, deadline)
+    return f, runs
+
+
+def _shrunk(runner: _Runner, f: Finding, seed: int, deadline) -> int:
+    """f shrunk, and whether its reproduction replays; the games that took."""
+    runs = _shrink(runner, f, seed, deadline)
+    f.replays = _replays(runner, f)
+    return runs
 
 
 def _shrink(runner: _Runner, f: Finding, seed: int, deadline) -> int:

@@ -28,7 +28,8 @@ Examples:
   playtest fuzz games/GAME.rules -p 4 --max-examples 20000 --workers 4
 
 With --workers or --scheduler the search for findings runs in batches of 100 games across
-the workers (the same batches, so the same report); shrinking them stays in this process.""")
+the workers (the same batches, so the same report), and with two findings or more each is
+shrunk in a worker of its own.""")
 @click.argument("file", type=click.Path())
 @_variant_option
 @players_option
@@ -116,6 +117,7 @@ class _progress:
         self.label = label
         self.on = sys.stderr.isatty()
         self.last = 0.0
+        self.phase = None
 
     def __enter__(self):
         return self.update if self.on else None
@@ -123,9 +125,9 @@ class _progress:
     def update(self, phase, done, total=None):
         import time
         now = time.monotonic()
-        if now - self.last < 0.2:
+        if now - self.last < 0.2 and phase == self.phase:
             return
-        self.last = now
+        self.last, self.phase = now, phase
         of = f" of {total:,}" if total else ""
         click.echo(f"\r{self.label}: {phase} {done:,}{of}\033[K", nl=False, err=True)
 
