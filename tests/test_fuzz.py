@@ -201,6 +201,16 @@ def test_max_time_runs_whole_batches_and_says_so():
     assert r.examples > 0 and r.examples % fuzz_mod.BATCH == 0 and r.batches == r.examples // fuzz_mod.BATCH
 
 
+def test_drawing_past_data_draw_generates_and_shrinks_the_same_games(monkeypatch, tmp_path):
+    # fuzz draws each number as data.draw(st.integers(0, n - 1)) does, without its extras
+    from test_explore import BROKEN
+    games = [bluff(3), _game(tmp_path, BROKEN)]
+    fast = [json.dumps(fuzz(g, max_examples=150, seed=4).to_json()) for g in games]
+    monkeypatch.setattr(fuzz_mod, "_integers", fuzz_mod._through_draw)
+    assert [json.dumps(fuzz(g, max_examples=150, seed=4).to_json()) for g in games] == fast
+    assert [len(json.loads(f)["findings"]) for f in fast] == [1, 3]      # and shrunk: both phases compared
+
+
 def test_progress_reports_both_phases():
     seen = []
     fuzz(bluff(2), max_examples=120, seed=1, progress=lambda *a: seen.append(a))
