@@ -56,7 +56,7 @@ def test_something_that_is_not_such_a_piece_is_a_dead_end_not_another_value():
     s = Game(parsed(text), 2).new_initial_state()
     s.apply(s.legal_moves()[0], s.current_actors()[0])
     assert s.dead_end.kind == "evaluation failed"
-    assert s.dead_end.message == "'votes' is kept per space, and 0 is not one"
+    assert s.dead_end.message == "'votes' is kept per space, and P1 is not one"
 
 
 def test_checks_name_the_mistake():

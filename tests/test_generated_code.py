@@ -700,8 +700,8 @@ def test_a_zone_kept_per_piece_is_found_in_place_and_fails_alike(tmp_path, monke
     plays, stone, player = _alike_through_closures(
         lambda: (_plays(Game(rules, 2), 20), not_a_space("first(bag)"), not_a_space("p")), monkeypatch)
     assert len({repr(p) for p in plays}) > 1 and all(p[1]["dead_end"] is None for p in plays)
-    assert stone == {"'spot' is kept per card, and 3 is not one"}
-    assert player == {"'spot' is kept per card, and 0 is not one"}
+    assert stone == {"'spot' is kept per card, and piece #3 is not one"}
+    assert player == {"'spot' is kept per card, and P1 is not one"}
 
 
 _OWNERS_OF_PIECES = _cards_ranked(8) + """counter held = 0

@@ -208,7 +208,7 @@ play
   end game
 """, "t.rules")
     st = Game(rules, 2).new_initial_state()
-    assert st.dead_end is not None and st.dead_end.message == "'spot' is kept per cell, and 2 is not one"
+    assert st.dead_end is not None and st.dead_end.message == "'spot' is kept per cell, and piece #2 is not one"
 
 
 @pytest.mark.parametrize("n", [3, 5])

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..engine.errors import RuleError
-from ..engine.values import Piece, plain
+from ..engine.values import Piece
 from ..language import syntax as S
 from ..language.building import span
 from ..language.diagnostics import did_you_mean
@@ -96,7 +96,8 @@ def piece_lookup(table: dict, name: str, kind: str, span):
     def lookup(x):
         found = table.get(x) if type(x) is Piece else None
         if found is None:
-            raise RuleError("evaluation failed", f"'{name}' is kept per {kind}, and {plain(x)!r} is not one", span)
+            shown = f"piece {x!r}" if type(x) is Piece else repr(x)        # P1, piece #3, 'text'
+            raise RuleError("evaluation failed", f"'{name}' is kept per {kind}, and {shown} is not one", span)
         return found
     return lookup
 
