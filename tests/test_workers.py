@@ -114,13 +114,13 @@ def three_findings(tmp_path_factory) -> list:
 
 
 def _maps(monkeypatch) -> list:
-    """The names of the functions the pools of this test map over their workers."""
+    """(function, tasks) for each map of the pools of this test over their workers."""
     names = []
     map_ = batches.Pool.map
 
-    def spy(pool, fn, *args, **kw):
-        names.append(fn.__name__)
-        return map_(pool, fn, *args, **kw)
+    def spy(pool, fn, tasks, *args, **kw):
+        names.append((fn.__name__, len(tasks)))
+        return map_(pool, fn, tasks, *args, **kw)
     monkeypatch.setattr(batches.Pool, "map", spy)
     return names
 
@@ -132,15 +132,16 @@ def test_fuzz_shrinks_each_finding_in_a_worker_of_its_own_with_the_same_report(m
         ("play", "tie not covered"), ("settle", "no case applies"), ("spin_forever", "step limit")]
     assert all(f["reproduction"]["shrunk"] and f["reproduction"]["replays"] for f in data["findings"])
     # with 2 and 3 workers: the one discovery batch, then the three findings
-    assert maps == ["_discover_batch", "_shrink_batch"] * 2
+    assert maps == [("_discover_batch", 1), ("_shrink_batch", 3)] * 2
 
 
-def test_auto_workers_shrink_in_workers_after_a_long_discovery(monkeypatch, every_run_is_long, three_findings):
+def test_auto_workers_shrink_in_workers_once_the_run_proves_long(monkeypatch, every_run_is_long, three_findings):
     maps = _maps(monkeypatch)
     one = _out(three_findings + ["--workers", "1"])
     assert maps == []
+    # the one batch of games here (nothing left to give the workers), then the three findings there
     assert _out(three_findings + ["--workers", "auto"]) == one
-    assert maps == ["_shrink_batch"]
+    assert maps == [("_shrink_batch", 3)]
 
 
 def test_a_local_dask_cluster_gives_the_single_process_output(monkeypatch, three_findings):

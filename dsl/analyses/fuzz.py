@@ -386,7 +386,7 @@ class _fuzzing_hypothesis:
     - Each interactive draw copies Python's global random state before and after (625 numbers,
       twice), to warn when a strategy uses it: a third of fuzz's time. The only strategy fuzz
       draws from is `integers`, which never does, so the check is skipped; what is drawn is the
-      same."""
+      same. (Only where fuzz draws through `data.draw`: see `_integers`.)"""
 
     def __enter__(self):
         with _PATCH_LOCK:
@@ -457,7 +457,7 @@ class _Discovery:
         self.reached: set = set()
         self.outcome = {"wins": [0] * players, "shared": 0, "no_winner": 0, "dead_ends": 0}
         self.examples = examples            # the index of the next game
-        self.actions = 0                    # played in all (how long an action takes, for Pool.grows)
+        self.actions = 0                    # played in all (the discover pace, for Pool.grows)
         self.stopped_because = ""
 
     def out_of_time(self, until, batches: int) -> bool:
@@ -602,19 +602,24 @@ def fuzz(game: Game, *, max_examples: Optional[int] = None, max_time: Optional[f
     report.discover_seconds = time.monotonic() - t0
     findings, reached, outcome = seen.findings, seen.reached, seen.outcome
 
-    # shrink every finding, in a stable order
+    # shrink every finding, in a stable order: on the pool's workers, a task each, once it has
+    # them (with --workers auto: once the run has taken a second, if the findings left could take
+    # more than two seconds to shrink, each SHRINK_BUDGET actions at most at the discover pace)
     ordered = [findings[k] for k in sorted(findings)]
     deadline = None if max_time is None else t0 + max_time
     if progress is not None and ordered:
         progress("shrink", 0, len(ordered))
-    if pool is not None and len(ordered) > 1 and (pool.parallel or pool.grows(time.monotonic() - t0,
-                                                                          _shrinking_seconds(seen, t0, len(ordered)))):
-        ordered, report.shrink_runs = _shrink_split(game, pool, ordered, seed, deadline, progress)
-    else:
-        for n, f in enumerate(ordered):
-            report.shrink_runs += _shrunk(runner, f, seed, deadline)
-            if progress is not None:
-                progress("shrink", n + 1, len(ordered))
+    pace = report.discover_seconds / seen.actions if seen.actions else 0.0
+    for n, f in enumerate(ordered):
+        left = len(ordered) - n
+        if pool is not None and left > 1 and (
+                pool.parallel or pool.grows(time.monotonic() - t0, left * SHRINK_BUDGET * pace)):
+            ordered[n:], runs = _shrink_split(game, pool, ordered[n:], seed, deadline, progress, n, len(ordered))
+            report.shrink_runs += runs
+            break
+        report.shrink_runs += _shrunk(runner, f, seed, deadline)
+        if progress is not None:
+            progress("shrink", n + 1, len(ordered))
     report.findings = ordered
 
     report.blocks = block_count(game)
@@ -660,27 +665,20 @@ def _discover_split(game: Game, pool, seed: int, max_examples, discover_until, p
     return batches
 
 
-def _shrinking_seconds(seen: _Discovery, t0: float, findings: int) -> float:
-    """At most how long shrinking `findings` findings takes here, from how long discovery took
-    an action: each plays SHRINK_BUDGET actions at most (for `Pool.grows`)."""
-    if not seen.actions:
-        return 0.0
-    return findings * SHRINK_BUDGET * (time.monotonic() - t0) / seen.actions
-
-
-def _shrink_split(game: Game, pool, ordered: list, seed: int, deadline, progress) -> tuple:
-    """Every finding shrunk on the pool, one task each, as `_shrunk` shrinks it here: the same
-    findings (each shrinks from its own batch's seed), and the games played in all."""
+def _shrink_split(game: Game, pool, findings: list, seed: int, deadline, progress, done: int, total: int) -> tuple:
+    """The findings shrunk on the pool, a task each, as `_shrunk` shrinks them here: the same
+    findings (each shrinks from its own batch's seed), and the games played in all. `done` of
+    the run's `total` findings are shrunk already."""
     from .batches import Portable
     portable = Portable(game.rules, game.n)
     until = None if deadline is None else time.time() + (deadline - time.monotonic())
-    done = [0]
+    told = [done]
 
-    def told(n):
-        done[0] += n
-        progress("shrink", done[0], len(ordered))
-    parts = pool.map(_shrink_batch, [(portable, f, seed, until) for f in ordered], told if progress else None,
-                     [1] * len(ordered))
+    def tell(n):
+        told[0] += n
+        progress("shrink", told[0], total)
+    parts = pool.map(_shrink_batch, [(portable, f, seed, until) for f in findings], tell if progress else None,
+                     [1] * len(findings))
     return [f for f, _ in parts], sum(runs for _, runs in parts)
 
 

@@ -28,8 +28,8 @@ Examples:
   playtest fuzz games/GAME.rules -p 4 --max-examples 20000 --workers 4
 
 With --workers or --scheduler the search for findings runs in batches of 100 games across
-the workers (the same batches, so the same report), and with two findings or more each is
-shrunk in a worker of its own.""")
+the workers (the same batches, so the same report), and two findings or more are shrunk
+across the workers, a task each.""")
 @click.argument("file", type=click.Path())
 @_variant_option
 @players_option
