@@ -301,6 +301,7 @@ def _drawer(data, prefix=PREFIX):
 
 
 def _through_draw(data):
+    """integer(n) through `data.draw`, Hypothesis's public way: what `_integers` stands for."""
     from hypothesis import strategies as st
     return lambda n: data.draw(st.integers(0, n - 1))
 
@@ -562,9 +563,9 @@ def fuzz(game: Game, *, max_examples: Optional[int] = None, max_time: Optional[f
     not given either). max_time: seconds for the whole run (discovery gets 70%).
     progress(phase, done, total): phase "discover" after every game (total: max_examples,
     or None when the run is bounded by time), then "shrink" before the first finding and after
-    every one (total: the number of findings). pool: a batches.Pool for the discover phase, batch by batch,
-    and for shrinking, a finding a task when there are two or more (with max_examples the
-    report is the same without it).
+    every one (total: the number of findings). pool: a batches.Pool for the discover phase,
+    batch by batch, and for shrinking, a finding a task when there are two or more (with
+    max_examples the report is the same without it).
     """
     t0 = time.monotonic()
     if max_examples is None and max_time is None:
