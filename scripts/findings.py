@@ -5,7 +5,8 @@
 Each game runs at its smallest player count and at 4 players (when allowed), with every
 variant of it on its own, a fixed number of games and seed 1, so the output is the same
 on every run. Each finding's minimal game is saved as a replay file, and
-generated/findings/index.json lists them for the test that replays every one.
+generated/findings/index.json lists them for the test that replays every one. The runs use
+the machine's cores as `playtest fuzz --workers auto` does (the same reports as in one process).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import sys
 
 from dsl.variants import overlay
 from dsl.analyses import replay
+from dsl.analyses.batches import Pool
 from dsl.engine import Game
 from dsl.analyses.fuzz import fuzz
 from dsl.loader import load
@@ -47,32 +49,33 @@ def main():
                         "Each finding is shrunk to a minimal game, saved under `generated/findings/`; the command",
                         "under it narrates that game step by step (add `--lang ja` for Japanese).", ""]
     current = None
-    for game_path, stack, players in configurations():
-        rules, _ = load(game_path, stack)
-        game = Game(rules, players)
-        report = fuzz(game, max_examples=EXAMPLES, seed=SEED)
-        label = " + ".join([game_path] + stack)
-        if label != current:
-            lines += [f"## {label}", ""]
-            current = label
-        flags = "".join(f" -v {v}" for v in stack)
-        lines.append(f"**{players} players** (`playtest fuzz {game_path}{flags} -p {players} --max-examples {EXAMPLES} --seed {SEED}`): "
-                     f"{report.examples} games, {len(report.findings)} finding{'s' if len(report.findings) != 1 else ''}.")
-        lines.append("")
-        for f in report.findings:
-            name = "-".join([os.path.basename(p)[:-6] for p in [game_path] + stack] + [f"p{players}", f.rule, f.kind.replace(" ", "_")]) + ".json"
-            path = os.path.join(OUT, name)
-            replay.save(replay.stamped(report.replay_of(f, variants=stack), game), path)
-            index.append({"replay": path, "rules": game_path, "variants": stack, "players": players,
-                          "rule": f.rule, "kind": f.kind, "where": f.where, "message": f.message})
-            lines.append(f"- `{f.rule}`: **{f.kind}** at `{f.where}`, in {f.hits} of {report.examples} games: {f.message}. "
-                         f"Minimal game: {len(f.actions)} actions. "
-                         f"`playtest replay {path}`")
-        never = report.to_json()["coverage"]["never_reached"]
-        if never:
-            lines.append("- never reached: " + "; ".join(f"{b['kind']} `{b['name']}` ({b['where']})" for b in never))
-        lines.append("")
-        print(f"{label}, {players} players: {len(report.findings)} findings", file=sys.stderr)
+    with Pool(None) as pool:
+        for game_path, stack, players in configurations():
+            rules, _ = load(game_path, stack)
+            game = Game(rules, players)
+            report = fuzz(game, max_examples=EXAMPLES, seed=SEED, pool=pool)
+            label = " + ".join([game_path] + stack)
+            if label != current:
+                lines += [f"## {label}", ""]
+                current = label
+            flags = "".join(f" -v {v}" for v in stack)
+            lines.append(f"**{players} players** (`playtest fuzz {game_path}{flags} -p {players} --max-examples {EXAMPLES} --seed {SEED}`): "
+                         f"{report.examples} games, {len(report.findings)} finding{'s' if len(report.findings) != 1 else ''}.")
+            lines.append("")
+            for f in report.findings:
+                name = "-".join([os.path.basename(p)[:-6] for p in [game_path] + stack] + [f"p{players}", f.rule, f.kind.replace(" ", "_")]) + ".json"
+                path = os.path.join(OUT, name)
+                replay.save(replay.stamped(report.replay_of(f, variants=stack), game), path)
+                index.append({"replay": path, "rules": game_path, "variants": stack, "players": players,
+                              "rule": f.rule, "kind": f.kind, "where": f.where, "message": f.message})
+                lines.append(f"- `{f.rule}`: **{f.kind}** at `{f.where}`, in {f.hits} of {report.examples} games: {f.message}. "
+                             f"Minimal game: {len(f.actions)} actions. "
+                             f"`playtest replay {path}`")
+            never = report.to_json()["coverage"]["never_reached"]
+            if never:
+                lines.append("- never reached: " + "; ".join(f"{b['kind']} `{b['name']}` ({b['where']})" for b in never))
+            lines.append("")
+            print(f"{label}, {players} players: {len(report.findings)} findings", file=sys.stderr)
     replay.write_atomic(os.path.join(OUT, "index.json"), json.dumps(index, ensure_ascii=False, indent=1) + "\n")
     replay.write_atomic("docs/findings.md", "\n".join(lines).rstrip() + "\n")
 
