@@ -61,7 +61,6 @@ def match(file, agent_a, agent_b, variants, players, games, seed, as_json, worke
     a, b = _agent_or_exit(agent_a, "agent A"), _agent_or_exit(agent_b, "agent B")
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
-    players = game.n
     with pool_or_exit(workers, scheduler) as pool, _bar(games, f"{a.name} against {b.name}") as progress:
         result = run_match(game, a, b, games, seed, progress, pool)
     if as_json:
@@ -112,7 +111,6 @@ def skill(file, variants, players, levels, games, seed, as_json, workers, schedu
     agents = [_agent_or_exit(spec, "--levels") for spec in levels.split(",")]
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
-    players = game.n
     with pool_or_exit(workers, scheduler) as pool, _bar(games * len(agents), f"skill of {rules.game.name}") as progress:
         result = run_skill(game, agents, RandomAgent(), games, seed, progress, pool)
     if as_json:
