@@ -653,17 +653,26 @@ def _discover_split(game: Game, pool, seed: int, max_examples, discover_until, p
         if not sizes:
             break
         tasks = [(portable, seed, batches + k, size, seen.examples + k * BATCH) for k, size in enumerate(sizes)]
-        done = [seen.examples]
-
-        def told(games):
-            done[0] += games
-            progress("discover", done[0], max_examples)
-        for part in pool.map(_discover_batch, tasks, told if progress else None, sizes):
+        told = _counting(progress, "discover", seen.examples, max_examples)
+        for part in pool.map(_discover_batch, tasks, told, sizes):
             seen.merge(part)
             batches += 1
             if seen.stopped_because:
                 break
     return batches
+
+
+def _counting(progress, phase: str, done: int, total):
+    """Pool.map's progress(n) as fuzz's progress(phase, done, total), counting on from `done`;
+    None without a progress."""
+    if progress is None:
+        return None
+    count = [done]
+
+    def told(n):
+        count[0] += n
+        progress(phase, count[0], total)
+    return told
 
 
 def _shrink_split(game: Game, pool, findings: list, seed: int, deadline, progress, done: int, total: int) -> tuple:
@@ -673,13 +682,8 @@ def _shrink_split(game: Game, pool, findings: list, seed: int, deadline, progres
     from .batches import Portable
     portable = Portable(game.rules, game.n)
     until = None if deadline is None else time.time() + (deadline - time.monotonic())
-    told = [done]
-
-    def tell(n):
-        told[0] += n
-        progress("shrink", told[0], total)
-    parts = pool.map(_shrink_batch, [(portable, f, seed, until) for f in findings], tell if progress else None,
-                     [1] * len(findings))
+    parts = pool.map(_shrink_batch, [(portable, f, seed, until) for f in findings],
+                     _counting(progress, "shrink", done, total), [1] * len(findings))
     return [f for f, _ in parts], sum(runs for _, runs in parts)
 
 
