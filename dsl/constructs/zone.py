@@ -63,19 +63,22 @@ def check(ck, d):
 
 
 # ---------------------------------------------------------------- compilation
+def _member(c, e) -> bool:
+    """Whether `e` names the zone of one key in a family (a board's spaces are not one)."""
+    return isinstance(e, S.Call) and len(e.args) == 1 and e.fn not in c.board_sizes \
+        and isinstance(c.zones.get(e.fn), tuple)
+
+
 def one_of_family(c, e) -> bool:
     """Whether `e` is `hand(p)`: the zone a family kept per player or team has for one of them,
-    which generated code reads from the family's table (a family kept per piece and a board's
-    spaces are found otherwise)."""
-    return isinstance(e, S.Call) and len(e.args) == 1 and e.fn not in c.board_sizes \
-        and isinstance(c.zones.get(e.fn), tuple) and c.family_index.get(e.fn) is None
+    which generated code reads from the family's table."""
+    return _member(c, e) and c.family_index.get(e.fn) is None
 
 
 def one_per_piece(c, e) -> bool:
     """Whether `e` is `spot(sp)`: the zone a family kept per piece has for one piece, which
-    generated code finds through `zone_of_piece` (a board's spaces are found otherwise)."""
-    return isinstance(e, S.Call) and len(e.args) == 1 and e.fn not in c.board_sizes \
-        and isinstance(c.zones.get(e.fn), tuple) and c.family_index.get(e.fn) is not None
+    generated code finds through `zone_of_piece`."""
+    return _member(c, e) and c.family_index.get(e.fn) is not None
 
 
 def zone_of_piece(c, fn: str, span):
