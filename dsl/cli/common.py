@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import sys
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Optional
 
 import click
@@ -138,13 +138,9 @@ def pool_or_exit(workers: Optional[int], scheduler):
         pool.__enter__()
     except PoolError as e:
         _fail(f"--scheduler: {e}", 2)
-    with ended_by_sigterm():
-        try:
-            yield pool
-        except BaseException as e:
-            pool.__exit__(type(e), e, e.__traceback__)
-            raise
-        pool.__exit__(None, None, None)
+    with ended_by_sigterm(), ExitStack() as entered:
+        entered.push(pool)          # its __exit__, with the exception that ends the block
+        yield pool
 
 
 def _load_or_exit(path: str, variants=()):
