@@ -55,11 +55,11 @@ reports: install
 	$(BIN)/python scripts/reports.py
 
 test: install
-	$(BIN)/python -m pytest -n auto -m "not slow"
+	$(BIN)/python -m pytest -n auto -m "not slow" -rs
 
 # The long runs `make test` leaves out (property runs, generated/ regenerated and compared); CI runs both.
 test-slow: install
-	$(BIN)/python -m pytest -n auto -m slow
+	$(BIN)/python -m pytest -n auto -m slow -rs
 
 # 10,000 mutants of the seed games, each checked and the checkable ones played under a time and
 # memory bound: no traceback, no run over the bound (about 40 minutes on 2 cores; make test runs a slice).
