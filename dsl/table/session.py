@@ -14,7 +14,8 @@ import random
 from ..agents.spec import parse_agent
 from ..analyses import replay as replay_mod
 from ..engine import CHANCE, Game
-from ..engine.program import param_names, plain_move
+from ..engine.program import plain_move
+from ..agents.infoset import simultaneous_pause
 from . import view as V
 from .words import Words
 
@@ -42,6 +43,7 @@ class Table:
         self.undone = [dict(u) for u in undone]
         self.version = 0
         self._words: dict = {}
+        self._zone_at = {name: z for z, name in enumerate(self.game.zone_names)}
         self._start(list(actions))
         self._save()
 
@@ -51,6 +53,7 @@ class Table:
         self.actions = []
         self.state = self.game.new_initial_state(log=True)
         self._known = []            # (log length after an action, per seat the pieces it could see)
+        self._late = {}             # a face-down choice's event -> per seat what it knew once all were revealed
         self._mark(None)
         for actor, move in actions:
             self._apply(actor, move)
@@ -59,12 +62,18 @@ class Table:
 
     def _mark(self, before) -> None:
         s = self.state
-        after = [V.visible_pieces(self.game, s, p) for p in range(self.game.n)]
-        seen = after if before is None else [a | b for a, b in zip(after, before)]
+        start = self._known[-1][0] if self._known else 0
+        seen = []
+        for p in range(self.game.n):
+            known = V.visible_pieces(self.game, s, p) | V.seen_in(self.game, s.log[start:], p, self._zone_at)
+            seen.append(known if before is None else known | before[p])
         self._known.append((len(s.log), seen))
 
     def _apply(self, actor: int, move) -> None:
         before = [V.visible_pieces(self.game, self.state, p) for p in range(self.game.n)]
+        together = actor != CHANCE and simultaneous_pause(self.game, self.state) is not None
+        pending = V.pending_choices(self.state)
+        start = len(self.state.log)
         if actor == CHANCE:
             self.state.apply(int(move), CHANCE)
             self.actions.append([CHANCE, int(move)])
@@ -72,12 +81,37 @@ class Table:
             self.state.apply(tuple(move), actor)
             self.actions.append([int(actor), plain_move(tuple(move))])
         self._mark(before)
+        if together and V.pending_choices(self.state) != pending + 1:
+            self._revealed_choices(start, pending)
         self.version += 1
+
+    def _revealed_choices(self, start: int, earlier: int) -> None:
+        """Everyone has chosen face down: each seat knows of those choices (logged at `start`
+        and the `earlier` ones before it) what it sees once they are all revealed."""
+        log = self.state.log
+        batch = [start]
+        for i in range(start - 1, -1, -1):
+            if len(batch) > earlier:
+                break
+            if log[i]["event"] == "choose" and log[i].get("hidden"):
+                batch.append(i)
+        now = self._known[-1][1]
+        for i in batch:
+            then = self._known_at_all(i)
+            self._late[i] = [a | b for a, b in zip(then, now)]
+
+    def _known_at_all(self, i: int) -> list:
+        if i in self._late:
+            return self._late[i]
+        k = bisect.bisect_right([end for end, _ in self._known], i)
+        return self._known[min(k, len(self._known) - 1)][1]
 
     def _known_at(self, seat):
         ends = [end for end, _ in self._known]
 
         def known(i):
+            if i in self._late:
+                return self._late[i][seat]
             k = bisect.bisect_right(ends, i)
             return self._known[min(k, len(self._known) - 1)][1][seat]
         return known
@@ -134,13 +168,7 @@ class Table:
         moves = self._moves(seat)
         if not moves:
             return []
-        w = self.words(lang)
-        known = V.visible_pieces(self.game, self.state, seat)
-        pause = self.game.pauses.get(self.state.ip)
-        step = V.step_title(w, self.state.log)
-        return [{"index": i + 1, "text": w.option(m, param_names(pause, m[0]), known, step), "option": m[0],
-                 "pieces": w.pieces_named(m, known), "spaces": w.spaces_named(m)}
-                for i, m in enumerate(moves)]
+        return V.options(self.words(lang), self.state, seat, moves)
 
     def act(self, seat: int, index: int) -> None:
         """The seat takes option `index` (from 1); then chance and bots play until a human must decide."""

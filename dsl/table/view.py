@@ -2,16 +2,17 @@
 whose turn it is, the log in words; built from the engine's observation of that seat and what
 is public, so it holds nothing the seat may not see.
 
-What a seat sees is what the agents' information sets leave fixed (dsl/agents/infoset.py): a
-zone seen by everyone, its own (or its team's) zone seen by its owner, a revealed piece, a
-piece a public variable names; counters and variables are public in the language. A hidden
+What a seat sees is the engine's observation, which the agents' information sets leave fixed
+(dsl/agents/infoset.py): a zone seen by everyone, its own (or its team's) zone seen by its
+owner, a revealed piece; counters and variables are public in the language. A hidden
 piece is `null` (its zone's count stays public). The log names a piece only where the seat
 could see it just before or just after the action that moved it, and a face-down choice of
 another seat reads "P3 chose (face down)" until everyone has chosen.
 """
 from __future__ import annotations
 
-from ..agents.infoset import named_pieces, simultaneous_pause, visible_zones
+from ..agents.infoset import simultaneous_pause, visible_zones
+from ..engine.program import param_names
 from ..engine.values import Player, Team, plain
 
 
@@ -21,8 +22,18 @@ def visible_pieces(game, state, seat) -> frozenset:
         return frozenset(game.pieces)
     seen = visible_zones(game, seat)
     revealed = state.revealed
-    out = {p for z, pieces in enumerate(state.zones) for p in pieces if seen[z] or revealed[p]}
-    out |= named_pieces(state)
+    return frozenset(p for z, pieces in enumerate(state.zones) for p in pieces if seen[z] or revealed[p])
+
+
+def seen_in(game, events, seat, at: dict) -> frozenset:
+    """The pieces `seat` sees pass by in `events`: revealed, or moved from or into a zone it
+    sees (`at`: each zone's number by its name)."""
+    seen = visible_zones(game, seat)
+    out = set()
+    for ev in events:
+        k = ev["event"]
+        if k == "reveal" or (k == "move" and (seen[at[ev["to"]]] or ("from" in ev and seen[at[ev["from"]]]))):
+            out.update(ev["pieces"])
     return frozenset(out)
 
 
@@ -37,17 +48,13 @@ def zones(words, state, seat) -> list:
     game = words.game
     n = words.narrator
     seen = game.observation(state, seat)["zones"] if seat is not None else None
-    named = named_pieces(state) if seat is not None else frozenset()
     out = []
     for z, name in enumerate(game.zone_names):
         owner = game.zone_owner[z]
         if seen is None:
             shown = [words.piece(p, state.face[p]) for p in state.zones[z]]
         else:
-            # a piece a public variable names is known wherever it lies (as the infoset keeps it)
-            shown = [words.piece(o["piece"], o.get("face")) if o is not None
-                     else words.piece(p, state.face[p]) if p in named else None
-                     for o, p in zip(seen[name], state.zones[z])]
+            shown = [words.piece(o["piece"], o.get("face")) if o is not None else None for o in seen[name]]
         zone = {"name": name, "title": n.zone(name),
                 "owner": int(owner) if type(owner) is Player else None,
                 "team": int(owner) if type(owner) is Team else None,
@@ -89,6 +96,17 @@ def counters(words, state) -> list:
     return out
 
 
+def options(words, state, seat: int, moves: list) -> list:
+    """`moves` (the seat's legal moves in `state`) numbered from 1, in words, naming only the
+    pieces the seat sees."""
+    known = visible_pieces(words.game, state, seat)
+    pause = words.game.pauses.get(state.ip)
+    step = step_title(words, state.log or ())
+    return [{"index": i + 1, "text": words.option(m, param_names(pause, m[0]), known, step), "option": m[0],
+             "pieces": words.pieces_named(m, known), "spaces": words.spaces_named(m)}
+            for i, m in enumerate(moves)]
+
+
 def pending_choices(state) -> int:
     """How many face-down choices the simultaneous choice the game waits at holds (they are the
     last choose events of the log: nothing else is logged while they are collected)."""
@@ -119,6 +137,9 @@ def told(words, log: list, seat, known_at, pending: int) -> list:
                 and seat not in _choosers(game, ev):
             out.append(n.say(f"{n.who(ev)}: 伏せて選んだ", f"{n.who(ev)} chose (face down)"))
             continue
+        if kind == "reveal":       # a card by its printed name, not its label's values
+            ev = dict(ev, shown=[f if game.kind_of[p] in game.faces else words.name(p)
+                                 for p, f in zip(ev["pieces"], ev["shown"])])
         if kind == "roll" and known is not None:
             ev = dict(ev, faces=[f if p in known else "?" for p, f in zip(ev["pieces"], ev["faces"])])
         out.append(n.event(ev))
