@@ -60,7 +60,7 @@ class Words:
         if type(v) is Piece:
             return self.name(v) if known is None or v in known else self.hidden(v)
         if type(v) is ZoneId:
-            return n.zone(self.game.zone_names[v])
+            return self.space(v) if v in self.game.space_at else n.zone(self.game.zone_names[v])
         if type(v) is Player:
             return n.player(v)
         if type(v) is Team:
@@ -85,6 +85,15 @@ class Words:
         if head and args:
             return f"{head}: {args}"
         return head or args or self.say("選ぶ", "choose")
+
+    def space(self, z: int) -> str:
+        """A board's space by its row and column ('row 1, column 2'), after the board's
+        title where the game has several boards."""
+        board, x, y = self.game.space_at[z]
+        place = self.say(f"{y}行{x}列", f"row {y}, column {x}")
+        if len(self.game.board_sizes) > 1:
+            return self.say(f"{self.narrator.name(board)}の{place}", f"{self.narrator.name(board)} {place}")
+        return place
 
     def pieces_named(self, move, known) -> list:
         return sorted({int(v) for v in _flat(move[1:]) if type(v) is Piece and v in known})
