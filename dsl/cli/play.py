@@ -92,3 +92,97 @@ def _free_name(folder: str, rules_path: str, variants) -> str:
         if not os.path.exists(path):
             return path
     _fail(f"{folder}: too many saved games named {stem}; give --save FILE")
+
+
+@main.command("table-stats", help="""Games played by people at the table beside random play's figures.
+
+\b
+Reads the replays `play` saved in FOLDER (and below; those where a person sat) and, for each
+game and player count, prints side by side: games and finished games, decisions per game,
+wins by seat, the share people's seats won against their fair share, the options people took
+(random play: every seat) and the dead ends met. Random play's column comes from -n random
+games from --seed, as `simulate` plays them.
+
+\b
+Example:
+  playtest table-stats out/tables -n 500""")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.option("-n", "games", type=click.IntRange(1), default=200, show_default=True, help="Random games to compare with.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
+def table_stats(folder, games, seed, lang, as_json):
+    import json
+    from ..analyses.replay import ReplayError
+    from ..table.stats import random_figures, table_figures, table_replays
+    groups, skipped = table_replays(folder)
+    out = []
+    for (rules_path, variants, players), replays in sorted(groups.items()):
+        rules, _ = _load_or_exit(rules_path, list(variants))
+        game = _game_or_exit(rules, players)
+        try:
+            table = table_figures(game, replays)
+        except ReplayError as e:
+            _fail(str(e))
+        rand = random_figures(game, games, seed)
+        out.append({"rules": rules_path, "variants": list(variants), "players": players,
+                    "table": table, "random": rand, "random_seed": seed,
+                    "option_titles": _option_titles(game, lang, [*table["options_taken"], *rand["options_taken"]])})
+    if as_json:
+        click.echo(json.dumps({"groups": out, "skipped": [{"file": f, "why": w} for f, w in skipped]},
+                              ensure_ascii=False, indent=1, sort_keys=True))
+        return
+    for f, why in skipped:
+        click.echo(f"skipped {f}: {why}", err=True)
+    if not out:
+        _fail(f"{folder}: no game played by people (save one with `playtest play`)")
+    for g in out:
+        _print_comparison(g)
+
+
+def _print_comparison(g):
+    t, r = g["table"], g["random"]
+    name = " + ".join([g["rules"], *g["variants"]])
+    click.echo(f"{name}, {g['players']} players: at the table vs random play (seed {g['random_seed']})")
+    rows = [("games (finished)", f"{t['games']} ({t['finished']})", f"{r['games']} ({r['finished']})"),
+            ("decisions per game, mean", _num(t["decisions_per_game"]["mean"]), _num(r["decisions_per_game"]["mean"])),
+            ("decisions per game, median", _num(t["decisions_per_game"]["median"]), _num(r["decisions_per_game"]["median"]))]
+    for seat in t["win_share_by_seat"]:
+        rows.append((f"P{seat} won", _pct(t["win_share_by_seat"][seat]), _pct(r["win_share_by_seat"][seat])))
+    rows.append(("people's seats won (fair share)",
+                 f"{_pct(t['people_win_share'])} ({_pct(t['people_fair_share'])})", "-"))
+    dead = sorted(set(t["dead_ends"]) | set(r["dead_ends"]))
+    for d in dead:
+        rows.append((f"dead end: {d}", str(t["dead_ends"].get(d, 0)), str(r["dead_ends"].get(d, 0))))
+    if not dead:
+        rows.append(("dead ends", "0", "0"))
+    rows.append((f"options taken (people: {t['decisions_counted']}; random: {r['decisions_counted']})", "", ""))
+    for k in list(dict.fromkeys([*t["options_taken"], *r["options_taken"]])):
+        rows.append((f"  {g['option_titles'][k]}", _pct(t["options_taken"].get(k, 0.0)), _pct(r["options_taken"].get(k, 0.0))))
+    from rich.cells import cell_len         # a Japanese title is two columns a character
+    width = max(cell_len(a) for a, _, _ in rows)
+    click.echo(f"  {'':<{width}}  {'table':>12}  {'random':>12}")
+    for a, b, c in rows:
+        click.echo(f"  {a}{' ' * (width - cell_len(a))}  {b:>12}  {c:>12}")
+    if t["finished"] < 10:
+        click.echo(f"  ({t['finished']} finished table games: too few to tell a difference from chance)")
+    click.echo("")
+
+
+def _option_titles(game, lang, keys) -> dict:
+    """'rule: option' as the rulebook titles them: 'Raise or call bluff: Call bluff'."""
+    from ..printing.narrate import Narrator
+    n = Narrator(game, lang)
+    out = {}
+    for k in keys:
+        owner, sep, option = k.partition(": ")
+        out[k] = (f"{n.name(owner)}: {n.name(option)}" if option != "choose" else n.name(owner)) if sep else n.name(k)
+    return out
+
+
+def _num(v) -> str:
+    return "-" if v is None else f"{v:g}"
+
+
+def _pct(v) -> str:
+    return "-" if v is None else f"{v:.0%}"
