@@ -93,14 +93,17 @@ class Arrays:
         return float(self.values(self.edge_weights(sigma))[0])
 
 
-def cfr_plus(a: Arrays, iterations: int, tolerance: float = 0.0, check_every: int = 25,
+def cfr_plus(a: Arrays, iterations: int, tolerance: float = 0.0, first_check: int = 25,
              progress: Optional[Callable[[str, int, Optional[int]], None]] = None):
     """CFR+ for up to `iterations` iterations, stopping early once the average strategy's
-    bounds on the value are `tolerance` apart. Returns (average strategy, iterations run)."""
+    bounds on the value are `tolerance` apart (looked at after `first_check` iterations, then
+    after twice as many each time: a look costs two best responses). Returns (average
+    strategy, iterations run)."""
     n_slots = a.tree.slots
     regret = np.zeros(n_slots)
     total = np.zeros(n_slots)
     done = 0
+    check = first_check
     for t in range(1, iterations + 1):
         for p in range(2):
             sigma = a.normalised(regret)
@@ -118,7 +121,8 @@ def cfr_plus(a: Arrays, iterations: int, tolerance: float = 0.0, check_every: in
         done = t
         if progress is not None and t % 10 == 0:
             progress("solve", t, iterations)
-        if tolerance > 0 and t % check_every == 0:
+        if tolerance > 0 and t == check:
+            check *= 2
             lo, hi = bounds(a, a.normalised(total))
             if hi - lo <= tolerance:
                 break
@@ -175,3 +179,32 @@ def exploitability(a: Arrays, sigma: np.ndarray) -> tuple[float, float, float]:
     mean of the two: 0 for optimal play (the game's value cancels over the two seats)."""
     low, high = bounds(a, sigma)
     return -low, high, (high - low) / 2
+
+
+def reached_policy(a: Arrays, seat: int, decide: Callable[[int], list]) -> np.ndarray:
+    """A strategy for `seat` asked only where play can reach it when the other player may do
+    anything: `decide(information set)` gives its move probabilities there (uniform elsewhere,
+    which no reachable position reads)."""
+    tree = a.tree
+    sigma = a.uniform()
+    asked = [False] * len(tree.infosets)
+    live = [False] * tree.size
+    live[0] = True
+    kind, player, infoset, first, count = tree.kind, tree.player, tree.infoset, tree.first, tree.count
+    for i in range(tree.size):
+        if not live[i] or kind[i] == END:
+            continue
+        f = first[i]
+        if kind[i] == DECISION and player[i] == seat:
+            at = infoset[i]
+            off = tree.infosets[at].offset
+            if not asked[at]:
+                asked[at] = True
+                sigma[off:off + count[i]] = decide(at)
+            for m in range(count[i]):
+                if sigma[off + m] > 0:
+                    live[f + m] = True
+        else:
+            for c in range(f, f + count[i]):
+                live[c] = True
+    return sigma
