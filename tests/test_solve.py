@@ -217,3 +217,16 @@ def test_games_it_cannot_solve_are_refused_plainly(tmp_path):
                     "players": 2, "solved": False, "refused": data["refused"], "size": 100}
     res = _cli(KUHN, "--agents", "plugin:no_such_agent")
     assert res.exit_code == 2 and "no installed package declares an agent 'no_such_agent'" in res.output
+
+
+def test_ismcts_still_chooses_where_every_move_loses_chips():
+    """IS-MCTS is measured on games of chips, where a move's mean can be far below -1."""
+    import random
+    from dsl.agents.search import _Edge, _Node, _select
+    node = _Node()
+    for m in (("fold",), ("call",)):
+        e = node.edges[(0, m)] = _Edge()
+        e.visits = e.avail = 10
+        e.reward = -50.0
+    move, edge, new = _select(node, 0, [("fold",), ("call",)], random.Random(1), 0.7)
+    assert move in (("fold",), ("call",)) and edge is node.edges[(0, move)] and not new

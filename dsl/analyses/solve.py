@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Optional
 
-from ..agents.search import RandomAgent
 from ..engine.program import param_names, plain_move
 from . import cfr
 from .solve_graph import build_graph, reached, values
@@ -199,6 +198,7 @@ class _Asked:
     def __init__(self, game, agent, samples, seed, nodes_of, states):
         self.game, self.agent, self.samples, self.seed = game, agent, samples, seed
         self.nodes_of, self.states = nodes_of, states
+        from ..agents.search import RandomAgent
         self.exact = isinstance(agent, RandomAgent)
         self.asked = 0
         self.progress = None
