@@ -233,7 +233,7 @@ def _select(node, actor, moves, rng, c):
         e = edges[(actor, m)] = _Edge()
         e.avail = 1
         return m, e, True
-    best, best_e, best_v = None, None, -1.0
+    best, best_e, best_v = None, None, -math.inf      # pay-offs may be below -1
     for m, e in known:
         v = e.reward / e.visits + c * math.sqrt(math.log(e.avail) / e.visits) if e.visits else math.inf
         if v > best_v:

@@ -1,13 +1,14 @@
 """Agent specs as written on the command line: `random`, `flat:N`, `ismcts:N[:c=X][:time=S]`,
-one for every seat or a comma list with one per seat.
+an installed package's agent (`plugin:NAME` or its bare NAME, see .plugins), one for every
+seat or a comma list with one per seat.
 
-May import .search only.
+May import .search and .plugins only.
 """
 from __future__ import annotations
 
 from .search import FlatAgent, ISMCTSAgent, RandomAgent
 
-FORMS = ("random", "flat:N", "ismcts:N", "ismcts:N:c=X", "flat:N:time=S", "ismcts:N:time=S")
+FORMS = ("random", "flat:N", "ismcts:N", "ismcts:N:c=X", "flat:N:time=S", "ismcts:N:time=S", "plugin:NAME")
 _HINT = "valid forms: " + ", ".join(FORMS) + " (N iterations, a whole number >= 1; c > 0; S seconds > 0)"
 
 
@@ -21,7 +22,11 @@ def parse_agent(spec: str):
             raise ValueError(f"agent '{text}': random takes no budget; {_HINT}")
         return RandomAgent()
     if kind not in ("flat", "ismcts"):
-        raise ValueError(f"unknown agent '{text}'; {_HINT}")
+        from .plugins import plugin_agent
+        agent = plugin_agent(text)
+        if agent is None:
+            raise ValueError(f"unknown agent '{text}'; {_HINT}")
+        return agent
     if len(parts) < 2 or not parts[1].strip():
         raise ValueError(f"agent '{text}' needs an iteration budget ({kind}:N); {_HINT}")
     try:

@@ -3,6 +3,18 @@
 May import everything else in the package; nothing imports it.
 """
 from .common import main
-from . import agents, check, diff, hunt, listing, lsp, play, printing, replay, report, simulate  # noqa: F401  (each registers its commands)
+# each module registers its commands on `main`
+from . import agents  # noqa: F401
+from . import check  # noqa: F401
+from . import diff  # noqa: F401
+from . import hunt  # noqa: F401
+from . import listing  # noqa: F401
+from . import lsp  # noqa: F401
+from . import play  # noqa: F401
+from . import printing  # noqa: F401
+from . import replay  # noqa: F401
+from . import report  # noqa: F401
+from . import simulate  # noqa: F401
+from . import solve  # noqa: F401
 
 __all__ = ["main"]
