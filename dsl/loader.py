@@ -19,7 +19,12 @@ def load(path: str, variants: tuple[str, ...] | list[str] = ()) -> tuple[S.RuleF
     if overlay.head(rules) is not None:
         variants = [path, *variants]
         rules = parse_file(overlay.find_base(rules))
-    merged = overlay.apply(rules, overlay.stack(list(variants)))
+    return checked(rules, overlay.stack(list(variants)))
+
+
+def checked(game: S.RuleFile, variants: list[S.RuleFile]) -> tuple[S.RuleFile, list[Diagnostic]]:
+    """Parsed trees applied in order and checked: what `load` does once the files are read."""
+    merged = overlay.apply(game, variants)
     diagnostics = [_placed(d) for d in check(merged)]
     if any(d.severity == "error" for d in diagnostics):
         raise RuleFileError(diagnostics, dict(merged.sources) or {merged.path: merged.source})

@@ -12,6 +12,7 @@ from dsl.loader import load
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
 BLUFF = GAMES / "bluff.rules"
+LIFE = ROOT / "variants" / "bluff-life.rules"
 DEMOCRACY = GAMES / "democracy.rules"
 
 
@@ -96,3 +97,13 @@ def errors_of(text: str) -> list:
     """The checker's errors (not warnings) for a text that parses."""
     from dsl.language.checker import check
     return [d for d in check(parsed(text)) if d.severity == "error"]
+
+
+def playtest(*args):
+    """The command line run in this process: never a traceback, whatever the exit."""
+    from click.testing import CliRunner
+    from dsl.cli import main
+    r = CliRunner().invoke(main, [str(a) for a in args])
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    assert "Traceback" not in r.output
+    return r

@@ -10,22 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from _util import BLUFF, ROOT
+from _util import BLUFF, LIFE, ROOT, playtest as run
 
 from dsl.analyses import replay as replay_mod
-from dsl.cli import main
-
-LIFE = ROOT / "variants" / "bluff-life.rules"
-
-
-def run(*args):
-    r = CliRunner().invoke(main, [str(a) for a in args])
-    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
-    assert "Traceback" not in r.output
-    return r
-
 
 def fuzz_into(out, *rules):
     r = run("fuzz", *rules, "-p", "2", "--max-examples", "60", "--seed", "1", "--save-replays", out, "--json")
@@ -79,20 +67,24 @@ def test_a_changed_rule_file_is_reported_with_what_changed(saved_copy, old, new,
     text = rules.read_text(encoding="utf-8")
     assert old in text
     rules.write_text(text.replace(old, new), encoding="utf-8")
-    r = run("replay", path)
+    assert run("replay", path).exit_code == 0         # it plays from the texts it carries
+    r = run("replay", path, "--rules", rules)
     assert r.exit_code == 1
     assert "the rules changed since" in r.stderr
     assert f"changed {part}" in r.stderr
     assert "ends in another state" in r.stderr
 
 
-def test_an_old_replay_without_a_fingerprint_still_loads_and_says_so(saved_copy):
+def test_an_old_replay_without_a_fingerprint_asks_for_its_rules_then_says_so(saved_copy):
     rules, path = saved_copy
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     for key in ("fingerprint", "final_state", "sources"):
         del data[key]
     Path(path).write_text(json.dumps(data), encoding="utf-8")
     r = run("replay", path)
+    assert r.exit_code == 1
+    assert "saved by an older playtest, without the texts of its rules: give the rule file with --rules" in r.stderr
+    r = run("replay", path, "--rules", rules)
     assert r.exit_code == 0
     assert "without a fingerprint" in r.stderr
 
@@ -117,7 +109,7 @@ def test_a_malformed_replay_is_refused_with_what_is_wrong(tmp_path, monkeypatch,
     f = tmp_path / "r.json"
     f.write_text(json.dumps(data), encoding="utf-8")
     monkeypatch.chdir(ROOT)
-    r = run("replay", f)
+    r = run("replay", f, "--rules", BLUFF)
     assert r.exit_code == 1
     assert message in r.output
 

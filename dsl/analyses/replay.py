@@ -8,23 +8,20 @@ game, and only those two tell.
 """
 from __future__ import annotations
 
-import glob
 import hashlib
 import json
 import os
-import signal
-import tempfile
-import threading
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from ..engine import CHANCE, Game, IllegalMove
 from ..engine.state import State
+from ..io_guard import Refused, ended_by_sigterm, read_bytes, write_atomic  # noqa: F401  (callers take them from here)
 
 FORMAT = "playtest-replay/1"
 MAX_REPLAY_BYTES = 64 * 1024 * 1024     # a replay is actions and rule texts; this is far past any real one
 from ..language.limits import MAX_PLAYERS
+from .bounds import MAX_SEED, MIN_SEED
 
 
 @dataclass
@@ -66,105 +63,42 @@ def stamped(replay: Replay, game: Game) -> Replay:
     return replace(replay, fingerprint=fingerprint(rules), sources=sources, final_state=final.digest())
 
 
+def _trees(replay: Replay) -> list:
+    """The parsed texts the replay carries; a RuleFileError shows their own lines, never a file's."""
+    from ..language.diagnostics import RuleFileError
+    from ..language.parser import parse_text
+    trees = []
+    for path, text in replay.sources:
+        tree, diagnostics = parse_text(text, path)
+        if tree is None:
+            raise RuleFileError(diagnostics, {path: text})
+        trees.append(tree)
+    return trees
+
+
 def saved_rules(replay: Replay):
     """The rule set the replay was made with, rebuilt from its texts; None if they no longer read."""
     from ..language.diagnostics import RuleFileError
-    from ..language.parser import parse_text
     from ..variants import overlay
     try:
-        files = []
-        for path, text in replay.sources:
-            tree, _ = parse_text(text, path)
-            if tree is None:
-                return None
-            files.append(tree)
+        files = _trees(replay)
         return overlay.apply(files[0], files[1:]) if files else None
     except (RuleFileError, RecursionError, ValueError, TypeError):
         return None
 
 
-def _tmp_prefix() -> str:
-    return f".tmp-{os.getpid()}-"
-
-
-def _remove_stale(folder: str) -> None:
-    """Temporary files left by a writer that was killed (its process is gone)."""
-    for tmp in glob.glob(os.path.join(glob.escape(folder), ".tmp-*")):
-        pid = os.path.basename(tmp).split("-")[1]
-        if not pid.isdigit() or int(pid) == os.getpid():
-            continue
-        try:
-            os.kill(int(pid), 0)
-        except ProcessLookupError:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-        except OSError:
-            pass                        # alive (another user's): not ours to remove
-
-
-class _Terminated(BaseException):
-    pass
-
-
-def _raise_terminated(signum, frame):
-    raise _Terminated()
-
-
-@contextmanager
-def ended_by_sigterm():
-    """The block with SIGTERM raised as an exception where the code is, so that the block's own
-    `except` and `finally` clean up; a block it leaves then ends the process by the signal, as
-    it would have ended without. Only where SIGTERM has its default action, in the main thread
-    (a handler or an ignore someone else set stays in charge); inside another such block, the
-    outer one ends the process."""
-    before = signal.getsignal(signal.SIGTERM) if threading.current_thread() is threading.main_thread() else None
-    if before == signal.SIG_DFL:
-        signal.signal(signal.SIGTERM, _raise_terminated)
-    try:
-        yield
-    except _Terminated:
-        if before == signal.SIG_DFL:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            os.kill(os.getpid(), signal.SIGTERM)
-        raise
-    finally:
-        if before == signal.SIG_DFL:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def write_atomic(path: str, data: str | bytes, overwrite: bool = True) -> None:
-    """Write a whole file or nothing: a temporary file in the same folder, then rename.
-
-    A SIGTERM during the write removes the temporary file before the process ends; a
-    SIGKILL cannot be caught, so the next write into the folder removes what it left.
-    With overwrite=False an existing file is never replaced (FileExistsError)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    _remove_stale(folder)
-    tmp = None
-    with ended_by_sigterm():
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=_tmp_prefix(), dir=folder)
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)       # as an ordinary new file, not mkstemp's owner-only mode
-            if isinstance(data, bytes):
-                with os.fdopen(fd, "wb") as f:
-                    f.write(data)
-            else:
-                with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-                    f.write(data)
-            if overwrite:
-                os.replace(tmp, path)
-            else:
-                os.link(tmp, path)              # fails if the name is taken, even by a racing writer
-                os.unlink(tmp)
-        except BaseException:
-            if tmp and os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+def embedded(replay: Replay, variants=()):
+    """The checked rule set the replay carries (with `variants`, files, in place of its own):
+    a replay plays from its texts anywhere, and the paths in it are only labels. ReplayError
+    for a replay saved without its texts; RuleFileError when the texts do not check."""
+    from ..loader import checked
+    from ..variants import overlay
+    if not replay.sources:
+        raise ReplayError("it was saved by an older playtest, without the texts of its rules: give the rule file "
+                          f"with --rules FILE (it names {_short(replay.rules)}"
+                          + "".join(f" + {_short(v)}" for v in replay.variants) + ")")
+    trees = _trees(replay)
+    return checked(trees[0], overlay.stack(list(variants)) if variants else trees[1:])
 
 
 def save(replay: Replay, path: str) -> None:
@@ -193,10 +127,9 @@ def save_new(replay: Replay, folder: str, name: str) -> str:
             return path
         except FileExistsError:
             try:
-                with open(path, encoding="utf-8") as f:
-                    if f.read() == text:
-                        return path
-            except (OSError, UnicodeDecodeError):
+                if read_bytes(path, MAX_REPLAY_BYTES, "replay file") == text.encode("utf-8"):
+                    return path
+            except OSError:
                 pass
     raise OSError(f"{folder}: too many replays named {stem}")
 
@@ -208,12 +141,9 @@ def _fail(path, what):
 def load(path: str) -> Replay:
     """Read a replay file; every way it can be wrong is a ReplayError naming what is wrong."""
     try:
-        if os.path.isdir(path):
-            _fail(path, "this is a folder, not a replay file")
-        if os.path.getsize(path) > MAX_REPLAY_BYTES:
-            _fail(path, f"the file is over {MAX_REPLAY_BYTES // 2**20} MB: not a replay file")
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        data = json.loads(read_bytes(path, MAX_REPLAY_BYTES, "replay file").decode("utf-8"))
+    except Refused as e:
+        _fail(path, e.strerror)
     except FileNotFoundError:
         _fail(path, "no such replay file")
     except RecursionError:
@@ -236,9 +166,9 @@ def load(path: str) -> Replay:
 
     rules, variants = data["rules"], data.get("variants", [])
     if not isinstance(rules, str) or not rules:
-        _fail(path, f"'rules' must be the path of a rule file, not {_short(rules)}")
+        _fail(path, f"'rules' must be the name of a rule file, not {_short(rules)}")
     if not isinstance(variants, list) or not all(isinstance(v, str) and v for v in variants):
-        _fail(path, f"'variants' must be a list of rule file paths, not {_short(variants)}")
+        _fail(path, f"'variants' must be a list of rule file names, not {_short(variants)}")
     if not isinstance(data["actions"], list):
         _fail(path, f"'actions' must be a list, not {_short(data['actions'])}")
     note = data.get("note", "")
@@ -250,7 +180,7 @@ def load(path: str) -> Replay:
                                        for s in sources)):
         _fail(path, "its fingerprint, final_state or sources are not what playtest writes")
     return Replay(rules, list(variants), integer("players", None, 1, MAX_PLAYERS),
-                  integer("seed", 0, -2**63, 2**64), integer("game_index", 0, 0, 2**63), data["actions"], note,
+                  integer("seed", 0, MIN_SEED, MAX_SEED), integer("game_index", 0, 0, 2**63), data["actions"], note,
                   fp, [list(s) for s in sources] if fp is not None else [], final if fp is not None else None)
 
 

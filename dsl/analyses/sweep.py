@@ -14,9 +14,8 @@ from typing import Optional
 from ..engine import Game, RuleError
 from ..language import syntax as S
 from ..language.diagnostics import did_you_mean
+from .bounds import MAX_COMBINATIONS
 from .simulate import declared_score, score_label, simulate
-
-MAX_COMBINATIONS = 400
 
 
 class SweepError(ValueError):
@@ -33,11 +32,15 @@ def parse_values(text: str) -> list[int]:
                 bits = [int(x) for x in part.split("..")]
                 if len(bits) not in (2, 3) or bits[0] > bits[1] or (len(bits) == 3 and bits[2] < 1):
                     raise ValueError
-                out.extend(range(bits[0], bits[1] + 1, bits[2] if len(bits) == 3 else 1))
+                values = range(bits[0], bits[1] + 1, bits[2] if len(bits) == 3 else 1)
             else:
-                out.append(int(part))
+                values = [int(part)]
         except ValueError:
             raise SweepError(f"'{text}' is not a list of whole numbers (write 2,3,4 or 1..3 or 2..10..2)") from None
+        if len(out) + len(values) > MAX_COMBINATIONS:       # a range is counted before it is listed
+            raise SweepError(f"'{text}' is {len(out) + len(values):,} values, more than the {MAX_COMBINATIONS} "
+                             "combinations a sweep may have; sweep fewer values at once")
+        out.extend(values)
     if any(v < 0 for v in out):
         raise SweepError(f"'{text}': parameters count things, so a value is 0 or more")
     return list(dict.fromkeys(out))

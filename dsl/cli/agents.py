@@ -8,6 +8,7 @@ import sys
 import click
 
 from .common import main, players_option, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit
+from .common import GAMES, RULE_FILE, SEED
 
 _AGENT_HELP = ("random | flat:N | ismcts:N | ismcts:N:c=X, with N iterations a decision "
                "(add :time=S for a time budget in seconds, which makes the run nondeterministic)")
@@ -47,13 +48,13 @@ Examples:
   playtest match games/GAME.rules --players 2 ismcts:200 random -n 200 --seed 1
   playtest match games/GAME.rules -p 4 ismcts:1000 flat:200 -n 100 --json
   playtest match games/GAME.rules -p 4 ismcts:1000 random -n 400 --workers 4   (same result)""")
-@click.argument("file", type=click.Path())
+@click.argument("file", type=RULE_FILE)
 @click.argument("agent_a")
 @click.argument("agent_b")
 @_variant_option
 @players_option
-@click.option("-n", "games", type=click.IntRange(1), default=100, show_default=True, help="Games to play.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed: the same seed gives the same games.")
+@click.option("-n", "games", type=GAMES, default=100, show_default=True, help="Games to play.")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed: the same seed gives the same games.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @_scale_options
 def match(file, agent_a, agent_b, variants, players, games, seed, as_json, workers, scheduler):
@@ -97,12 +98,12 @@ Examples:
   playtest skill games/GAME.rules --players 2 -n 100 --seed 1
   playtest skill games/GAME.rules -p 4 --levels random,flat:50,ismcts:50,ismcts:200 --json
   playtest skill games/GAME.rules -p 3 -n 400 --workers 4                  (same result)""")
-@click.argument("file", type=click.Path())
+@click.argument("file", type=RULE_FILE)
 @_variant_option
 @players_option
 @click.option("--levels", default=DEFAULT_LEVELS, show_default=True, help="Agents from weakest to strongest, comma-separated.")
-@click.option("-n", "games", type=click.IntRange(1), default=100, show_default=True, help="Games per level.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed: the same seed gives the same games.")
+@click.option("-n", "games", type=GAMES, default=100, show_default=True, help="Games per level.")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed: the same seed gives the same games.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @_scale_options
 def skill(file, variants, players, levels, games, seed, as_json, workers, scheduler):

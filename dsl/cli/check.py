@@ -9,6 +9,7 @@ import click
 from ..language.diagnostics import RuleFileError
 from ..loader import load
 from .common import main, _variant_option
+from .common import RULE_FILE
 
 
 @main.command(help="""Check rule files: errors (exit 1), warnings, and the open questions the rules leave.
@@ -17,7 +18,7 @@ from .common import main, _variant_option
 A variant file is checked applied to its game:
   playtest check variants/VARIANT.rules
   playtest check games/GAME.rules --variant variants/A.rules --variant variants/B.rules""")
-@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.argument("files", nargs=-1, required=True, type=RULE_FILE)
 @_variant_option
 @click.option("--json", "as_json", is_flag=True, help="Print the diagnostics as JSON.")
 def check(files, variants, as_json):

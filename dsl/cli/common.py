@@ -7,9 +7,16 @@ from typing import Optional
 
 import click
 
+from .. import io_guard
+from ..analyses.bounds import MAX_GAMES, MAX_SEED, MAX_WORKERS, MIN_SEED
 from ..language.diagnostics import RuleFileError
+from ..language.limits import MAX_FILE_CHARS
 from ..engine import Game, RuleError
 from ..loader import load
+
+GAMES = click.IntRange(1, MAX_GAMES)        # every -n: a slip such as 10**20 is refused before any work
+SEED = click.IntRange(MIN_SEED, MAX_SEED)
+MAX_RULE_BYTES = 4 * MAX_FILE_CHARS + 3     # UTF-8 takes at most 4 bytes a character, and a BOM 3
 
 _HELP = """playtest: find what is broken in a game's rules before your friends do.
 
@@ -52,20 +59,34 @@ def _fail(message: str, code: int = 1):
 
 
 def writable_or_exit(path: str, option: str, folder: bool = False):
-    """Refuse an output that cannot be written before any work is done, not after it."""
-    import os
-    import tempfile
-    target = path if folder else (os.path.dirname(os.path.abspath(path)) or ".")
-    if not folder and os.path.isdir(path):
-        _fail(f"{option} {path}: this is a folder; give a file name", 2)
+    """Refuse an output that cannot be written before any work is done, not after it: a folder
+    that takes no new file, and a name where a symbolic link, FIFO, device or folder stands."""
     try:
-        os.makedirs(target, exist_ok=True)
-        with tempfile.TemporaryFile(dir=target, prefix=".tmp-probe-"):
-            pass
-    except (FileExistsError, NotADirectoryError):
-        _fail(f"{option} {path}: cannot write there (a file stands where a folder is needed)", 2)
+        if folder:
+            io_guard.check_folder(path)
+        else:
+            io_guard.check_output(path)
+    except io_guard.Refused as e:
+        _fail(f"{option} {path}: {e.strerror}", 2)
     except OSError as e:
         _fail(f"{option} {path}: cannot write there ({e.strerror or e})", 2)
+
+
+class RulePath(click.Path):
+    """A rule file named on the command line: what is not a regular file of a rule file's size
+    (a device such as /dev/zero, a FIFO) is refused before anything reads it."""
+    name = "rule file"
+
+    def convert(self, value, param, ctx):
+        value = super().convert(value, param, ctx)
+        try:
+            io_guard.check_input(value, MAX_RULE_BYTES, "rule file")
+        except io_guard.Refused as e:
+            self.fail(str(e), param, ctx)
+        return value
+
+
+RULE_FILE = RulePath()
 
 
 def write_or_exit(path: str, data) -> None:
@@ -88,7 +109,7 @@ def save_replay_or_exit(replay, game, folder: str, *parts) -> str:
 
 
 def _variant_option(f):
-    return click.option("--variant", "-v", "variants", multiple=True, type=click.Path(),
+    return click.option("--variant", "-v", "variants", multiple=True, type=RULE_FILE,
                         help="A variant file to apply (repeat to stack them, in order).")(f)
 
 
@@ -107,11 +128,35 @@ class _Workers(click.ParamType):
             n = 0
         if n < 1:
             self.fail(f"'{value}' is neither a number of processes (1 or more) nor 'auto'", param, ctx)
+        if n > MAX_WORKERS:
+            self.fail(f"{n:,} processes is more than the {MAX_WORKERS} playtest starts on one machine "
+                      "(for more, use a cluster: --scheduler)", param, ctx)
         return n
+
+
+def _force_workers(ctx, param, value):
+    ctx.meta["force_workers"] = value
+
+
+def _within_cores(workers: Optional[int], scheduler) -> Optional[int]:
+    """--workers past this machine's cores only slows the games (each process waits for a core),
+    so it is capped at them unless --force-workers says otherwise."""
+    from ..analyses.batches import usable_cores
+    cores = usable_cores()
+    ctx = click.get_current_context(silent=True)
+    forced = ctx is not None and ctx.meta.get("force_workers")
+    if workers is None or scheduler or forced or workers <= cores:
+        return workers
+    click.echo(f"note: --workers {workers}: this machine has {cores} core{'s' if cores != 1 else ''}, so the games "
+               f"are played in {cores} processes (--force-workers starts {workers})", err=True)
+    return cores
 
 
 def _scale_options(f):
     """--workers and --scheduler: where the games are played (the output is the same anywhere)."""
+    f = click.option("--force-workers", is_flag=True, is_eager=True, expose_value=False, callback=_force_workers,
+                     help=f"Start every process --workers asks for, even past this machine's cores "
+                          f"(at most {MAX_WORKERS}).")(f)
     f = click.option("--scheduler", metavar="ADDRESS", default=None,
                      help="Play the games on the Dask cluster whose scheduler is at ADDRESS, e.g. "
                           "tcp://HOST:8786 (start it with 'dask scheduler', and 'dask worker ADDRESS' on "
@@ -133,7 +178,7 @@ def pool_or_exit(workers: Optional[int], scheduler):
     batches (Pool.__exit__); SIGTERM then ends the command as it would have."""
     from ..analyses.batches import Pool, PoolError
     from ..analyses.replay import ended_by_sigterm
-    pool = Pool(workers, scheduler)
+    pool = Pool(_within_cores(workers, scheduler), scheduler)
     try:
         pool.__enter__()
     except PoolError as e:

@@ -8,6 +8,7 @@ import click
 from ..language.diagnostics import RuleFileError
 from .common import (main, _fail, _load_or_exit, _game_or_exit, _echo_errors, _scale_options, pool_or_exit,
                      writable_or_exit, write_or_exit)
+from .common import GAMES, RULE_FILE, SEED
 from .simulate import agents_or_exit, simulate_or_exit
 
 
@@ -26,15 +27,15 @@ With --simulate N both sides play N random games with the same seed; each figure
 `simulate` reports is shown on both sides with a 95% confidence interval, a test of the
 difference (Fisher's exact test for rates, Welch's t-test for means) and whether it is
 significant at 5% after the Holm-Bonferroni correction across all figures.""")
-@click.argument("a", type=click.Path())
-@click.argument("b", type=click.Path(), required=False)
-@click.option("--a-variant", "a_variants", multiple=True, type=click.Path(), help="A variant for side A (repeatable).")
-@click.option("--b-variant", "b_variants", multiple=True, type=click.Path(), help="A variant for side B (repeatable).")
+@click.argument("a", type=RULE_FILE)
+@click.argument("b", type=RULE_FILE, required=False)
+@click.option("--a-variant", "a_variants", multiple=True, type=RULE_FILE, help="A variant for side A (repeatable).")
+@click.option("--b-variant", "b_variants", multiple=True, type=RULE_FILE, help="A variant for side B (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "html", "json"]), default="text", show_default=True)
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="Write to this file instead of the terminal.")
-@click.option("--simulate", "n_games", type=click.IntRange(1), default=None, help="Also compare N random games per side.")
+@click.option("--simulate", "n_games", type=GAMES, default=None, help="Also compare N random games per side.")
 @click.option("--players", "-p", type=int, default=None, help="Players for --simulate (may be left out when the game is for one number only).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed for --simulate.")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed for --simulate.")
 @click.option("--agents", "agent_spec", default=None, metavar="SPEC[,SPEC...]",
               help="Who plays each seat in --simulate (default random): flat:N or ismcts:N, one spec or one per seat.")
 @_scale_options

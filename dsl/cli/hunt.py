@@ -10,6 +10,8 @@ import click
 from ..analyses import replay as replay_mod
 from .common import (main, players_option, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit,
                      save_replay_or_exit, writable_or_exit)
+from ..analyses.bounds import MAX_SECONDS, MAX_STATES
+from .common import GAMES, RULE_FILE, SEED
 
 
 @main.command(help="""Hunt for dead ends: drive the game with Hypothesis and shrink each finding to a minimal game.
@@ -30,12 +32,12 @@ Examples:
 With --workers or --scheduler the search for findings runs in batches of 100 games across
 the workers (the same batches, so the same report), and two findings or more are shrunk
 across the workers, a task each.""")
-@click.argument("file", type=click.Path())
+@click.argument("file", type=RULE_FILE)
 @_variant_option
 @players_option
-@click.option("--max-examples", type=click.IntRange(1), default=None, help="Games to generate (default 1000 if no --max-time).")
+@click.option("--max-examples", type=GAMES, default=None, help="Games to generate (default 1000 if no --max-time).")
 @click.option("--max-time", type=click.FloatRange(0.1), default=None, callback=lambda ctx, param, v: _finite(v), help="Seconds to spend, at most (the report gives the games run, to repeat it with --max-examples).")
-@click.option("--seed", type=int, default=1, show_default=True, help="The same seed and --max-examples give the same report.")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="The same seed and --max-examples give the same report.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--save-replays", type=click.Path(file_okay=False), default=None, help="Folder for one minimal replay file per finding.")
 @_scale_options
@@ -67,10 +69,10 @@ them with a variant that changes parameters).
 Example:
   playtest explore games/GAME.rules --players 2
   playtest explore games/GAME.rules -v variants/SMALL.rules -p 2 --max-states 200000 --json""")
-@click.argument("file", type=click.Path())
+@click.argument("file", type=RULE_FILE)
 @_variant_option
 @players_option
-@click.option("--max-states", type=click.IntRange(1), default=None, help="Stop after this many distinct states.")
+@click.option("--max-states", type=click.IntRange(1, MAX_STATES), default=None, help="Stop after this many distinct states.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--save-replays", type=click.Path(file_okay=False), default=None, help="Folder for the shortest game of each dead end.")
 def explore(file, variants, players, max_states, as_json, save_replays):
@@ -96,6 +98,8 @@ def _finite(seconds):
     # nan passes FloatRange (every comparison with it is false) and would never stop the search
     if seconds is not None and not math.isfinite(seconds):
         raise click.BadParameter(f"{seconds} is not a number of seconds")
+    if seconds is not None and seconds > MAX_SECONDS:
+        raise click.BadParameter(f"{seconds:g} seconds is more than a week ({MAX_SECONDS:,} seconds)")
     return seconds
 
 

@@ -8,6 +8,7 @@ import click
 
 from ..language.diagnostics import RuleFileError
 from .common import main, _fail, _echo_errors
+from .common import RULE_FILE
 
 
 @main.command(name="variants", help="""List the variants that apply to a game, with why each exists.
@@ -15,7 +16,7 @@ from .common import main, _fail, _echo_errors
 \b
 Looks in the variants/ folder beside the game's folder (or --folder).
   playtest variants games/GAME.rules""")
-@click.argument("file", type=click.Path())
+@click.argument("file", type=RULE_FILE)
 @click.option("--folder", type=click.Path(file_okay=False), default=None, help="Where the variant files are.")
 @click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a list.")

@@ -8,6 +8,7 @@ import click
 from ..engine import RuleError
 from ..language.syntax import Component
 from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, writable_or_exit, write_or_exit
+from .common import RULE_FILE
 
 
 _PRINTED = {
@@ -76,7 +77,7 @@ def _printed(kind: str):
         command = click.option("--players", "-p", type=int, default=None,
                                help="Print the cards for this many players (default: the most the game allows).")(command)
     command = _variant_option(command)
-    command = click.argument("file", type=click.Path())(command)
+    command = click.argument("file", type=RULE_FILE)(command)
     return main.command(kind, help=_PRINTED[kind])(command)
 
 

@@ -6,19 +6,22 @@ import click
 
 from ..analyses import replay as replay_mod
 from ..language.diagnostics import shown
-from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit
+from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, _echo_errors
+from .common import RULE_FILE
 
 
 @main.command(help="""Replay a saved game step by step, narrated in English or Japanese.
 
 \b
 Replay files are written by `simulate --save-dead-ends DIR` and `fuzz`/`explore --save-replays DIR`.
-If the rules changed since the replay was saved, it says which parts changed, and exits 1
-when the game no longer ends in the state it was saved with.""")
+A replay carries the texts of its rules and plays from them anywhere: the file names in it
+are only labels, never opened. With --rules (and --variant) it plays under those files
+instead, says which parts changed since it was saved, and exits 1 when the game no longer
+ends in the state it was saved with.""")
 @click.argument("file", type=click.Path())
 @click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True)
-@click.option("--rules", "rules_path", type=click.Path(), default=None,
-              help="Rule file to use instead of the one named in the replay.")
+@click.option("--rules", "rules_path", type=RULE_FILE, default=None,
+              help="Rule file to play under instead of the rules the replay carries.")
 @_variant_option
 def replay(file, lang, rules_path, variants):
     from ..printing.narrate import Narrator
@@ -26,7 +29,10 @@ def replay(file, lang, rules_path, variants):
         rep = replay_mod.load(file)
     except replay_mod.ReplayError as e:
         _fail(str(e))
-    rules, _ = _load_or_exit(rules_path or rep.rules, variants or rep.variants)
+    if rules_path:
+        rules, _ = _load_or_exit(rules_path, variants)
+    else:
+        rules = _embedded_or_exit(file, rep, variants)
     if rep.fingerprint is None:
         click.echo(f"note: {file} was saved without a fingerprint of its rules (by an older playtest): "
                    "it cannot tell whether the rules changed since", err=True)
@@ -48,6 +54,17 @@ def replay(file, lang, rules_path, variants):
     if rep.final_state is not None and state.digest() != rep.final_state:
         _fail(f"{file}: the game ends in another state than when it was saved "
               f"(saved {rep.final_state}, now {state.digest()}): the rules changed")
+
+
+def _embedded_or_exit(file, rep, variants):
+    """The rules the replay carries (its game with `variants` in place of its own, if any)."""
+    from ..language.diagnostics import RuleFileError
+    try:
+        return replay_mod.embedded(rep, variants)[0]
+    except replay_mod.ReplayError as e:
+        _fail(f"{file}: {e}")
+    except RuleFileError as e:
+        _echo_errors(e, f"{file} (the rules it carries)")
 
 
 def _report_changes(file, rep, rules):

@@ -7,9 +7,10 @@ import sys
 
 import click
 
-from ..analyses import replay as replay_mod
 from ..analyses.simulate import Restriction, counter_score
 from .common import main, players_option, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit
+from .common import GAMES, RULE_FILE, SEED, writable_or_exit
+from ..io_guard import write_set
 from ..agents import parse_agents
 from .simulate import _play_options, agents_or_exit, restriction_or_exit, simulate_or_exit
 
@@ -55,19 +56,29 @@ class _Bar:
             self.bar.__exit__(*exc)
 
 
-def _write(base, files):
-    """Write every file of an output set through a temporary file, or none when one fails."""
-    folder = os.path.dirname(base)
-    if folder:
-        os.makedirs(folder, exist_ok=True)
-    for suffix, text in files:
-        replay_mod.write_atomic(base + suffix, text)
-        click.echo(f"wrote {base + suffix}", err=True)
+_SUFFIXES = (".json", ".csv", ".html")
+
+
+def _writable_set_or_exit(base):
+    """Check the whole output set before any game is played."""
+    for suffix in _SUFFIXES:
+        writable_or_exit(base + suffix, "-o")
+
+
+def _write(base, texts):
+    """Write the .json, .csv and .html of an output set: all three, or none when one fails."""
+    files = [(base + suffix, text) for suffix, text in zip(_SUFFIXES, texts)]
+    try:
+        write_set(files)
+    except OSError as e:
+        _fail(f"{base}: cannot write the files ({e.strerror or e}); none was written")
+    for path, _ in files:
+        click.echo(f"wrote {path}", err=True)
 
 
 def _base(output, default):
     out = output or default
-    for suffix in (".html", ".json", ".csv"):
+    for suffix in _SUFFIXES:
         if out.endswith(suffix):
             return out[: -len(suffix)]
     return out
@@ -86,18 +97,18 @@ Examples:
   playtest report games/GAME.rules --players 3,4 --score COUNTER -n 300
   playtest report games/GAME.rules --skill flat:20 --skill-games 60
   playtest report games/GAME.rules -n 5000 --workers 4          (same files, 4 processes)""")
-@click.argument("file", type=click.Path())
+@click.argument("file", type=RULE_FILE)
 @_variant_option
 @click.option("--players", "-p", "players_text", default=None, metavar="N[,N|..N]",
               help="Player counts (default: every count the game allows).")
-@click.option("-n", "games", type=click.IntRange(1), default=500, show_default=True, help="Games per player count.")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("-n", "games", type=GAMES, default=500, show_default=True, help="Games per player count.")
+@click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Where to write, without suffix (default: GAME-report in the current folder).")
 @click.option("--skill", "skill_spec", default=None, metavar="AGENT",
               help="Also measure skill: this agent (e.g. flat:20 or ismcts:50) in one seat, rotated, against "
                    "random players at each player count, as 'playtest match' does.")
-@click.option("--skill-games", type=click.IntRange(1), default=60, show_default=True,
+@click.option("--skill-games", type=GAMES, default=60, show_default=True,
               help="Games per player count for --skill.")
 @_play_options
 @_scale_options
@@ -105,6 +116,8 @@ def report(file, variants, players_text, games, seed, output, skill_spec, skill_
            ban_seats, workers, scheduler):
     from ..analyses import report as report_mod
     rules, _ = _load_or_exit(file, variants)
+    base = _base(output, f"{rules.game.name}-report")
+    _writable_set_or_exit(base)
     counts = _player_counts(rules, players_text)
     scorer = _scorer_or_exit(rules, score, counts)
     restriction = restriction_or_exit(bans, ban_seats, min(counts))
@@ -123,9 +136,8 @@ def report(file, variants, players_text, games, seed, output, skill_spec, skill_
                                 restriction=restriction, progress=bar,
                                 skill=(skill_spec, skill_games) if skill_spec else None, pool=pool)
     title = rules.game.name + "".join(f" + {os.path.basename(v.path)}" for v in rules.variants)
-    _write(_base(output, f"{rules.game.name}-report"),
-           [(".json", json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"),
-            (".csv", report_mod.render_csv(data)), (".html", report_mod.render_html(data, title))])
+    _write(base, [json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
+                  report_mod.render_csv(data), report_mod.render_html(data, title)])
 
 
 @main.command(help="""Sweep parameters: play every combination of values with common random
@@ -137,15 +149,15 @@ Examples:
   playtest sweep games/GAME.rules --param start_food=2..6 --players 3 \\
       --target-length 10-20 --target-balance 0.8 --target-dead-ends 0 -o out/sweep
   playtest sweep games/GAME.rules --param A=1..9 -p 4 -n 1000 --workers 4   (same output)""")
-@click.argument("file", type=click.Path())
+@click.argument("file", type=RULE_FILE)
 @_variant_option
 @click.option("--param", "params", multiple=True, required=True, metavar="NAME=VALUES",
               help="A parameter and its values: 2,3,4 or 1..3 or 2..10..2 (repeatable).")
 @click.option("--players", "-p", "players_text", default=None, metavar="N[,N|..N]",
               help="Player counts (default: every count the game allows).")
-@click.option("-n", "games", type=click.IntRange(1), default=200, show_default=True,
+@click.option("-n", "games", type=GAMES, default=200, show_default=True,
               help="Games per combination and player count.")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option("--score", default=None, metavar="COUNTER[+COUNTER]", help="A per-player counter measuring standing (overrides the rule file's 'score' line).")
 @click.option("--target-length", default=None, metavar="LO-HI", help="Wanted mean length (rounds; decisions with --length-in decisions).")
 @click.option("--length-in", type=click.Choice(["rounds", "decisions"]), default="rounds", show_default=True)
@@ -161,6 +173,8 @@ def sweep(file, variants, params, players_text, games, seed, score, target_lengt
           target_dead_ends, output, as_json, agent_spec, workers, scheduler):
     from ..analyses import sweep as sweep_mod
     rules, _ = _load_or_exit(file, variants)
+    if output:
+        _writable_set_or_exit(_base(output, ""))
     counts = _player_counts(rules, players_text)
     try:
         parsed = [sweep_mod.parse_param(p, rules) for p in params]
@@ -190,9 +204,8 @@ def sweep(file, variants, params, players_text, games, seed, score, target_lengt
     except sweep_mod.SweepError as e:
         _fail(str(e))
     if output:
-        _write(_base(output, f"{rules.game.name}-sweep"),
-               [(".json", json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"),
-                (".csv", sweep_mod.render_csv(data)), (".html", sweep_mod.render_html(data))])
+        _write(_base(output, ""), [json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
+                                   sweep_mod.render_csv(data), sweep_mod.render_html(data)])
         return
     if as_json:
         click.echo(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True))
@@ -223,11 +236,11 @@ useless options.
 Examples:
   playtest restrict games/GAME.rules --players 3 --ban 'voting: stake' --ban-seat 1
   playtest restrict games/GAME.rules --players 3 -n 300""")
-@click.argument("file", type=click.Path())
+@click.argument("file", type=RULE_FILE)
 @_variant_option
 @players_option
-@click.option("-n", "games", type=click.IntRange(1), default=500, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("-n", "games", type=GAMES, default=500, show_default=True)
+@click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option("--ban", "bans", multiple=True, metavar="OPTION", help="The option, option name or card to ban (repeatable).")
 @click.option("--ban-seat", "ban_seats", multiple=True, type=int, help="The seat (from 1) the ban applies to (default every seat).")
 @click.option("--json", "as_json", is_flag=True)

@@ -10,6 +10,7 @@ from ..analyses import replay as replay_mod
 from ..analyses.simulate import Restriction, scoring as score_of, simulate as run_simulation
 from .common import (main, players_option, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit,
                      save_replay_or_exit, writable_or_exit)
+from .common import GAMES, RULE_FILE, SEED
 
 
 def _play_options(f):
@@ -38,11 +39,11 @@ Example:
   playtest simulate games/GAME.rules --players 3 --score COUNTER   (lead changes, comebacks)
   playtest simulate games/GAME.rules --players 3 --ban OPTION --ban-seat 1
   playtest simulate games/GAME.rules --players 4 -n 20000 --workers 4   (same output, 4 processes)""")
-@click.argument("file", type=click.Path())
+@click.argument("file", type=RULE_FILE)
 @_variant_option
 @players_option
-@click.option("-n", "games", type=click.IntRange(1), default=1000, show_default=True, help="Games to play.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed: the same seed gives the same games.")
+@click.option("-n", "games", type=GAMES, default=1000, show_default=True, help="Games to play.")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed: the same seed gives the same games.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @click.option("--save-dead-ends", type=click.Path(file_okay=False), default=None,
               help="Folder to save the shortest game of each distinct dead end, as replay files.")
