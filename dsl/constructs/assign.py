@@ -13,7 +13,6 @@ from ..engine.program import combine
 from ..engine.values import Team
 from ..language import syntax as S
 from ..language.building import span
-from ..language.diagnostics import did_you_mean
 from ..language.kinds import NUM, PLAYER, TEAM, unlike
 from ..language.kinds import a as a_kind
 from ..language.syntax import Expr, Node, Span, Stmt
@@ -74,9 +73,8 @@ def check(ck, st, scope, t):
                    "declare a 'counter' or 'variable' for a value that changes")
         return
     if not isinstance(d, S.Counter):
-        names = [c.name for c in ck.rules.of(S.Counter)]
         ck.error(tg.span, f"unknown counter or variable '{tg.name}'",
-                   did_you_mean(tg.name, names) or f"declare it with 'counter {tg.name} = 0'")
+                   ck.did_you_mean(tg.name, lambda: [c.name for c in ck.of(S.Counter)]) or f"declare it with 'counter {tg.name} = 0'")
         return
     ck.used.add(tg.name)
     per = d.per

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 from ..engine.values import Piece
 from ..language.building import span
-from ..language.diagnostics import did_you_mean
 from ..language.kinds import ANY, NUM, PLAYER
 from ..language import syntax as S
 from ..language.syntax import Expr
@@ -37,10 +36,11 @@ def check(ck, e, scope):
         return NUM
     if e.name == "owner":
         return PLAYER
-    known = _BUILT_IN | {name for c in ck.rules.decls for spec in getattr(c, "cards", ()) for name, _ in spec.attrs}
+    known = ck.once("attributes", lambda: _BUILT_IN | {name for c in ck.rules.decls
+                                                      for spec in getattr(c, "cards", ()) for name, _ in spec.attrs})
     if e.name not in known:     # at run time it would read as nothing, silently
         ck.error(e.span, f"no card or piece has a value called '{e.name}'",
-                 did_you_mean(e.name, known) or "the values are the columns of the deck tables")
+                 ck.did_you_mean(e.name, known) or "the values are the columns of the deck tables")
     return ANY
 
 

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from ..language import syntax as S
 from ..language.building import body_of, span
-from ..language.diagnostics import did_you_mean
 from ..language.syntax import Stmt, Text
 from ..printing.runs import UNDECIDED, Item, notes_of, say
 from .registry import nothing, register
@@ -42,7 +41,7 @@ def check(ck, st, scope, t):
         ck.used.add(st.name)
         if not isinstance(q, S.Question):
             ck.error(st.span, f"'assume {st.name}' names no open question",
-                       did_you_mean(st.name, [x.name for x in ck.rules.of(S.Question)])
+                       ck.did_you_mean(st.name, lambda: [x.name for x in ck.of(S.Question)])
                        or "declare it with 'question NAME'")
     ck.block(st.body, scope, t)
 

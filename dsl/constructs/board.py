@@ -92,7 +92,7 @@ GEOMETRY = {"spaces": ("board",), "neighbours": ("space",), "adjacent": ("space"
 
 
 def check_geometry(ck, e, scope):
-    boards = [d.name for d in ck.rules.decls if isinstance(d, Board)]
+    boards = [d.name for d in ck.of(Board)]
     if not boards:
         ck.error(e.span, f"'{e.fn}' reads a board, and this game declares none",
                  "declare one: `board field` with `grid 3 by 3` and `adjacency orthogonal`")

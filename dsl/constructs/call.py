@@ -12,7 +12,6 @@ from ..engine.errors import RuleError
 from ..engine.program import Env
 from ..language import syntax as S
 from ..language.building import span
-from ..language.diagnostics import did_you_mean
 from ..language.constants import COMPARISONS
 from ..language.kinds import ANY, BOOL, COLL, NUM, PIECE, PLAYER, TEAM, WHO, ZONE, element_kind
 from ..language.syntax import Expr
@@ -69,9 +68,10 @@ def check(ck, e, scope):
         return ANY
     b = BUILTINS.get(fn)
     if b is None:
-        candidates = list(BUILTINS) + [x.name for x in ck.rules.decls if isinstance(x, (S.Zone, S.Define, S.Order, S.Counter))]
+        candidates = lambda: list(BUILTINS) + [x.name for x in ck.rules.decls   # noqa: E731
+                                               if isinstance(x, (S.Zone, S.Define, S.Order, S.Counter))]
         hint = "the player in seat 1 is `player(1)`; a player's seat number is `seat(p)`" \
-            if fn in ("seat_of", "player_in_seat", "nth_player") else did_you_mean(fn, candidates)
+            if fn in ("seat_of", "player_in_seat", "nth_player") else ck.did_you_mean(fn, candidates)
         ck.error(e.span, f"unknown function '{fn}'", hint)
         for a in args:
             ck.expr(a, scope)
@@ -104,7 +104,7 @@ def _check_seat(ck, arg):
     """`player(k)` with k written as a number: a seat every player count of the game has."""
     k = arg.value if isinstance(arg, S.Num) else -arg.operand.value \
         if isinstance(arg, S.Unary) and arg.op == "-" and isinstance(arg.operand, S.Num) else None
-    g = ck.rules.game
+    g = ck.game
     if k is None or g is None or 1 <= k <= g.min_players:
         return
     if k < 1:

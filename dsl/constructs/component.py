@@ -9,7 +9,6 @@ from typing import Optional
 
 from ..language import syntax as S
 from ..language.building import TableError, span
-from ..language.diagnostics import did_you_mean
 from ..language.syntax import Decl, Expr, Node, Span, Text
 from ..printing.runs import Runs, say
 from .registry import register
@@ -128,7 +127,7 @@ def check(ck, d):
         z = ck.declared.get(d.home)
         if not isinstance(z, S.Zone):
             ck.error(d.span, f"'{d.name}' starts in '{d.home}', which is not a zone",
-                       did_you_mean(d.home, [x.name for x in ck.rules.of(S.Zone)]))
+                       ck.did_you_mean(d.home, lambda: [x.name for x in ck.of(S.Zone)]))
         elif z.per == "player" and not (d.count_per_player and not d.cards):
             ck.error(d.span, f"'{d.name}' starts in '{d.home}', which belongs to each player",
                        "components start in a shared zone, or in a zone per player when counted per player")
@@ -153,7 +152,7 @@ def check(ck, d):
         whole = ck.declared.get(d.part_of)
         if d.part_of == d.name or not isinstance(whole, (S.Component, S.ExtraComponent)):
             ck.error(d.span, f"'{d.name}' is part of '{d.part_of}', which is not another component",
-                     did_you_mean(d.part_of, [x.name for x in ck.rules.of(S.Component) if x.name != d.name]))
+                     ck.did_you_mean(d.part_of, lambda: [x.name for x in ck.of(S.Component) if x.name != d.name]))
 
 
 # ---------------------------------------------------------------- reading

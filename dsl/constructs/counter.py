@@ -12,7 +12,6 @@ from ..engine.errors import RuleError
 from ..engine.values import Piece
 from ..language import syntax as S
 from ..language.building import span
-from ..language.diagnostics import did_you_mean
 from ..language.kinds import Scope
 from ..language.syntax import Decl, Expr
 from ..printing.runs import Runs, say
@@ -73,7 +72,7 @@ def check_per_piece(ck, d, what: str) -> None:
     c = ck.declared.get(d.per)
     if not isinstance(c, S.Component):
         ck.error(d.span, f"{what} '{d.name}' is kept per '{d.per}', which is not a component",
-                 did_you_mean(d.per, [x.name for x in ck.rules.of(S.Component)]) or
+                 ck.did_you_mean(d.per, lambda: [x.name for x in ck.of(S.Component)]) or
                  "write 'per player', 'per team' or 'per' and the name of a deck, dice or token")
     else:
         ck.used.add(d.per)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..language import chains
 from ..language import syntax as S
 from ..language.building import span
 from ..language.kinds import ANY, Scope
@@ -34,32 +35,33 @@ GRAMMAR = {"define": _define}
 def check(ck, d):
     scope = Scope({p: ANY for p in d.params})
     ck.expr(d.expr, scope)
-    cycle = _cycle(ck.rules, d)
+    cycle = ck.once("value cycles", lambda: _cycles(ck)).get(d.name)
     if cycle:
         ck.error(d.span, f"value '{d.name}' is worked out from itself: {' -> '.join(cycle)}",
                  "a value cannot use itself; keep a running total in a counter and 'set' it")
 
 
-def _cycle(rules, d) -> list:
-    """The shortest path of values from d back to itself, or [] (the compiler would never finish inlining)."""
-    defs = {x.name: x for x in rules.of(Define)}
-    uses = {}
+# A value in a cycle is told the shortest way round it; in a cycle of more values than this,
+# the others are told nothing more (each search reads the whole cycle)
+_CYCLES_SHOWN = 20
 
-    def used(x):
-        if x.name not in uses:
-            uses[x.name] = sorted(n for n in _names(x.expr) if n in defs and n not in x.params)
-        return uses[x.name]
 
-    paths, seen = [[d.name]], {d.name}
-    while paths:
-        path = paths.pop(0)
-        for n in used(defs[path[-1]]):
-            if n == d.name:
-                return path + [n]
-            if n not in seen:
-                seen.add(n)
-                paths.append(path + [n])
-    return []
+def _cycles(ck) -> dict:
+    """Value name -> the shortest path of values from it back to itself, for the values that
+    are worked out from themselves (the compiler would never finish inlining them)."""
+    graph = reads(ck.of(Define))
+    out = {}
+    for members in chains.cycles(graph):
+        within = set(members)
+        for name in members[:_CYCLES_SHOWN]:
+            out[name] = chains.shortest_cycle(graph, name, within)
+    return out
+
+
+def reads(defines) -> dict:
+    """Value name -> the values its expression reads, by name (a parameter hides a value)."""
+    defs = {x.name: x for x in defines}
+    return {name: sorted(n for n in _names(x.expr) if n in defs and n not in x.params) for name, x in defs.items()}
 
 
 def _names(e) -> set:

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from ..engine.errors import RuleError
 from ..language import syntax as S
 from ..language.building import span
-from ..language.diagnostics import did_you_mean
 from ..language.syntax import Expr, Stmt
 from ..printing.runs import Item, join, say, sentence, title_of
 from .registry import register
@@ -35,7 +34,7 @@ def check(ck, st, scope, t):
     ck.used.add(st.rule)
     if not isinstance(d, S.Rule):
         ck.error(st.span, f"unknown rule '{st.rule}'",
-                   did_you_mean(st.rule, [r.name for r in ck.rules.of(S.Rule)]))
+                   ck.did_you_mean(st.rule, lambda: [r.name for r in ck.of(S.Rule)]))
     elif len(d.params) != len(st.args):
         ck.error(st.span, f"rule '{st.rule}' takes {len(d.params)} argument(s), not {len(st.args)}")
     for a in st.args:

@@ -48,7 +48,7 @@ def _ending_half_way(ck, st) -> None:
     trigger watches can end the game between two of them: say so, and how to make it one event."""
     if element_kind(st.coll) not in (PLAYER, TEAM):
         return
-    rules = {r.name: r for r in ck.rules.of(S.Rule)}
+    rules = ck.once("rules by name", lambda: {r.name: r for r in ck.of(S.Rule)})
     body = list(_reached(st.body, rules))
     if not any(isinstance(n, S.Choose) for n in body):
         return
@@ -60,7 +60,7 @@ def _ending_half_way(ck, st) -> None:
             written.update(_names(n.source) | _names(n.dest) | (_names(n.count) if n.amount == "item" else set()))
         elif isinstance(n, S.Eliminate):
             written.add("alive")
-    for trig in ck.rules.of(S.Trigger):
+    for trig in ck.of(S.Trigger):
         if not any(isinstance(n, S.EndGame) for n in S.walk(trig)):
             continue
         watched = _names(trig.cond) | (_names(trig.coll) if trig.coll is not None else set())

@@ -12,7 +12,6 @@ from ..engine.errors import RuleError
 from ..engine.source import SLOT_FREE, called
 from ..language import syntax as S
 from ..language.building import span
-from ..language.diagnostics import did_you_mean
 from ..language.kinds import ANY, BOOL, COLL, NUM, TEXT, ZONE
 from ..language.syntax import Expr
 from ..printing.runs import Runs
@@ -78,8 +77,8 @@ def check(ck, e, scope):
     if n in BUILTINS:
         ck.error(e.span, f"'{n}' is a function: call it as {n}(...)")
         return ANY
-    candidates = list(scope.names) + list(ck.declared) + ["players", "nobody", "true", "false"] + list(ck.symbols)
-    ck.error(e.span, f"unknown name '{n}'", did_you_mean(n, candidates))
+    candidates = lambda: list(scope.names) + list(ck.declared) + ["players", "nobody", "true", "false"] + list(ck.symbols)  # noqa: E731
+    ck.error(e.span, f"unknown name '{n}'", ck.did_you_mean(n, candidates))
     return ANY
 
 

@@ -48,8 +48,8 @@ GRAMMAR = {"parameter": _parameter, "player_entry": _player_entry, "by_players":
 
 # ---------------------------------------------------------------- checks
 def check(ck, d):
-    params = [p.name for p in ck.rules.of(Parameter)]
-    above = set(params[:params.index(d.name)]) if d.name in params else set()
+    order = ck.once("parameter order", lambda: {p.name: i for i, p in reversed(list(enumerate(ck.of(Parameter))))})
+    above = ParametersAbove(order, order[d.name]) if d.name in order else set()
     what = f"parameter '{d.name}'"
     if d.value is not None:
         ck.const(d.value, what, above)
@@ -57,12 +57,23 @@ def check(ck, d):
         ck.const(e, what, above)
     if d.otherwise is not None:
         ck.const(d.otherwise, what, above)
-    g = ck.rules.game
+    g = ck.game
     if g and d.by_players and d.otherwise is None and g.max_players <= MAX_PLAYERS:
         missing = [n for n in range(g.min_players, g.max_players + 1) if n not in dict(d.by_players)]
         if missing:
             ck.error(d.span, f"parameter '{d.name}' has no value for {_counts(missing)} players",
                        "add those counts or an 'otherwise' value")
+
+
+class ParametersAbove:
+    """The parameters declared before the one at `index`, asked of by name without listing
+    them (a list per parameter would grow with the square of their number)."""
+
+    def __init__(self, order: dict, index: int):
+        self.order, self.index = order, index
+
+    def __contains__(self, name) -> bool:
+        return self.order.get(name, self.index) < self.index
 
 
 def _counts(ns) -> str:

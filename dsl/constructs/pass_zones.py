@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from ..language import syntax as S
 from ..language.building import span
-from ..language.diagnostics import did_you_mean
 from ..language.syntax import Stmt
 from ..printing.runs import Item, sentence
 from .registry import nothing, register
@@ -36,12 +35,12 @@ GRAMMAR = {"pass_zones": _pass_zones}
 def check(ck, st, scope, t):
     if st.side not in SIDES:
         ck.error(st.span, f"pass to the '{st.side}'? A zone passes to the left or to the right",
-                 did_you_mean(st.side, list(SIDES)) or "write 'to the left' or 'to the right'")
+                 ck.did_you_mean(st.side, list(SIDES)) or "write 'to the left' or 'to the right'")
     d = ck.declared.get(st.zone)
     ck.used.add(st.zone)
     if not isinstance(d, S.Zone):
         ck.error(st.span, f"'{st.zone}' is not a zone",
-                 did_you_mean(st.zone, [z.name for z in ck.rules.of(S.Zone)]) or "declare it with 'zone NAME is KIND, per player'")
+                 ck.did_you_mean(st.zone, lambda: [z.name for z in ck.of(S.Zone)]) or "declare it with 'zone NAME is KIND, per player'")
     elif d.per != "player":
         ck.error(st.span, f"'{st.zone}' is not kept per player, so there is nothing to pass round",
                  f"declare it 'zone {st.zone} is {d.kind}, per player'")

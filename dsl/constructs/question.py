@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..language.building import span
-from ..language.diagnostics import did_you_mean
 from ..language.syntax import Decl
 from ..printing.runs import UNDECIDED, Item, Runs, notes_of, say
 from .registry import register
@@ -34,7 +33,7 @@ def check(ck, d):
         ck.used.add(d.name)
         if d.about not in ck.declared and d.about not in ck.all_step_names():
             ck.error(d.span, f"question '{d.name}' is about '{d.about}', which is not a rule, step or named cases",
-                       did_you_mean(d.about, list(ck.declared) + list(ck.all_step_names())))
+                       ck.did_you_mean(d.about, lambda: list(ck.declared) + list(ck.all_step_names())))
 
 
 # ---------------------------------------------------------------- reading

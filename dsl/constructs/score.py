@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..language.building import span
-from ..language.diagnostics import did_you_mean
 from ..language.syntax import Decl
 from ..printing.runs import Runs, say
 from .registry import register
@@ -40,13 +39,13 @@ GRAMMAR = {"score": _score}
 def usable(ck) -> list[str]:
     """The names a score can add up: counters kept per player and one-parameter values."""
     from ..language import syntax as S
-    out = [c.name for c in ck.rules.of(S.Counter) if c.per == "player" and c.kind == "counter"]
-    return out + [d.name for d in ck.rules.of(S.Define) if len(d.params) == 1]
+    out = [c.name for c in ck.of(S.Counter) if c.per == "player" and c.kind == "counter"]
+    return out + [d.name for d in ck.of(S.Define) if len(d.params) == 1]
 
 
 def check(ck, d):
     from ..language import syntax as S
-    first = ck.rules.of(S.Score)[0]
+    first = ck.of(S.Score)[0]
     if first is not d:
         ck.error(d.span, f"a rule file has one score; this is a second (the first is at line {first.span.line})",
                  "add the parts up in one line: 'score a + b'")
@@ -74,7 +73,7 @@ def check(ck, d):
         else:
             what = f"is a {S.kind_of(found)}, not" if found is not None else "is not"
             ck.error(d.span, f"{where} {what} a counter kept per player or a value of a player",
-                     did_you_mean(n, usable(ck)) or "declare 'counter NAME per player = 0' and name it here")
+                     ck.did_you_mean(n, lambda: usable(ck)) or "declare 'counter NAME per player = 0' and name it here")
 
 
 # ---------------------------------------------------------------- compiling

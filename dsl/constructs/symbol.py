@@ -148,9 +148,10 @@ def printed_names(rules) -> set[str]:
 
 
 def check(ck, d):
-    if d.name not in printed_names(ck.rules):
+    printed = ck.once("printed names", lambda: printed_names(ck.rules))
+    if d.name not in printed:
         ck.warning(d.span, f"symbol '{d.name}' names nothing in the file",
-                   did_you_mean(d.name, printed_names(ck.rules)) or
+                   ck.did_you_mean(d.name, printed) or
                    "a symbol titles a value of a card table, a die face, a card's name, a column of a card table, "
                    "a text value the rules use, or a name a rule binds (what a player chooses)")
     if not d.texts and d.mark is None and d.colour is None:

@@ -3,11 +3,11 @@ simple types, and reports every problem it finds (errors and warnings) in one ru
 from __future__ import annotations
 
 
-from . import constants
+from . import chains, constants, limits
 from . import syntax as S
 from ..engine.builtins import BUILTINS
 from ..constructs.registry import hook
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, did_you_mean
 from .kinds import ANY, COLL, NUM, PLAYER, TEAM, ZONE, Scope
 from .kinds import a as a_kind
 
@@ -22,16 +22,46 @@ class Checker:
         self.diags: list[Diagnostic] = []
         self.used: set[str] = set()
         self.declared: dict[str, S.Decl] = {}
+        self._once: dict = {}
+        self._comparisons_left = limits.MAX_SUGGESTION_COMPARISONS
+
+    # ------------------------------------------------------------ the file as a whole
+    def once(self, key, compute):
+        """What the hooks ask of the whole file, worked out once per check: asked again per
+        node, it would make checking grow with the square of the file."""
+        if key not in self._once:
+            self._once[key] = compute()
+        return self._once[key]
+
+    @property
+    def game(self):
+        return self.once("game", lambda: self.rules.game)
+
+    def of(self, cls) -> list:
+        """The declarations of one kind."""
+        return self.once(("of", cls), lambda: self.rules.of(cls))
+
+    def did_you_mean(self, name: str, candidates) -> str | None:
+        """A close name to suggest, while the file's allowance of comparisons lasts (a file of
+        thousands of unknown names, each compared with thousands of declared ones, would take
+        minutes). `candidates` may be a function giving them, so that none are gathered past it."""
+        if self._comparisons_left <= 0:
+            return None
+        candidates = set(candidates() if callable(candidates) else candidates)
+        self._comparisons_left -= len(candidates)
+        return did_you_mean(name, candidates) if self._comparisons_left >= 0 else None
 
     # ------------------------------------------------------------ what a value is
     def quietly(self, e, scope) -> str:
         """The kind of an expression, found without reporting anything (it is checked where it stands)."""
-        mark, used = len(self.diags), set(self.used)
+        mark, used, allowance = len(self.diags), self.used, self._comparisons_left
+        self.used = set()           # thrown away: copying the real one would cost its size each time
+        self._comparisons_left = 0  # no suggestion for a message nobody reads
         try:
             return self.expr(e, scope)
         finally:
             del self.diags[mark:]
-            self.used = used
+            self.used, self._comparisons_left = used, allowance
 
     def value_kind(self, d) -> str:
         """What a `value` without parameters gives (a number, a player...), from its expression."""
@@ -40,6 +70,18 @@ class Checker:
             memo[d.name] = ANY          # a value defined through itself stays unknown
             memo[d.name] = self.quietly(d.expr, Scope({p: ANY for p in d.params}))
         return memo[d.name]
+
+    def _value_kinds_in_order(self):
+        """Every value's kind, each after the values it reads, so that finding one never goes
+        down a chain of values (a long chain would overflow the stack). A value that reads
+        itself, through others or not, stays unknown (its cycle is an error of its own)."""
+        from ..constructs.define import reads
+        graph = reads(d for d in self.declared.values() if isinstance(d, S.Define))
+        memo = self.__dict__.setdefault("_value_kinds", {})
+        for name in chains.postorder(graph):
+            for read in graph[name]:
+                memo.setdefault(read, ANY)      # not found yet: it closes a cycle
+            self.value_kind(self.declared[name])
 
     def variable_kind(self, name: str) -> str:
         """What a variable holds, when its starting value and every `set` of it agree: a player,
@@ -54,11 +96,18 @@ class Checker:
             memo[name] = []
             d = self.declared.get(name)
             values = [d.initial] if isinstance(d, S.Counter) else []
-            values += [st.value for st in S.walk_rules(self.rules)
-                       if isinstance(st, S.Assign) and st.op == "set" and st.target.name == name]
+            values += self.once("set values", self._set_values).get(name, [])
             kinds = [(self.quietly(v, Scope({})), v.span) for v in values]
             memo[name] = [(k, span) for k, span in kinds if k not in (ANY, "nobody")]
         return memo[name]
+
+    def _set_values(self) -> dict:
+        """Variable name -> the values it is `set` to, in source order, from one walk."""
+        out: dict[str, list] = {}
+        for st in S.walk_rules(self.rules):
+            if isinstance(st, S.Assign) and st.op == "set":
+                out.setdefault(st.target.name, []).append(st.value)
+        return out
 
     # ------------------------------------------------------------ reporting
     def error(self, span, message, hint=None):
@@ -101,6 +150,7 @@ class Checker:
         for o in r.of(S.Order):
             for g in o.ranks:
                 self.symbols.update(v for v in g if isinstance(v, str))
+        self._value_kinds_in_order()
         for d in r.decls:
             hook(d, "check")(self, d)
         flows = [f.name for f in r.of(S.Flow)]
@@ -128,7 +178,7 @@ class Checker:
     # ------------------------------------------------------------ declarations
 
     def needs_teams(self, span):
-        g = self.rules.game
+        g = self.game
         if g is not None and g.team_size <= 1:
             self.warning(span, "the game has no 'teams of N' line, so every team is one player",
                          "add 'teams of 2' (or the team size) to the game")
@@ -144,6 +194,9 @@ class Checker:
 
     def all_step_names(self) -> set:
         """Steps, phases and named `cases`: every name a dead end can be reported under."""
+        return self.once("step names", self._all_step_names)
+
+    def _all_step_names(self) -> set:
         bodies = [d.body for d in self.rules.decls if isinstance(d, (S.Rule, S.Trigger, S.Flow))]
         named = {st.name for body in bodies for st in S.statements(body) if isinstance(st, S.Cases) and st.name}
         return self._blocks(("step", "phase")) | named
@@ -185,25 +238,16 @@ class Checker:
         return constants.first_not_constant(e, why_not)
 
     def _recursion(self):
-        """A rule that runs itself through `do` (directly or through other rules) cannot be played."""
-        calls = {}
-        for r in self.rules.of(S.Rule):
-            calls[r.name] = [st for st in S.statements(r.body) if isinstance(st, S.Do)]
-        reported = set()
-
-        def visit(name, path):
-            for st in calls.get(name, ()):
-                if st.rule in path:
-                    cycle = path[path.index(st.rule):] + [st.rule]
-                    key = frozenset(cycle)
-                    if key not in reported:
-                        reported.add(key)
-                        self.error(st.span, f"rule '{st.rule}' runs itself: {' -> '.join(cycle)}",
-                                   "a rule cannot call itself; use 'repeat' for a rule that goes round")
-                elif st.rule in calls:
-                    visit(st.rule, path + [st.rule])
-        for name in calls:
-            visit(name, [name])
+        """A rule that runs itself through `do` (directly or through other rules) cannot be
+        played: one error for each set of rules that run one another, at the `do` closing the
+        shortest round from the first of them."""
+        calls = {r.name: [st for st in S.statements(r.body) if isinstance(st, S.Do)] for r in self.of(S.Rule)}
+        graph = {name: [st.rule for st in dos] for name, dos in calls.items()}
+        for members in chains.cycles(graph):
+            cycle = chains.shortest_cycle(graph, members[0], set(members))
+            closing = next(st for st in calls[cycle[-2]] if st.rule == cycle[0])
+            self.error(closing.span, f"rule '{cycle[0]}' runs itself: {' -> '.join(cycle)}",
+                       "a rule cannot call itself; use 'repeat' for a rule that goes round")
 
     # ------------------------------------------------------------ statements
     def block(self, stmts, scope, in_trigger):
@@ -277,12 +321,13 @@ class Checker:
                 self.warning(c.span, f"component '{c.name}' never leaves '{c.home}' and is never used")
 
     def _zone_moves_from(self, zone) -> bool:
-        return zone in self.used and sum(1 for _ in self._mentions(zone)) > 0
+        return zone in self.used and zone in self.once("words", self._words)
 
-    def _mentions(self, name):
+    def _words(self) -> set:
+        """Every word written in the files, found in one reading of them."""
         import re
         texts = [text for _, text in self.rules.sources] or [self.rules.source]
-        return (m for text in texts for m in re.finditer(r"\b" + re.escape(name) + r"\b", text))
+        return {w for text in texts for w in re.findall(r"\w+", text)}
 
 
 def _decl_kind(d) -> str:

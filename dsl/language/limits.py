@@ -12,3 +12,4 @@ MAX_NUMBER = 1_000_000          # an integer literal; the seed games' largest is
 MAX_PLAYERS = 100               # a game's player count
 MAX_PIECES = 100_000            # pieces of all components together, in a game being played
 MAX_OPTIONS = 100_000           # moves one decision may offer
+MAX_SUGGESTION_COMPARISONS = 200_000    # names compared in one file's "did you mean" hints
