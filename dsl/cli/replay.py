@@ -7,16 +7,17 @@ import click
 from ..analyses import replay as replay_mod
 from ..language.diagnostics import shown
 from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit
+from .options import lang_option
 
 
 @main.command(help="""Replay a saved game step by step, narrated in English or Japanese.
 
 \b
-Replay files are written by `simulate --save-dead-ends DIR` and `fuzz`/`explore --save-replays DIR`.
+Replay files are written by `simulate --save-replays DIR` and `fuzz`/`explore --save-replays DIR`.
 If the rules changed since the replay was saved, it says which parts changed, and exits 1
 when the game no longer ends in the state it was saved with.""")
 @click.argument("file", type=click.Path())
-@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True)
+@lang_option("Language of the narration: en or ja.")
 @click.option("--rules", "rules_path", type=click.Path(), default=None,
               help="Rule file to use instead of the one named in the replay.")
 @_variant_option
