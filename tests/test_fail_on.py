@@ -8,7 +8,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from _util import BLUFF, GAMES
+from _util import BLUFF, GAMES, ROOT
 
 from dsl.analyses.metrics import outcomes
 from dsl.cli import main
@@ -111,3 +111,49 @@ def test_a_finding_it_cannot_gate_on_is_a_usage_error(command, value):
     r = run(command, TICTACTOE, "-n", 5, "--fail-on", value)
     assert r.exit_code == 2
     assert "--fail-on" in r.output and "comma-separated" in r.output
+
+
+def _block(heading: str, language: str) -> str:
+    """The first fenced block of `language` after `heading` in docs/ci-for-designers.md."""
+    text = (ROOT / "docs" / "ci-for-designers.md").read_text(encoding="utf-8")
+    after = text[text.index(heading):]
+    start = after.index(f"```{language}\n") + len(f"```{language}\n")
+    return after[start:after.index("```", start)]
+
+
+@pytest.mark.slow
+def test_the_ci_script_of_the_docs_fails_on_a_dead_end_and_passes_when_it_is_gone(tmp_path):
+    import os
+    import shutil
+    import subprocess
+    import sys
+    repo = tmp_path / "my-games"
+    (repo / "ci").mkdir(parents=True)
+    (repo / "ci" / "playtest.sh").write_text(_block("## The script", "sh"), encoding="utf-8")
+    (repo / "games").mkdir()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PLAYTEST=f"{sys.executable} -m dsl.cli")
+    subprocess.run([sys.executable, "-m", "dsl.cli", "new", "games/dice-race"], cwd=repo, env=env, check=True,
+                   capture_output=True)
+    shutil.copy(BLUFF, repo / "games" / "liars-dice.rules")       # its exact count is left a dead end
+    failed = subprocess.run(["sh", "ci/playtest.sh"], cwd=repo, env=env, capture_output=True, text=True)
+    assert failed.returncode == 1, failed.stderr
+    crossed = [line for line in failed.stderr.splitlines() if line.startswith("--fail-on")]
+    assert len(crossed) == 2, failed.stderr              # simulate and fuzz of liars-dice, nothing of dice-race
+    assert crossed[0].startswith("--fail-on dead-ends: ") and crossed[0].endswith(" of 1000 games end in a dead end")
+    assert crossed[1] == "--fail-on dead-ends: 1 finding: no case applies in resolve_challenge"
+    saved = sorted(p.name for p in (repo / "out" / "replays").iterdir())
+    assert saved and all("resolve_challenge" in name for name in saved)
+    shutil.copy(repo / "games" / "dice-race.rules", repo / "games" / "liars-dice.rules")
+    passed = subprocess.run(["sh", "ci/playtest.sh"], cwd=repo, env=env, capture_output=True, text=True)
+    assert passed.returncode == 0, passed.stderr
+
+
+def test_the_github_workflow_of_the_docs_runs_the_script():
+    import yaml
+    workflow = yaml.safe_load(_block("## On GitHub Actions", "yaml"))
+    steps = workflow["jobs"]["rules"]["steps"]
+    runs = [s.get("run") for s in steps]
+    assert "sh ci/playtest.sh" in runs
+    assert any(r and r.startswith("pip install") for r in runs)
+    kept = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact")]
+    assert kept[0]["if"] == "failure()" and kept[0]["with"]["path"] == "out/replays"
