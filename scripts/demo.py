@@ -18,16 +18,23 @@ from dsl.engine import Game, RuleError  # noqa: E402
 from dsl.language.syntax import text_of  # noqa: E402
 from dsl.language.diagnostics import RuleFileError  # noqa: E402
 from dsl.loader import load  # noqa: E402
+from dsl.cli.new import program  # noqa: E402
 
 # A short run per game: enough to see the shape of it, small enough for the first minute.
 GAMES_PER_RUN = {"populus": 30}
 DEFAULT_GAMES = 200
 
-# The commands the tour suggests, as a newcomer types them (tests/test_cli.py runs each).
+# The commands the tour suggests, printed with the program as this shell finds it (`program()`:
+# .venv/bin/playtest until the virtual environment is activated); tests/test_cli.py runs each.
 NEXT = (("playtest simulate games/bluff.rules --players 4 -n 2000", "balance with intervals"),
         ("playtest fuzz games/bluff.rules --players 4", "hunt for dead ends"),
         ("playtest book games/bluff.rules --lang ja -o bluff.pdf", "print the rulebook"),
         ("playtest --help", "every command"))
+
+
+def next_command(command: str, run: str) -> str:
+    """A suggested command as the user can type it here."""
+    return run + command[len("playtest"):]
 
 
 def _check(path: str) -> tuple[str, int, int]:
@@ -78,11 +85,17 @@ def main() -> int:
         dead = s["dead_end_games"]
         print(f"   {title[:34]:34} {players:>7} {n:>6} {s['mean_turns']:>9.1f}  {wins:27} {dead}")
     print()
+    run = program()
     print("3. where to look next")
     print("   generated/index.html              rulebooks, one-page sheets and card sheets (ja/en, HTML and PDF)")
     print("   generated/reports/                balance reports; generated/findings/ the dead ends fuzz found")
+    print(f"   docs/tutorial.md                  your own game, step by step, from `{run} new my-game`")
+    print()
+    width = max(len(next_command(c, run)) for c, _ in NEXT)
     for command, what in NEXT:
-        print(f"   {command:59} {what}")
+        print(f"   {next_command(command, run):{width}}  {what}")
+    if run != "playtest":
+        print(f"\n   (to type just `playtest`: source {os.path.dirname(run) or '.'}/activate)")
     print(f"\n   ({time.monotonic() - start:.0f} s; `make simulate-all` plays every player count)")
     return 1 if failed else 0
 

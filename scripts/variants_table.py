@@ -2,7 +2,7 @@
 
     python scripts/variants_table.py games/bluff.rules variants/bluff-*.rules -n 2000 -p 4 --seed 1
 
-Each row is `playtest diff GAME VARIANT --simulate N --players P --seed S`; figures in bold
+Each row is `playtest diff GAME VARIANT -n N --players P --seed S`; figures in bold
 differ significantly from the base game (Fisher / Welch, Holm-Bonferroni at 5%).
 A stack of variants can be given as one argument joined with '+'.
 """
@@ -27,7 +27,7 @@ def main():
     base_rules, _ = load(args.game)
     base = stats.summary_metrics(simulate(Game(base_rules, args.players), args.n, args.seed))
     seats = [f"win rate, seat {i + 1}" for i in range(args.players)]
-    header = ["variant", "dead-end games", "turns per game"] + [f"seat {i + 1} wins" for i in range(args.players)]
+    header = ["variant", "dead-end games", "decisions per game"] + [f"seat {i + 1} wins" for i in range(args.players)]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     rows = {r["metric"]: r for r in stats.compare(base, base)}
@@ -50,7 +50,7 @@ def _row(name, rows, seats, side):
             if r["significant"]:
                 text = f"**{text}**"
         return text
-    return "| " + " | ".join([name, cell("dead-end games", True), cell("turns per game", False)]
+    return "| " + " | ".join([name, cell("dead-end games", True), cell("decisions per game", False)]
                              + [cell(s, True) for s in seats]) + " |"
 
 

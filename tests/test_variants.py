@@ -350,12 +350,12 @@ def test_behavioural_diff_reports_every_simulate_figure():
     assert res.exit_code == 0, res.output
     rows = {r["metric"]: r for r in json.loads(res.output)["behaviour"]["metrics"]}
     assert set(rows) == {"win rate, seat 1", "win rate, seat 2", "win rate, seat 3", "draws", "draws: nobody won",
-                         "dead-end games", "dead end: resolve_challenge: no case applies", "turns per game",
+                         "dead-end games", "dead end: resolve_challenge: no case applies", "decisions per game",
                          "rounds per game"}
     dead = rows["dead-end games"]
     assert dead["a"]["count"] > 0 and dead["b"]["count"] == 0 and dead["test"] == "Fisher's exact test"
     assert dead["a"]["ci95"][0] < dead["a"]["value"] < dead["a"]["ci95"][1]
-    assert rows["turns per game"]["test"] == "Welch's t-test"
+    assert rows["decisions per game"]["test"] == "Welch's t-test"
 
 
 def test_variants_command_lists_the_games_variants():

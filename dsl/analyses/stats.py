@@ -1,7 +1,7 @@
 """Comparing two simulation runs: confidence intervals and significance tests per metric.
 
 Rates (a seat's wins, dead-end games) are compared with Fisher's exact test and shown
-with Wilson 95% intervals; means (turns per game) with Welch's t-test and t intervals.
+with Wilson 95% intervals; means (decisions per game) with Welch's t-test and t intervals.
 The tests are scipy.stats'; the intervals, which every simulation reports, are computed here
 from their closed forms, so that a simulation need not import scipy (over a second).
 With many metrics some differences look significant by chance, so the verdict uses the
@@ -43,7 +43,7 @@ def summary_metrics(summary) -> list[Metric]:
     for key in sorted(summary.dead_ends):
         d = summary.dead_ends[key]
         out.append(Metric(f"dead end: {d['rule']}: {d['kind']}", "rate", d["count"], n))
-    out.append(Metric("turns per game", "mean", values=tuple(summary.turns)))
+    out.append(Metric("decisions per game", "mean", values=tuple(summary.turns)))
     if summary.logs:
         out.append(Metric("rounds per game", "mean", values=tuple(g.rounds for g in summary.logs)))
     return out
@@ -163,13 +163,28 @@ def compare(a: list[Metric], b: list[Metric], alpha: float = 0.05) -> list[dict]
         rows.append({"metric": name, "kind": ma.kind,
                      "a": _side(ma), "b": _side(mb), "difference": round(mb.estimate - ma.estimate, 4),
                      "test": test, "p_value": _round_p(p)})
-    # Holm-Bonferroni: the k-th smallest p is compared with alpha / (m - k + 1), stopping at the first miss.
-    order = sorted(range(len(rows)), key=lambda i: (rows[i]["p_value"], i))
+    for row, significant in zip(rows, holm([r["p_value"] for r in rows], alpha)):
+        row["significant"] = significant
+    return rows
+
+
+def holm(p_values: list, alpha: float = 0.05) -> list[bool]:
+    """Which of several tests are significant at `alpha` together (Holm-Bonferroni): the k-th
+    smallest p is compared with alpha / (m - k + 1), stopping at the first miss."""
+    order = sorted(range(len(p_values)), key=lambda i: (p_values[i], i))
+    out = [False] * len(p_values)
     still = True
     for rank, i in enumerate(order):
-        still = still and rows[i]["p_value"] <= alpha / (len(rows) - rank)
-        rows[i]["significant"] = still
-    return rows
+        still = still and p_values[i] <= alpha / (len(p_values) - rank)
+        out[i] = still
+    return out
+
+
+def binomial(k: int, n: int, p: float) -> float:
+    """Two-sided p-value of the exact binomial test of k successes in n against the rate p."""
+    if n == 0:
+        return 1.0
+    return float(_scipy().binomtest(k, n, p).pvalue)
 
 
 def _side(m: Metric) -> dict:

@@ -10,6 +10,7 @@ from . import diff  # noqa: F401
 from . import hunt  # noqa: F401
 from . import listing  # noqa: F401
 from . import lsp  # noqa: F401
+from . import new  # noqa: F401
 from . import play  # noqa: F401
 from . import printing  # noqa: F401
 from . import replay  # noqa: F401

@@ -8,7 +8,8 @@ import sys
 import click
 
 from .common import main, players_option, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit
-from .common import GAMES, RULE_FILE, SEED
+from .common import RULE_FILE
+from .options import HiddenArgument, agents_option, games_option, json_option, seed_option
 
 _AGENT_HELP = ("random | flat:N | ismcts:N | ismcts:N:c=X, with N iterations a decision "
                "(add :time=S for a time budget in seconds, which makes the run nondeterministic)")
@@ -34,7 +35,7 @@ def _bar(total, label):
 
 @main.command(help=f"""Play agent A against agent B, seats rotated, and say which is stronger.
 
-A sits in one seat (seat 1 in game 1, seat 2 in game 2, ...) and B in every other. A's
+--agents A,B names them. A sits in one seat (seat 1 in game 1, seat 2 in game 2, ...) and B in every other. A's
 score is its mean utility (a win 1, a win shared by k players 1/k, a draw 1/players,
 a loss or dead end 0)
 with a 95% interval; equal agents score 1/players. A is called stronger when its
@@ -45,21 +46,24 @@ Agents: {_AGENT_HELP}.
 
 \b
 Examples:
-  playtest match games/GAME.rules --players 2 ismcts:200 random -n 200 --seed 1
-  playtest match games/GAME.rules -p 4 ismcts:1000 flat:200 -n 100 --json
-  playtest match games/GAME.rules -p 4 ismcts:1000 random -n 400 --workers 4   (same result)""")
+  playtest match games/GAME.rules --players 2 --agents ismcts:200,random -n 200 --seed 1
+  playtest match games/GAME.rules -p 4 --agents ismcts:1000,flat:200 -n 100 --json
+  playtest match games/GAME.rules -p 4 --agents ismcts:1000,random -n 400 --workers 4   (same result)""")
 @click.argument("file", type=RULE_FILE)
-@click.argument("agent_a")
-@click.argument("agent_b")
+@click.argument("old_agents", nargs=-1, cls=HiddenArgument)     # `match FILE A B`, the first spelling
 @_variant_option
 @players_option
-@click.option("-n", "games", type=GAMES, default=100, show_default=True, help="Games to play.")
-@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed: the same seed gives the same games.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@agents_option("The two agents, A then B: A,B.")
+@games_option(100, "Games to play.")
+@seed_option()
+@json_option()
 @_scale_options
-def match(file, agent_a, agent_b, variants, players, games, seed, as_json, workers, scheduler):
+def match(file, old_agents, variants, players, agent_spec, games, seed, as_json, workers, scheduler):
     from ..agents.match import match as run_match
-    a, b = _agent_or_exit(agent_a, "agent A"), _agent_or_exit(agent_b, "agent B")
+    specs = agent_spec.split(",") if agent_spec else list(old_agents)
+    if len(specs) != 2 or (agent_spec and old_agents):
+        raise click.UsageError("name the two agents: --agents A,B (e.g. --agents ismcts:200,random)")
+    a, b = _agent_or_exit(specs[0], "agent A"), _agent_or_exit(specs[1], "agent B")
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
     with pool_or_exit(workers, scheduler) as pool, _bar(games, f"{a.name} against {b.name}") as progress:
@@ -77,7 +81,7 @@ def format_match(name, r) -> str:
         f"  score of {r['a']}: {r['score']:.1%}  (95% interval {lo:.1%} to {hi:.1%}; "
         f"equal agents {r['fair_share']:.1%})",
         f"  wins {r['wins']}, shared wins {r['shared_wins']}, draws {r['draws']}, losses {r['losses']}, "
-        f"dead-end games {r['dead_end_games']}, turns per game {r['mean_turns']}",
+        f"dead-end games {r['dead_end_games']}, decisions per game {r['mean_turns']}",
         f"  advantage of {r['a']} over a {r['b']} seat: {r['advantage']:+.3f} a game "
         f"(95% interval {r['advantage_ci95'][0]:+.3f} to {r['advantage_ci95'][1]:+.3f})",
         "  by seat: " + ", ".join(f"seat {k} {v:.1%}" for k, v in r["score_by_seat"].items() if v is not None),
@@ -102,9 +106,9 @@ Examples:
 @_variant_option
 @players_option
 @click.option("--levels", default=DEFAULT_LEVELS, show_default=True, help="Agents from weakest to strongest, comma-separated.")
-@click.option("-n", "games", type=GAMES, default=100, show_default=True, help="Games per level.")
-@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed: the same seed gives the same games.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@games_option(100, "Games per level.")
+@seed_option()
+@json_option()
 @_scale_options
 def skill(file, variants, players, levels, games, seed, as_json, workers, scheduler):
     from ..agents import RandomAgent

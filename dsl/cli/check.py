@@ -10,6 +10,7 @@ from ..language.diagnostics import RuleFileError
 from ..loader import load
 from .common import main, _variant_option
 from .common import RULE_FILE
+from .options import json_option, lang_option, say
 
 
 @main.command(help="""Check rule files: errors (exit 1), warnings, and the open questions the rules leave.
@@ -20,8 +21,9 @@ A variant file is checked applied to its game:
   playtest check games/GAME.rules --variant variants/A.rules --variant variants/B.rules""")
 @click.argument("files", nargs=-1, required=True, type=RULE_FILE)
 @_variant_option
-@click.option("--json", "as_json", is_flag=True, help="Print the diagnostics as JSON.")
-def check(files, variants, as_json):
+@json_option("Print the diagnostics as JSON.")
+@lang_option("Language of each file's verdict: en or ja (the diagnostics are in English).")
+def check(files, variants, as_json, lang):
     status = 0
     report = []
     for path in files:
@@ -40,9 +42,12 @@ def check(files, variants, as_json):
             continue
         for d in diags:
             click.echo(d.format(source(d)), err=bool(errors))
-        verdict = click.style("ok", fg="green") if not errors else click.style("failed", fg="red")
-        click.echo(f"{path}: {verdict} ({len(errors)} error{'s' if len(errors) != 1 else ''}, "
-                   f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''})", err=bool(errors))
+        verdict = click.style(say(lang, "ok", "問題なし"), fg="green") if not errors \
+            else click.style(say(lang, "failed", "エラーあり"), fg="red")
+        counts = say(lang, f"{len(errors)} error{'s' if len(errors) != 1 else ''}, "
+                           f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}",
+                     f"エラー{len(errors)}件、警告{len(warnings)}件")
+        click.echo(f"{path}: {verdict} ({counts})", err=bool(errors))
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False, indent=1))
     sys.exit(status)

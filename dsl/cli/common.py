@@ -30,7 +30,7 @@ A game is one rule file (see games/*.rules and docs/language.md).
 Variants (variants/*.rules) patch a game; stack them with --variant:
   playtest variants games/GAME.rules               list the variants of a game
   playtest simulate games/GAME.rules -v variants/FIX.rules -p 4
-  playtest diff games/GAME.rules variants/FIX.rules --simulate 2000 -p 4
+  playtest diff games/GAME.rules variants/FIX.rules -n 2000 -p 4
 
 \b
 Hunting dead ends:
@@ -41,7 +41,7 @@ Hunting dead ends:
 Balance, skill and the best parameter values:
   playtest report games/GAME.rules -o out/report           HTML report with charts
   playtest sweep games/GAME.rules --param A=1..3 -p 4      every combination, ranked
-  playtest match games/GAME.rules -p 2 ismcts:200 random   which agent is stronger
+  playtest match games/GAME.rules -p 2 --agents ismcts:200,random   which is stronger
   playtest skill games/GAME.rules -p 3                     does skill matter?
 
 \b

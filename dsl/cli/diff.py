@@ -6,24 +6,26 @@ import json
 import click
 
 from ..language.diagnostics import RuleFileError
-from .common import (main, _fail, _load_or_exit, _game_or_exit, _echo_errors, _scale_options, pool_or_exit,
+from .common import (main, players_option, _fail, _load_or_exit, _game_or_exit, _echo_errors, _scale_options, pool_or_exit,
                      writable_or_exit, write_or_exit)
-from .common import GAMES, RULE_FILE, SEED
+from .common import GAMES, RULE_FILE
+from .options import (agents_option, alias, games_option, json_option, lang_option, output_option, pad, say,
+                      seed_option)
 from .simulate import agents_or_exit, simulate_or_exit
 
 
-@main.command(help="""Show what changed between two rule sets: in the rules, and (with --simulate) in play.
+@main.command(help="""Show what changed between two rule sets: in the rules, and (with -n) in play.
 
 \b
 Each side is a game with its variants. B may be a variant file: it is taken with its own game.
   playtest diff games/GAME.rules variants/VARIANT.rules
   playtest diff variants/VARIANT.rules                      (the variant against its game)
   playtest diff games/GAME.rules --a-variant variants/X.rules --b-variant variants/Y.rules
-  playtest diff games/GAME.rules variants/V.rules --simulate 2000 --players 4 --seed 1
+  playtest diff games/GAME.rules variants/V.rules -n 2000 --players 4 --seed 1
   playtest diff games/GAME.rules variants/V.rules --format html -o diff.html
 
 \b
-With --simulate N both sides play N random games with the same seed; each figure that
+With -n N both sides play N random games with the same seed; each figure that
 `simulate` reports is shown on both sides with a 95% confidence interval, a test of the
 difference (Fisher's exact test for rates, Welch's t-test for means) and whether it is
 significant at 5% after the Holm-Bonferroni correction across all figures.""")
@@ -31,15 +33,18 @@ significant at 5% after the Holm-Bonferroni correction across all figures.""")
 @click.argument("b", type=RULE_FILE, required=False)
 @click.option("--a-variant", "a_variants", multiple=True, type=RULE_FILE, help="A variant for side A (repeatable).")
 @click.option("--b-variant", "b_variants", multiple=True, type=RULE_FILE, help="A variant for side B (repeatable).")
-@click.option("--format", "fmt", type=click.Choice(["text", "html", "json"]), default="text", show_default=True)
-@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="Write to this file instead of the terminal.")
-@click.option("--simulate", "n_games", type=GAMES, default=None, help="Also compare N random games per side.")
-@click.option("--players", "-p", type=int, default=None, help="Players for --simulate (may be left out when the game is for one number only).")
-@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed for --simulate.")
-@click.option("--agents", "agent_spec", default=None, metavar="SPEC[,SPEC...]",
-              help="Who plays each seat in --simulate (default random): flat:N or ismcts:N, one spec or one per seat.")
+@click.option("--format", "fmt", type=click.Choice(["text", "html", "json"]), default="text", show_default=True,
+              metavar="[text|html]", help="text for the terminal, or an html page (JSON: --json).")
+@json_option("Print one JSON object instead of text.")
+@alias("--simulate", to="games", type=GAMES)
+@output_option("Write to this file instead of the terminal.")
+@games_option(None, "Also play N random games per side and compare them.")
+@players_option
+@seed_option("Seed for the games of -n: both sides play the same seeds.")
+@agents_option("Who plays each seat in the games of -n (default random): flat:N or ismcts:N, one spec or one per seat.")
+@lang_option("Language of the comparison of play: en or ja.")
 @_scale_options
-def diff(a, b, a_variants, b_variants, fmt, output, n_games, players, seed, agent_spec, workers, scheduler):
+def diff(a, b, a_variants, b_variants, fmt, as_json, output, games, players, seed, agent_spec, lang, workers, scheduler):
     from ..variants import diff as diff_mod, overlay
     from ..analyses import stats
     from ..language.parser import parse_file
@@ -59,15 +64,16 @@ def diff(a, b, a_variants, b_variants, fmt, output, n_games, players, seed, agen
         right, _ = _load_or_exit(b or a, b_variants)
     changes = diff_mod.diff(left, right)
     behaviour = None
-    if n_games:
+    fmt = "json" if as_json else fmt
+    if games:
         first = _game_or_exit(left, players)
         players = first.n
-        games = [first, _game_or_exit(right, players)]
+        sides = [first, _game_or_exit(right, players)]
         agents = agents_or_exit(agent_spec, players)
         with pool_or_exit(workers, scheduler) as pool:
-            summaries = [simulate_or_exit(game, n_games, seed, f"simulating {side}", agents=agents, pool=pool)
-                         for side, game in zip("AB", games)]
-        behaviour = {"games": n_games, "players": players, "seed": seed,
+            summaries = [simulate_or_exit(game, games, seed, f"simulating {side}", agents=agents, pool=pool)
+                         for side, game in zip("AB", sides)]
+        behaviour = {"games": games, "players": players, "seed": seed,
                      "metrics": stats.compare(*(stats.summary_metrics(s) for s in summaries))}
     if fmt == "json":
         result = diff_mod.to_json(left, right, changes)
@@ -80,7 +86,7 @@ def diff(a, b, a_variants, b_variants, fmt, output, n_games, players, seed, agen
         style = click.style if output is None else (lambda s, **k: s)
         lines = diff_mod.format_text(left, right, changes, style)
         if behaviour:
-            lines += [""] + _behaviour_lines(behaviour)
+            lines += [""] + _behaviour_lines(behaviour, lang)
         text = "\n".join(lines) + "\n"
     if output:
         write_or_exit(output, text)
@@ -89,12 +95,35 @@ def diff(a, b, a_variants, b_variants, fmt, output, n_games, players, seed, agen
         click.echo(text, nl=False)
 
 
-def _behaviour_lines(b) -> list[str]:
-    lines = [f"In play: {b['games']} random games per side, {b['players']} players, seed {b['seed']}",
-             "(95% intervals; Fisher's exact test for rates, Welch's t-test for means; * = significant at 5% after Holm-Bonferroni)",
-             "", f"  {'metric':<44} {'A':>8} {'A 95% CI':>17} {'B':>8} {'B 95% CI':>17} {'p':>9}"]
+def _behaviour_lines(b, lang) -> list[str]:
+    lines = [say(lang, f"In play: {b['games']} random games per side, {b['players']} players, seed {b['seed']}",
+                 f"プレイ: 各側{b['games']}ゲーム（ランダム）、{b['players']}人、シード{b['seed']}"),
+             say(lang, "(95% intervals; Fisher's exact test for rates, Welch's t-test for means; "
+                       "* = significant at 5% after Holm-Bonferroni)",
+                 "（95%区間。率はFisherの正確検定、平均はWelchのt検定。* = Holm-Bonferroni補正後に5%で有意）"),
+             "", f"  {pad(say(lang, 'metric', '指標'), 44)} {'A':>8} {'A 95% CI':>17} {'B':>8} {'B 95% CI':>17} {'p':>9}"]
     for r in b["metrics"]:
         ci = lambda s: f"{s['ci95'][0]:.3f}-{s['ci95'][1]:.3f}"
         mark = " *" if r["significant"] else ""
-        lines.append(f"  {r['metric'][:44]:<44} {r['a']['value']:>8} {ci(r['a']):>17} {r['b']['value']:>8} {ci(r['b']):>17} {r['p_value']:>9}{mark}")
+        lines.append(f"  {pad(_metric_name(r['metric'], lang)[:44], 44)} {r['a']['value']:>8} {ci(r['a']):>17} "
+                     f"{r['b']['value']:>8} {ci(r['b']):>17} {p_value(r['p_value']):>9}{mark}")
     return lines
+
+
+def p_value(p: float) -> str:
+    """A p-value as a reader takes it: one that rounds to 0 is below the rounding, not zero."""
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+_METRIC_JA = (("win rate, seat ", "勝率、席"), ("draws: nobody won", "引き分け: 勝者なし"), ("draws", "引き分け"),
+              ("dead-end games", "行き詰まったゲーム"), ("dead end: ", "行き詰まり: "),
+              ("decisions per game", "ゲームごとの判断数"), ("rounds per game", "ゲームごとのラウンド数"))
+
+
+def _metric_name(name: str, lang: str) -> str:
+    if lang != "ja":
+        return name
+    for en, ja in _METRIC_JA:
+        if name.startswith(en):
+            return ja + name[len(en):]
+    return name

@@ -11,7 +11,8 @@ from ..analyses import replay as replay_mod
 from .common import (main, players_option, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit,
                      save_replay_or_exit, writable_or_exit)
 from ..analyses.bounds import MAX_SECONDS, MAX_STATES
-from .common import GAMES, RULE_FILE, SEED
+from .common import GAMES, RULE_FILE
+from .options import alias, exit_if_crossed, fail_on_option, games_option, json_option, save_replays_option, seed_option
 
 
 @main.command(help="""Hunt for dead ends: drive the game with Hypothesis and shrink each finding to a minimal game.
@@ -25,9 +26,10 @@ steps and branches never reached in the whole run.
 \b
 Examples:
   playtest fuzz games/GAME.rules --players 2 --max-time 30 --seed 1
-  playtest fuzz games/GAME.rules -v variants/FIX.rules -p 4 --max-examples 2000 --json
+  playtest fuzz games/GAME.rules -v variants/FIX.rules -p 4 -n 2000 --json
   playtest fuzz games/GAME.rules -p 3 --save-replays out/findings   (then: playtest replay FILE)
-  playtest fuzz games/GAME.rules -p 4 --max-examples 20000 --workers 4
+  playtest fuzz games/GAME.rules -p 4 -n 20000 --workers 4
+  playtest fuzz games/GAME.rules -p 2 -n 500 --fail-on dead-ends,timeouts   (exit 3 on a finding)
 
 With --workers or --scheduler the search for findings runs in batches of 100 games across
 the workers (the same batches, so the same report), and two findings or more are shrunk
@@ -35,13 +37,15 @@ across the workers, a task each.""")
 @click.argument("file", type=RULE_FILE)
 @_variant_option
 @players_option
-@click.option("--max-examples", type=GAMES, default=None, help="Games to generate (default 1000 if no --max-time).")
-@click.option("--max-time", type=click.FloatRange(0.1), default=None, callback=lambda ctx, param, v: _finite(v), help="Seconds to spend, at most (the report gives the games run, to repeat it with --max-examples).")
-@click.option("--seed", type=SEED, default=1, show_default=True, help="The same seed and --max-examples give the same report.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--save-replays", type=click.Path(file_okay=False), default=None, help="Folder for one minimal replay file per finding.")
+@games_option(None, "Games to generate (default 1000 without --max-time).")
+@alias("--max-examples", to="games", type=GAMES)
+@click.option("--max-time", type=click.FloatRange(0.1), default=None, callback=lambda ctx, param, v: _finite(v), help="Seconds to spend, at most (the report gives the games run, to repeat it with -n).")
+@seed_option("The same seed and -n give the same report.")
+@json_option("Print the report as JSON.")
+@save_replays_option("Folder for one minimal replay file per finding.")
+@fail_on_option("dead-ends", "timeouts")
 @_scale_options
-def fuzz(file, variants, players, max_examples, max_time, seed, as_json, save_replays, workers, scheduler):
+def fuzz(file, variants, players, games, max_time, seed, as_json, save_replays, fail_on, workers, scheduler):
     from ..analyses.fuzz import fuzz as run_fuzz
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
@@ -49,7 +53,7 @@ def fuzz(file, variants, players, max_examples, max_time, seed, as_json, save_re
     if save_replays:
         writable_or_exit(save_replays, "--save-replays", folder=True)
     with pool_or_exit(workers, scheduler) as pool, _progress(f"fuzzing {rules.game.name}") as progress:
-        report = run_fuzz(game, max_examples=max_examples, max_time=max_time, seed=seed, progress=progress,
+        report = run_fuzz(game, max_examples=games, max_time=max_time, seed=seed, progress=progress,
                           pool=pool)
     saved = []
     if save_replays:
@@ -57,6 +61,16 @@ def fuzz(file, variants, players, max_examples, max_time, seed, as_json, save_re
             saved.append(save_replay_or_exit(report.replay_of(f, rules=file, variants=list(variants)), game,
                                              save_replays, f"p{players}", f"seed{seed}", f.rule, f.kind))
     _print_report(report.to_json(), report.format_text(), saved, as_json)
+    timeouts = [f for f in report.findings if f.kind == "step limit"]
+    dead = [f for f in report.findings if f.kind != "step limit"]
+    exit_if_crossed(fail_on, {
+        "dead-ends": dead and f"{_findings(dead)}: " + ", ".join(f"{f.kind} in {f.rule}" for f in dead),
+        "timeouts": timeouts and f"{_findings(timeouts)} of a game that does not end: "
+                                 + ", ".join(f.rule for f in timeouts)})
+
+
+def _findings(found) -> str:
+    return f"{len(found)} finding{'s' if len(found) != 1 else ''}"
 
 
 @main.command(help="""Search every state of a small configuration: a finished run with no dead end is a proof.
@@ -73,8 +87,8 @@ Example:
 @_variant_option
 @players_option
 @click.option("--max-states", type=click.IntRange(1, MAX_STATES), default=None, help="Stop after this many distinct states.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--save-replays", type=click.Path(file_okay=False), default=None, help="Folder for the shortest game of each dead end.")
+@json_option("Print the report as JSON.")
+@save_replays_option("Folder for the shortest game of each dead end.")
 def explore(file, variants, players, max_states, as_json, save_replays):
     from ..analyses.explore import explore as run_explore
     rules, _ = _load_or_exit(file, variants)

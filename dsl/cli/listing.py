@@ -9,6 +9,7 @@ import click
 from ..language.diagnostics import RuleFileError
 from .common import main, _fail, _echo_errors
 from .common import RULE_FILE
+from .options import json_option, lang_option
 
 
 @main.command(name="variants", help="""List the variants that apply to a game, with why each exists.
@@ -18,8 +19,8 @@ Looks in the variants/ folder beside the game's folder (or --folder).
   playtest variants games/GAME.rules""")
 @click.argument("file", type=RULE_FILE)
 @click.option("--folder", type=click.Path(file_okay=False), default=None, help="Where the variant files are.")
-@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a list.")
+@lang_option("Language of the titles and reasons: en or ja.")
+@json_option("Print JSON instead of a list.")
 def list_variants(file, folder, lang, as_json):
     from ..variants import overlay
     from ..language.parser import parse_file

@@ -9,6 +9,7 @@ from ..engine import RuleError
 from ..language.syntax import Component
 from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, writable_or_exit, write_or_exit
 from .common import RULE_FILE
+from .options import lang_option, output_option
 
 
 _PRINTED = {
@@ -67,12 +68,11 @@ def _printed(kind: str):
     command.__name__ = kind
     command = click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
                            help="Page size.")(command)
-    command = click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
-                           help="Write here (all or nothing). Without it, HTML or Typst goes to the terminal.")(command)
+    command = output_option("Write here (all or nothing). Without it, HTML or Typst goes to the terminal.")(command)
     command = click.option("--format", "fmt", type=click.Choice(["html", "pdf", "typ"]), default=None,
                            help="html (print CSS), pdf (typeset with typst) or typ (the Typst source). "
                                 "Default: from -o's extension, else html.")(command)
-    command = click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True)(command)
+    command = lang_option("Language of the printed text: en or ja.")(command)
     if kind == "cards":
         command = click.option("--players", "-p", type=int, default=None,
                                help="Print the cards for this many players (default: the most the game allows).")(command)

@@ -8,18 +8,19 @@ from ..analyses import replay as replay_mod
 from ..language.diagnostics import shown
 from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, _echo_errors
 from .common import RULE_FILE
+from .options import lang_option
 
 
 @main.command(help="""Replay a saved game step by step, narrated in English or Japanese.
 
 \b
-Replay files are written by `simulate --save-dead-ends DIR` and `fuzz`/`explore --save-replays DIR`.
+Replay files are written by `simulate --save-replays DIR` and `fuzz`/`explore --save-replays DIR`.
 A replay carries the texts of its rules and plays from them anywhere: the file names in it
 are only labels, never opened. With --rules (and --variant) it plays under those files
 instead, says which parts changed since it was saved, and exits 1 when the game no longer
 ends in the state it was saved with.""")
 @click.argument("file", type=click.Path())
-@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True)
+@lang_option("Language of the narration: en or ja.")
 @click.option("--rules", "rules_path", type=RULE_FILE, default=None,
               help="Rule file to play under instead of the rules the replay carries.")
 @_variant_option

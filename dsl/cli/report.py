@@ -9,9 +9,11 @@ import click
 
 from ..analyses.simulate import Restriction, counter_score
 from .common import main, players_option, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit
-from .common import GAMES, RULE_FILE, SEED, writable_or_exit
+from .common import GAMES, RULE_FILE, writable_or_exit
 from ..io_guard import write_set
 from ..agents import parse_agents
+from .options import (agents_option, games_option, json_option, lang_option, output_option, pad, say, seed_option)
+from .diff import p_value
 from .simulate import _play_options, agents_or_exit, restriction_or_exit, simulate_or_exit
 
 
@@ -101,10 +103,9 @@ Examples:
 @_variant_option
 @click.option("--players", "-p", "players_text", default=None, metavar="N[,N|..N]",
               help="Player counts (default: every count the game allows).")
-@click.option("-n", "games", type=GAMES, default=500, show_default=True, help="Games per player count.")
-@click.option("--seed", type=SEED, default=1, show_default=True)
-@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
-              help="Where to write, without suffix (default: GAME-report in the current folder).")
+@games_option(500, "Games per player count.")
+@seed_option("Seed: the same seed gives the same games, so the same report.")
+@output_option("Where to write, without suffix (default: GAME-report in the current folder).")
 @click.option("--skill", "skill_spec", default=None, metavar="AGENT",
               help="Also measure skill: this agent (e.g. flat:20 or ismcts:50) in one seat, rotated, against "
                    "random players at each player count, as 'playtest match' does.")
@@ -155,22 +156,21 @@ Examples:
               help="A parameter and its values: 2,3,4 or 1..3 or 2..10..2 (repeatable).")
 @click.option("--players", "-p", "players_text", default=None, metavar="N[,N|..N]",
               help="Player counts (default: every count the game allows).")
-@click.option("-n", "games", type=GAMES, default=200, show_default=True,
-              help="Games per combination and player count.")
-@click.option("--seed", type=SEED, default=1, show_default=True)
+@games_option(200, "Games per combination and player count.")
+@seed_option("Seed: every combination plays the same seeds.")
 @click.option("--score", default=None, metavar="COUNTER[+COUNTER]", help="A per-player counter measuring standing (overrides the rule file's 'score' line).")
 @click.option("--target-length", default=None, metavar="LO-HI", help="Wanted mean length (rounds; decisions with --length-in decisions).")
-@click.option("--length-in", type=click.Choice(["rounds", "decisions"]), default="rounds", show_default=True)
+@click.option("--length-in", type=click.Choice(["rounds", "decisions"]), default="rounds", show_default=True,
+              help="What --target-length counts.")
 @click.option("--target-balance", type=click.FloatRange(0, 1), default=None, help="Wanted balance, at least.")
 @click.option("--target-dead-ends", type=click.FloatRange(0, 1), default=None, help="Wanted share of dead-end games, at most.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
-              help="Where to write, without suffix (default: GAME-sweep); without it a table is printed.")
-@click.option("--json", "as_json", is_flag=True, help="Print the JSON instead of a table.")
-@click.option("--agents", "agent_spec", default=None, metavar="SPEC[,SPEC...]",
-              help="Who plays each seat (default random): flat:N or ismcts:N, one spec or one per seat.")
+@output_option("Where to write, without suffix (default: GAME-sweep); without it a table is printed.")
+@json_option("Print the JSON instead of a table.")
+@lang_option()
+@agents_option()
 @_scale_options
 def sweep(file, variants, params, players_text, games, seed, score, target_length, length_in, target_balance,
-          target_dead_ends, output, as_json, agent_spec, workers, scheduler):
+          target_dead_ends, output, as_json, lang, agent_spec, workers, scheduler):
     from ..analyses import sweep as sweep_mod
     rules, _ = _load_or_exit(file, variants)
     if output:
@@ -212,9 +212,13 @@ def sweep(file, variants, params, players_text, games, seed, score, target_lengt
         return
     names = [n for n, _ in parsed]
     order = data["ranking"] if data["ranking"] is not None else range(len(data["rows"]))
-    click.echo(f"{rules.game.name}: {games} games per combination, seed {seed} (the same seeds for every combination)")
-    head = "".join(f"{n:>8}" for n in names) + f"{'players':>8}{'done':>8}{'dead':>8}{'balance':>8}{'rounds':>8}{'decisions':>10}"
-    click.echo(head + ("  target" if target else ""))
+    click.echo(say(lang, f"{rules.game.name}: {games} games per combination, seed {seed} (the same seeds for every combination)",
+                   f"{rules.game.name}: 組み合わせごとに{games}ゲーム、シード{seed}（どの組み合わせも同じシード）"))
+    columns = [("players", "人数", 8), ("done", "完了", 8), ("dead", "行詰", 8), ("balance", "均衡", 8),
+               ("rounds", "ラウンド", 8), ("decisions", "判断数", 10)]
+    head = "".join(f"{n:>8}" for n in names) + "".join(
+        " " * (w - len(en)) + en if lang == "en" else pad("", w - 2 * len(ja)) + ja for en, ja, w in columns)
+    click.echo(head + (say(lang, "  target", "  目標") if target else ""))
     for i in order:
         r = data["rows"][i]
         f = r["figures"]
@@ -222,7 +226,7 @@ def sweep(file, variants, params, players_text, games, seed, score, target_lengt
             f"{r['players']:>8}{f['completion']:>8.1%}{f['dead_ends']:>8.1%}{f['balance']:>8.3f}"
             f"{f['mean_rounds']:>8.1f}{f['mean_decisions']:>10.1f}")
         if target:
-            line += "  " + ("meets it" if not r["misses"] else "; ".join(r["misses"]))
+            line += "  " + (say(lang, "meets it", "達成") if not r["misses"] else "; ".join(r["misses"]))
         click.echo(line)
 
 
@@ -239,11 +243,11 @@ Examples:
 @click.argument("file", type=RULE_FILE)
 @_variant_option
 @players_option
-@click.option("-n", "games", type=GAMES, default=500, show_default=True)
-@click.option("--seed", type=SEED, default=1, show_default=True)
+@games_option(500, "Games per trial.")
+@seed_option("Seed: every trial plays the same seeds as unrestricted play.")
 @click.option("--ban", "bans", multiple=True, metavar="OPTION", help="The option, option name or card to ban (repeatable).")
 @click.option("--ban-seat", "ban_seats", multiple=True, type=int, help="The seat (from 1) the ban applies to (default every seat).")
-@click.option("--json", "as_json", is_flag=True)
+@json_option()
 @_scale_options
 def restrict(file, variants, players, games, seed, bans, ban_seats, as_json, workers, scheduler):
     from ..analyses import stats
@@ -286,4 +290,4 @@ def restrict(file, variants, players, games, seed, bans, ban_seats, as_json, wor
         for m in t["metrics"]:
             mark = " *" if m["significant"] else ""
             click.echo(f"    {m['metric']:<28} {m['a']['value']:>7.3f} -> {m['b']['value']:<7.3f} "
-                       f"({m['b']['ci95'][0]:.3f}-{m['b']['ci95'][1]:.3f})  p {m['p_value']}{mark}")
+                       f"({m['b']['ci95'][0]:.3f}-{m['b']['ci95'][1]:.3f})  p {p_value(m['p_value'])}{mark}")

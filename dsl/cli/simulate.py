@@ -10,7 +10,9 @@ from ..analyses import replay as replay_mod
 from ..analyses.simulate import Restriction, scoring as score_of, simulate as run_simulation
 from .common import (main, players_option, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit,
                      save_replay_or_exit, writable_or_exit)
-from .common import GAMES, RULE_FILE, SEED
+from .common import RULE_FILE
+from .options import (agents_option, alias, exit_if_crossed, fail_on_option, games_option, json_option, lang_option, pad, save_replays_option, say,
+                      seed_option)
 
 
 def _play_options(f):
@@ -20,9 +22,7 @@ def _play_options(f):
     f = click.option("--ban", "bans", multiple=True, metavar="OPTION",
                      help="Restricted play: never take this option ('rule: option', an option name or a card) "
                           "while another move is legal (repeatable).")(f)
-    f = click.option("--agents", "agent_spec", default=None, metavar="SPEC[,SPEC...]",
-                     help="Who plays each seat: random (the default), flat:N or ismcts:N, one spec for "
-                          "every seat or one per seat, e.g. ismcts:500,random,random.")(f)
+    f = agents_option()(f)
     return click.option("--score", default=None, metavar="COUNTER[+COUNTER]",
                         help="A per-player counter (or a sum) that measures each player's standing; overrides the rule file's own 'score' line.")(f)
 
@@ -42,40 +42,72 @@ Example:
 @click.argument("file", type=RULE_FILE)
 @_variant_option
 @players_option
-@click.option("-n", "games", type=GAMES, default=1000, show_default=True, help="Games to play.")
-@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed: the same seed gives the same games.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
-@click.option("--save-dead-ends", type=click.Path(file_okay=False), default=None,
-              help="Folder to save the shortest game of each distinct dead end, as replay files.")
+@games_option(1000, "Games to play.")
+@seed_option()
+@json_option("Print one JSON object instead of a table.")
+@lang_option()
+@save_replays_option("Folder to save the shortest game of each distinct dead end, as replay files.")
+@alias("--save-dead-ends", to="save_replays", type=click.Path(file_okay=False))
+@fail_on_option("dead-ends", "timeouts", "unbalanced")
 @_play_options
 @_scale_options
-def simulate(file, variants, players, games, seed, as_json, save_dead_ends, score, agent_spec, bans, ban_seats,
-             workers, scheduler):
+def simulate(file, variants, players, games, seed, as_json, lang, save_replays, fail_on, score, agent_spec, bans,
+             ban_seats, workers, scheduler):
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
     players = game.n
-    if save_dead_ends:
-        writable_or_exit(save_dead_ends, "--save-dead-ends", folder=True)
+    if save_replays:
+        writable_or_exit(save_replays, "--save-replays", folder=True)
     agents = agents_or_exit(agent_spec, players)
     restriction = restriction_or_exit(bans, ban_seats, players)
     with pool_or_exit(workers, scheduler) as pool:
         summary = simulate_or_exit(game, games, seed, f"simulating {rules.game.name}", score=score,
                                    agents=agents, restriction=restriction, pool=pool)
     saved = []
-    if save_dead_ends:
+    if save_replays:
         for key, played in sorted(summary.examples.items()):
             rule, kind = key.split("|", 1)
             rep = replay_mod.Replay(file, list(variants), players, seed, played.index, played.actions,
                                     note=f"dead end: {kind} in {rule}")
-            saved.append(save_replay_or_exit(rep, game, save_dead_ends, f"p{players}", f"seed{seed}",
+            saved.append(save_replay_or_exit(rep, game, save_replays, f"p{players}", f"seed{seed}",
                                              f"game{played.index}", rule))
     result = summary.to_json()
+    _correct_flags(result["metrics"]["outcomes"])
     if saved:
         result["saved"] = saved
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True))
-        return
-    _print_summary(rules.game.name, result)
+    else:
+        # the variants by file, so the heading says which rules were played
+        _print_summary(rules.game.name + "".join(f" + {v}" for v in variants), result, lang)
+    exit_if_crossed(fail_on, _crossed(result))
+
+
+def _correct_flags(out) -> None:
+    """Keep a side's flag only when it holds with the others (Holm-Bonferroni over an exact binomial
+    test of each side's share of the games won): with four seats, the four 95% intervals of a fair
+    game miss the fair share at least once in up to 19% of runs, by chance alone."""
+    if not any(w["flag"] for w in out["wins"]):
+        return          # nothing to correct, and scipy (slow to import) stays unloaded
+    from ..analyses.stats import binomial, holm
+    decided = sum(w["count"] for w in out["wins"])
+    held = holm([binomial(w["count"], decided, out["fair_share"]) for w in out["wins"]])
+    for w, significant in zip(out["wins"], held):
+        w["flag"] = w["flag"] if significant else ""
+
+
+def _crossed(r) -> dict:
+    """What --fail-on may name, as the sentence that says it was found (None when it was not)."""
+    games = r["games"]
+    dead = sum(d["count"] for d in r["dead_ends"] if d["kind"] != "step limit")
+    late = r["metrics"]["outcomes"]["step_limit"]["count"]
+    flagged = [w for w in r["metrics"]["outcomes"]["wins"] if w["flag"]]
+    by = r["metrics"]["outcomes"]["by"]
+    return {"dead-ends": dead and f"{dead} of {games} games end in a dead end",
+            "timeouts": late and f"{late} of {games} games pass the step limit",
+            "unbalanced": flagged and "; ".join(
+                f"{by} {','.join(map(str, w['seats']))} wins {w['share_of_decided']['value']:.1%} of the games won, "
+                f"{w['flag']} the fair share {r['metrics']['outcomes']['fair_share']:.1%}" for w in flagged)}
 
 
 def simulate_or_exit(game, games, seed, label, agents=None, score=None, restriction=None, pool=None):
@@ -117,44 +149,55 @@ def _pct(r) -> str:
     return f"{r['value']:6.1%}  {r['ci95'][0]:6.1%} - {r['ci95'][1]:.1%}"
 
 
-def _print_summary(name, r):
+def _print_summary(name, r, lang):
     m = r["metrics"]
     out = m["outcomes"]
-    agents = sorted(set(r["agents"]))
-    click.echo(f"{name}: {r['games']} games, {r['players']} players, seed {r['seed']}, "
-               f"{'/'.join(agents)} play")
+    by = say(lang, out["by"], {"seat": "席", "team": "チーム"}[out["by"]])
+    agents = "/".join(sorted(set(r["agents"])))
+    click.echo(say(lang, f"{name}: {r['games']} games, {r['players']} players, seed {r['seed']}, {agents} play",
+                   f"{name}: {r['games']}ゲーム、{r['players']}人、シード{r['seed']}、{agents}がプレイ"))
     click.echo("")
     paid = r.get("mean_payoff_by_seat")
-    click.echo(f"  {out['by']:>5}    wins  win rate  95% interval" + ("  mean pay-off" if paid else ""))
+    click.echo(f"  {by:>{5 - (lang == 'ja')}}    " + say(lang, "wins  win rate  95% interval", "勝ち    勝率    95%区間")
+               + (say(lang, "  mean pay-off", "  平均得点") if paid else ""))
     for w in out["wins"]:
         side = ",".join(str(s) for s in w["seats"])
         bar = "#" * round(w["value"] * 40)
-        flag = (f"  {w['flag']} the fair share: {w['share_of_decided']['value']:.1%} of the games won "
-                f"(fair {out['fair_share']:.1%})") if w["flag"] else ""
+        share, fair = w["share_of_decided"]["value"], out["fair_share"]
+        flag = say(lang, f"  {w['flag']} the fair share: {share:.1%} of the games won (fair {fair:.1%})",
+                   f"  公平な取り分より{'上' if w['flag'] == 'above' else '下'}: 勝者の出たゲームの{share:.1%}"
+                   f"（公平なら{fair:.1%}）") if w["flag"] else ""
         mean = f"  {paid[side]:>+12.3f}" if paid and side in paid else ""
         click.echo(f"  {side:>5}  {w['count']:>6}  {_pct(w)}{mean}  {bar}{flag}")
     click.echo("")
-    for label, key in (("draws: the game ended and nobody won", "nobody"),
-                       (f"draws: a win shared across {out['by']}s", "shared"),
-                       ("games past the step limit", "step_limit")):
-        click.echo(f"  {label:<38} {out[key]['count']:>6}  {_pct(out[key])}")
+    for label, key in ((say(lang, "draws: the game ended and nobody won", "引き分け: 勝者なしで終了"), "nobody"),
+                       (say(lang, f"draws: a win shared across {out['by']}s", f"引き分け: 複数の{by}で勝ちを分け合った"),
+                        "shared"),
+                       (say(lang, "games past the step limit", "手数の上限を超えたゲーム"), "step_limit")):
+        click.echo(f"  {pad(label, 38)} {out[key]['count']:>6}  {_pct(out[key])}")
     click.echo("")
     d, rd = m["decisions"], m["rounds"]
-    click.echo(f"  decisions per game: mean {d['mean']}, median {d['median']}, max {d['max']}")
-    click.echo(f"  rounds per game:    mean {rd['mean']}, median {rd['median']}, max {rd['max']}")
+    click.echo(say(lang, f"  decisions per game: mean {d['mean']}, median {d['median']}, max {d['max']}",
+                   f"  ゲームごとの判断数: 平均{d['mean']}、中央値{d['median']}、最大{d['max']}"))
+    if rd["max"]:       # a game without rounds has none to count
+        click.echo(say(lang, f"  rounds per game:    mean {rd['mean']}, median {rd['median']}, max {rd['max']}",
+                       f"  ゲームごとのラウンド数: 平均{rd['mean']}、中央値{rd['median']}、最大{rd['max']}"))
     if "score" in m:
         sc = m["score"]
-        click.echo(f"  score ({r['score_by']}): lead changes per game {sc['lead_changes']['value']}, "
-                   f"comebacks {sc['comebacks']['value']:.1%}, final margin {sc['final_margin']['value']}")
+        lead, comebacks, margin = sc["lead_changes"]["value"], sc["comebacks"]["value"], sc["final_margin"]["value"]
+        click.echo(say(lang, f"  score ({r['score_by']}): lead changes per game {lead}, comebacks {comebacks:.1%}, "
+                             f"final margin {margin}",
+                       f"  得点（{r['score_by']}）: ゲームごとの首位交代{lead}回、逆転{comebacks:.1%}、最終の差{margin}"))
     click.echo("")
     dead = [d for d in r["dead_ends"] if d["kind"] != "step limit"]
     if dead:
         total = sum(d["count"] for d in dead)
-        click.echo(click.style(f"  dead ends: {total} of {r['games']} games ({total / r['games']:.1%})", fg="yellow"))
+        click.echo(click.style(say(lang, f"  dead ends: {total} of {r['games']} games ({total / r['games']:.1%})",
+                                   f"  行き詰まり: {r['games']}ゲーム中{total}（{total / r['games']:.1%}）"), fg="yellow"))
         for d in dead:
             click.echo(f"    {d['count']:>6}  {d['rule']}: {d['kind']}  ({d['where']})")
             click.echo(f"            {d['message']}")
     else:
-        click.echo(click.style("  no dead ends", fg="green"))
+        click.echo(click.style(say(lang, "  no dead ends", "  行き詰まりなし"), fg="green"))
     for path in r.get("saved", []):
-        click.echo(f"  saved {path}")
+        click.echo(say(lang, f"  saved {path}", f"  保存: {path}"))

@@ -1,0 +1,63 @@
+"""new: write a commented starter game to grow one's own from."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+from importlib import resources
+
+import click
+
+from ..language.diagnostics import RuleFileError
+from ..loader import load
+from .common import main, _fail, write_or_exit
+
+
+def program() -> str:
+    """How to run this playtest as the user types it: `playtest` when the shell finds this very
+    one, else its path (e.g. .venv/bin/playtest right after `make demo`)."""
+    beside = os.path.join(os.path.dirname(sys.executable), "playtest")
+    found = shutil.which("playtest")
+    if found and os.path.realpath(found) == os.path.realpath(beside):
+        return "playtest"
+    if os.path.exists(beside):
+        relative = os.path.relpath(beside)
+        return relative if not relative.startswith("..") else beside
+    return f"{sys.executable} -m dsl.cli"
+
+
+@main.command(help="""Write a starter game to grow your own from: NAME.rules, a small dice race
+whose comments explain each part of a rule file. It checks, simulates and prints as it is.
+
+\b
+  playtest new my-game                  (writes my-game.rules)
+  playtest new games/my-game            (writes games/my-game.rules)
+
+An existing file is never overwritten.""")
+@click.argument("name")
+def new(name):
+    path = name if name.endswith(".rules") else name + ".rules"
+    stem = os.path.basename(path)[: -len(".rules")]
+    ident = re.sub(r"[^a-z0-9_]+", "_", stem.lower()).strip("_")
+    if not re.match(r"[a-z]", ident):
+        _fail(f"'{name}': a game's name starts with a letter, e.g. my-game", 2)
+    if os.path.exists(path):
+        _fail(f"{path} already exists: choose another name, or move that file away (it is left as it is)")
+    text = (resources.files(__package__) / "starter.rules").read_text(encoding="utf-8")
+    title = stem.replace("-", " ").replace("_", " ").strip().capitalize()
+    text = text.replace("{{name}}", ident).replace("{{title}}", title.replace('"', "'")).replace("{{file}}", path)
+    text = text.replace("{{stem}}", stem)
+    write_or_exit(path, text)
+    try:
+        load(path)
+    except RuleFileError as e:       # a name the language keeps for itself, say
+        os.remove(path)
+        _fail(f"'{name}' cannot name a game: {e.diagnostics[0].message}; choose another name", 2)
+    run = program()
+    click.echo(f"wrote {path}: a dice race to grow your game from (its comments explain each part)")
+    click.echo("next:")
+    for command, what in ((f"check {path}", "mistakes and open questions"),
+                          (f"simulate {path} -p 3", "1000 random games: who wins, how long, dead ends"),
+                          (f"book {path} -o {stem}.html", "the rulebook")):
+        click.echo(f"  {run} {command:<40} {what}")
