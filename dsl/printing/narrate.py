@@ -108,7 +108,7 @@ class Narrator:
 def card_values(game) -> list:
     """Per piece as the card sheets print it: None for a piece of no deck, () for a named card
     (the joker), else (its suit's value, its main value), either None where the card has none."""
-    from .book import _columns, _suit_column, _symbols, is_named
+    from .cards import _columns, _suit_column, _symbols, is_named
     symbols = _symbols(game.rules)
     decks = {c.name: c for c in game.rules.of(S.Component) if c.kind == "deck"}
     out = []

@@ -10,7 +10,7 @@ import unicodedata
 
 from ..constructs.symbol import colour_hex
 from ..engine.values import Piece, Player, Team, ZoneId
-from ..printing.book import _symbols
+from ..printing.cards import _symbols
 from ..printing.narrate import Narrator, card_values
 
 
