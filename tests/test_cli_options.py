@@ -143,7 +143,7 @@ def test_simulate_in_japanese_says_the_same_figures():
     en = run("simulate", BLUFF, "-p", 3, "-n", 100)
     ja = run("simulate", BLUFF, "-p", 3, "-n", 100, "--lang", "ja")
     assert en.exit_code == ja.exit_code == 0
-    assert "行き詰まり" in ja.stdout and "dead ends" not in ja.stdout
+    assert "行き止まり" in ja.stdout and "dead ends" not in ja.stdout
     rows = lambda s: [line for line in s.splitlines() if re.match(r"\s+\d+\s+\d+\s", line)]
     assert len(rows(en.stdout)) == 3 and rows(en.stdout) == rows(ja.stdout)
     figures = lambda s: [sorted(re.findall(r"[\d.]+%?", line)) for line in s.splitlines()[-6:] if line.strip()]

@@ -115,7 +115,7 @@ def p_value(p: float) -> str:
 
 
 _METRIC_JA = (("win rate, seat ", "勝率、席"), ("draws: nobody won", "引き分け: 勝者なし"), ("draws", "引き分け"),
-              ("dead-end games", "行き詰まったゲーム"), ("dead end: ", "行き詰まり: "),
+              ("dead-end games", "行き止まりのゲーム"), ("dead end: ", "行き止まり: "),
               ("decisions per game", "ゲームごとの判断数"), ("rounds per game", "ゲームごとのラウンド数"))
 
 

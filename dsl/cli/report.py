@@ -201,7 +201,7 @@ def sweep(file, variants, params, players_text, games, seed, score, target_lengt
     order = data["ranking"] if data["ranking"] is not None else range(len(data["rows"]))
     click.echo(say(lang, f"{rules.game.name}: {games} games per combination, seed {seed} (the same seeds for every combination)",
                    f"{rules.game.name}: 組み合わせごとに{games}ゲーム、シード{seed}（どの組み合わせも同じシード）"))
-    columns = [("players", "人数", 8), ("done", "完了", 8), ("dead", "行詰", 8), ("balance", "均衡", 8),
+    columns = [("players", "人数", 8), ("done", "完了", 8), ("dead", "行止", 8), ("balance", "均衡", 8),
                ("rounds", "ラウンド", 8), ("decisions", "判断数", 10)]
     head = "".join(f"{n:>8}" for n in names) + "".join(
         " " * (w - len(en)) + en if lang == "en" else pad("", w - 2 * len(ja)) + ja for en, ja, w in columns)
