@@ -154,3 +154,24 @@ def test_check_verdict_in_japanese():
     r = run("check", TICTACTOE, "--lang", "ja")
     assert r.exit_code == 0
     assert r.output.strip() == f"{TICTACTOE}: 問題なし (エラー0件、警告0件)"
+
+
+def test_rounds_are_reported_only_for_a_game_that_has_them():
+    poker = run("simulate", ROOT / "tests" / "fixtures" / "mini-poker.rules", "-n", 50)
+    bluff = run("simulate", BLUFF, "-p", 3, "-n", 50)
+    assert poker.exit_code == bluff.exit_code == 0
+    assert "decisions per game" in poker.stdout and "rounds" not in poker.stdout
+    assert "rounds per game" in bluff.stdout
+
+
+def test_simulate_names_the_variants_it_applied():
+    life = ROOT / "variants" / "bluff-life.rules"
+    r = run("simulate", BLUFF, "-v", life, "-p", 3, "-n", 20)
+    assert r.exit_code == 0
+    assert r.stdout.splitlines()[0].startswith(f"bluff + {life}: 20 games, 3 players, seed 1")
+
+
+def test_p_values_below_the_rounding_are_said_to_be():
+    from dsl.cli.diff import p_value
+    assert [p_value(p) for p in (0.0, 1e-12, 0.000999, 0.001, 0.0456, 1.0)] == \
+        ["< 0.001", "< 0.001", "< 0.001", "0.001", "0.046", "1.000"]
