@@ -187,3 +187,13 @@ def test_diff_in_japanese_names_the_same_changes():
                               if line.split(" ")[0] in words]
     assert heads(en.stdout, ("added", "removed", "changed")) == heads(ja.stdout, ("追加", "削除", "変更"))
     assert len(heads(en.stdout, ("added", "removed", "changed"))) == 5
+
+
+def test_sweep_in_japanese_gives_the_same_rows_under_translated_headings():
+    args = ("sweep", BLUFF, "--param", "start_dice=4..5", "-p", 3, "-n", 20)
+    en, ja = run(*args), run(*args, "--lang", "ja")
+    assert en.exit_code == ja.exit_code == 0
+    assert en.stdout.splitlines()[2:] == ja.stdout.splitlines()[2:] and len(en.stdout.splitlines()) == 4
+    assert en.stdout.splitlines()[1].split() == ["start_dice", "players", "done", "dead", "ends", "balance", "rounds",
+                                                 "decisions"]
+    assert ja.stdout.splitlines()[1].split() == ["start_dice", "人数", "完了", "行き止まり", "均衡", "ラウンド", "判断数"]

@@ -106,7 +106,8 @@ def say(lang: str, en: str, ja: str) -> str:
     return ja if lang == "ja" else en
 
 
-def pad(text: str, width: int) -> str:
-    """`text` left-aligned in `width` terminal columns (a Japanese character takes two)."""
+def pad(text: str, width: int, right: bool = False) -> str:
+    """`text` aligned in `width` terminal columns (a Japanese character takes two)."""
     used = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-    return text + " " * max(0, width - used)
+    room = " " * max(0, width - used)
+    return room + text if right else text + room
