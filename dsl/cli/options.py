@@ -40,8 +40,8 @@ def output_option(help):
 
 
 def agents_option(help="Who plays each seat: random (the default), flat:N or ismcts:N, one spec for every "
-                       "seat or one per seat, e.g. ismcts:500,random,random."):
-    return click.option("--agents", "agent_spec", default=None, metavar="SPEC[,SPEC...]", help=help)
+                       "seat or one per seat, e.g. ismcts:500,random,random.", metavar="SPEC[,SPEC...]"):
+    return click.option("--agents", "agent_spec", default=None, metavar=metavar, help=help)
 
 
 def save_replays_option(help):
