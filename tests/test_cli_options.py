@@ -197,3 +197,14 @@ def test_sweep_in_japanese_gives_the_same_rows_under_translated_headings():
     assert en.stdout.splitlines()[1].split() == ["start_dice", "players", "done", "dead", "ends", "balance", "rounds",
                                                  "decisions"]
     assert ja.stdout.splitlines()[1].split() == ["start_dice", "人数", "完了", "行き止まり", "均衡", "ラウンド", "判断数"]
+
+
+def test_sweep_leaves_out_rounds_for_a_game_without_them(tmp_path):
+    poker = tmp_path / "poker.rules"
+    poker.write_text((ROOT / "tests" / "fixtures" / "mini-poker.rules").read_text(encoding="utf-8")
+                     .replace("counter stake = 1\n", "parameter bet = 2\ncounter stake = 1\n")
+                     .replace("set stake to 2", "set stake to bet"), encoding="utf-8")
+    r = run("sweep", poker, "--param", "bet=2..3", "-n", 20)
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[1].split() == ["bet", "players", "done", "dead", "ends", "balance", "decisions"]
+    assert [len(line.split()) for line in r.stdout.splitlines()[2:]] == [6, 6]
