@@ -208,3 +208,17 @@ def test_sweep_leaves_out_rounds_for_a_game_without_them(tmp_path):
     assert r.exit_code == 0, r.output
     assert r.stdout.splitlines()[1].split() == ["bet", "players", "done", "dead", "ends", "balance", "decisions"]
     assert [len(line.split()) for line in r.stdout.splitlines()[2:]] == [6, 6]
+
+
+@pytest.mark.parametrize("args,said", [
+    (("simulate", BLUFF, "-p", 3, "-n", 5, "--save-dead-ends", "a", "--save-replays", "b"),
+     "--save-dead-ends is the old spelling of --save-replays: give one of them"),
+    (("fuzz", BLUFF, "-p", 2, "--max-examples", 5, "-n", 6), "--max-examples is the old spelling of -n/--games"),
+    (("diff", BLUFF, ROOT / "variants" / "bluff-life.rules", "--simulate", 5, "-n", 6),
+     "--simulate is the old spelling of -n/--games")])
+def test_an_old_and_a_new_spelling_together_are_refused(args, said, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run(*args)
+    assert r.exit_code == 2
+    assert said in r.output
+    assert list(tmp_path.iterdir()) == []

@@ -77,18 +77,21 @@ def exit_if_crossed(fail_on, crossed: dict) -> None:
         sys.exit(FAILED)
 
 
-def alias(*decls, to, value=lambda v: v, **attrs):
-    """An old spelling of option `to`, hidden from --help, that still works: its value (through
-    `value`) stands in for `to`'s when `to` itself is not given. Give both and the new one wins."""
+def alias(*decls, to, **attrs):
+    """An old spelling of option `to`, hidden from --help, that still works: its value stands in
+    for `to`'s. Both at once is a usage error, not a silent choice."""
     hidden_name = "_alias_" + decls[0].lstrip("-").replace("-", "_")
 
     def decorate(f):
         @functools.wraps(f)
         def command(*args, **kwargs):
             old = kwargs.pop(hidden_name)
-            given = click.get_current_context().get_parameter_source(to)
-            if old is not None and given in (None, click.core.ParameterSource.DEFAULT):
-                kwargs[to] = value(old)
+            ctx = click.get_current_context()
+            if old is not None:
+                if ctx.get_parameter_source(to) not in (None, click.core.ParameterSource.DEFAULT):
+                    new = next(p for p in ctx.command.params if p.name == to)
+                    raise click.UsageError(f"{decls[0]} is the old spelling of {'/'.join(new.opts)}: give one of them")
+                kwargs[to] = old
             return f(*args, **kwargs)
         return click.option(*decls, hidden_name, hidden=True, default=None, **attrs)(command)
     return decorate
