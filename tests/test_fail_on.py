@@ -166,3 +166,13 @@ def test_the_github_workflow_of_the_docs_runs_the_script():
     assert any(r and r.startswith("pip install") for r in runs)
     kept = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact")]
     assert kept[0]["if"] == "failure()" and kept[0]["with"]["path"] == "out/replays"
+
+
+def test_fuzz_fails_on_a_game_that_does_not_end(tmp_path):
+    short = tmp_path / "short.rules"
+    short.write_text(TICTACTOE.read_text(encoding="utf-8").replace("  players 2 to 2\n", "  players 2 to 2\n  max steps 3\n"),
+                     encoding="utf-8")
+    gated = run("fuzz", short, "-n", 20, "--fail-on", "timeouts")
+    assert gated.exit_code == FAILED, gated.output
+    assert gated.stderr.strip() == "--fail-on timeouts: 1 finding: step limit in take"
+    assert run("fuzz", short, "-n", 20, "--fail-on", "dead-ends").exit_code == 0
