@@ -30,7 +30,7 @@ simulate-all: install
 	  hi=$$(sed -n 's/^  players \([0-9]*\) to \([0-9]*\)/\2/p' $$g | head -1); \
 	  for p in $$(seq $$lo $$hi); do \
 	    echo; echo "=== $$g, $$p players"; \
-	    $(PLAYTEST) simulate $$g --players $$p -n $(N) --seed 1 --save-dead-ends out/dead-ends || exit 1; \
+	    $(PLAYTEST) simulate $$g --players $$p -n $(N) --seed 1 --save-replays out/dead-ends || exit 1; \
 	  done; \
 	done
 

@@ -143,7 +143,7 @@ def test_simulate_in_japanese_says_the_same_figures():
     en = run("simulate", BLUFF, "-p", 3, "-n", 100)
     ja = run("simulate", BLUFF, "-p", 3, "-n", 100, "--lang", "ja")
     assert en.exit_code == ja.exit_code == 0
-    assert "行き詰まり" in ja.stdout and "dead ends" not in ja.stdout
+    assert "行き止まり" in ja.stdout and "dead ends" not in ja.stdout
     rows = lambda s: [line for line in s.splitlines() if re.match(r"\s+\d+\s+\d+\s", line)]
     assert len(rows(en.stdout)) == 3 and rows(en.stdout) == rows(ja.stdout)
     figures = lambda s: [sorted(re.findall(r"[\d.]+%?", line)) for line in s.splitlines()[-6:] if line.strip()]
@@ -154,3 +154,71 @@ def test_check_verdict_in_japanese():
     r = run("check", TICTACTOE, "--lang", "ja")
     assert r.exit_code == 0
     assert r.output.strip() == f"{TICTACTOE}: 問題なし (エラー0件、警告0件)"
+
+
+def test_rounds_are_reported_only_for_a_game_that_has_them():
+    poker = run("simulate", ROOT / "tests" / "fixtures" / "mini-poker.rules", "-n", 50)
+    bluff = run("simulate", BLUFF, "-p", 3, "-n", 50)
+    assert poker.exit_code == bluff.exit_code == 0
+    assert "decisions per game" in poker.stdout and "rounds" not in poker.stdout
+    assert "rounds per game" in bluff.stdout
+
+
+def test_simulate_names_the_variants_it_applied():
+    life = ROOT / "variants" / "bluff-life.rules"
+    r = run("simulate", BLUFF, "-v", life, "-p", 3, "-n", 20)
+    assert r.exit_code == 0
+    assert r.stdout.splitlines()[0].startswith(f"bluff + {life}: 20 games, 3 players, seed 1")
+
+
+def test_p_values_below_the_rounding_are_said_to_be():
+    from dsl.cli.diff import p_value
+    assert [p_value(p) for p in (0.0, 1e-12, 0.000999, 0.001, 0.0456, 1.0)] == \
+        ["< 0.001", "< 0.001", "< 0.001", "0.001", "0.046", "1.000"]
+
+
+def test_diff_in_japanese_names_the_same_changes():
+    life = ROOT / "variants" / "bluff-life.rules"
+    en, ja = run("diff", BLUFF, life), run("diff", BLUFF, life, "--lang", "ja")
+    assert en.exit_code == ja.exit_code == 0
+    assert en.stdout.splitlines()[-1] == "3 added, 1 removed, 1 changed"
+    assert ja.stdout.splitlines()[-1] == "追加3、削除1、変更1"
+    heads = lambda s, words: [line.split("  (")[0].split(" ", 1)[1] for line in s.splitlines()
+                              if line.split(" ")[0] in words]
+    assert heads(en.stdout, ("added", "removed", "changed")) == heads(ja.stdout, ("追加", "削除", "変更"))
+    assert len(heads(en.stdout, ("added", "removed", "changed"))) == 5
+
+
+def test_sweep_in_japanese_gives_the_same_rows_under_translated_headings():
+    args = ("sweep", BLUFF, "--param", "start_dice=4..5", "-p", 3, "-n", 20)
+    en, ja = run(*args), run(*args, "--lang", "ja")
+    assert en.exit_code == ja.exit_code == 0
+    assert en.stdout.splitlines()[2:] == ja.stdout.splitlines()[2:] and len(en.stdout.splitlines()) == 4
+    assert en.stdout.splitlines()[1].split() == ["start_dice", "players", "done", "dead", "ends", "balance", "rounds",
+                                                 "decisions"]
+    assert ja.stdout.splitlines()[1].split() == ["start_dice", "人数", "完了", "行き止まり", "均衡", "ラウンド", "判断数"]
+
+
+def test_sweep_leaves_out_rounds_for_a_game_without_them(tmp_path):
+    poker = tmp_path / "poker.rules"
+    poker.write_text((ROOT / "tests" / "fixtures" / "mini-poker.rules").read_text(encoding="utf-8")
+                     .replace("counter stake = 1\n", "parameter bet = 2\ncounter stake = 1\n")
+                     .replace("set stake to 2", "set stake to bet"), encoding="utf-8")
+    r = run("sweep", poker, "--param", "bet=2..3", "-n", 20)
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[1].split() == ["bet", "players", "done", "dead", "ends", "balance", "decisions"]
+    assert [len(line.split()) for line in r.stdout.splitlines()[2:]] == [6, 6]
+
+
+@pytest.mark.parametrize("args,said", [
+    (("simulate", BLUFF, "-p", 3, "-n", 5, "--save-dead-ends", "a", "--save-replays", "b"),
+     "--save-dead-ends is the old spelling of --save-replays: give one of them"),
+    (("fuzz", BLUFF, "-p", 2, "--max-examples", 5, "-n", 6), "--max-examples is the old spelling of -n/--games"),
+    (("diff", BLUFF, ROOT / "variants" / "bluff-life.rules", "--simulate", 5, "-n", 6),
+     "--simulate is the old spelling of -n/--games")])
+def test_an_old_and_a_new_spelling_together_are_refused(args, said, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run(*args)
+    assert r.exit_code == 2
+    assert said in r.output
+    assert list(tmp_path.iterdir()) == []

@@ -135,6 +135,9 @@ def test_the_ci_script_of_the_docs_fails_on_a_dead_end_and_passes_when_it_is_gon
     subprocess.run([sys.executable, "-m", "dsl.cli", "new", "games/dice-race"], cwd=repo, env=env, check=True,
                    capture_output=True)
     shutil.copy(BLUFF, repo / "games" / "liars-dice.rules")       # its exact count is left a dead end
+    (repo / "variants").mkdir()
+    variant = repo / "variants" / "exact-count.rules"
+    shutil.copy(ROOT / "variants" / "bluff-exact-nobody-loses.rules", variant)
     failed = subprocess.run(["sh", "ci/playtest.sh"], cwd=repo, env=env, capture_output=True, text=True)
     assert failed.returncode == 1, failed.stderr
     crossed = [line for line in failed.stderr.splitlines() if line.startswith("--fail-on")]
@@ -143,6 +146,12 @@ def test_the_ci_script_of_the_docs_fails_on_a_dead_end_and_passes_when_it_is_gon
     assert crossed[1] == "--fail-on dead-ends: 1 finding: no case applies in resolve_challenge"
     saved = sorted(p.name for p in (repo / "out" / "replays").iterdir())
     assert saved and all("resolve_challenge" in name for name in saved)
+    assert "variants/exact-count.rules: ok" in failed.stdout
+    variant.write_text(variant.read_text(encoding="utf-8").replace("replace rule resolve_challenge",
+                                                                   "replace rule resolve_challeng"), encoding="utf-8")
+    broken = subprocess.run(["sh", "ci/playtest.sh"], cwd=repo, env=env, capture_output=True, text=True)
+    assert broken.returncode == 1 and "variants/exact-count.rules: failed (1 error" in broken.stderr
+    variant.unlink()
     shutil.copy(repo / "games" / "dice-race.rules", repo / "games" / "liars-dice.rules")
     passed = subprocess.run(["sh", "ci/playtest.sh"], cwd=repo, env=env, capture_output=True, text=True)
     assert passed.returncode == 0, passed.stderr
@@ -157,3 +166,13 @@ def test_the_github_workflow_of_the_docs_runs_the_script():
     assert any(r and r.startswith("pip install") for r in runs)
     kept = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact")]
     assert kept[0]["if"] == "failure()" and kept[0]["with"]["path"] == "out/replays"
+
+
+def test_fuzz_fails_on_a_game_that_does_not_end(tmp_path):
+    short = tmp_path / "short.rules"
+    short.write_text(TICTACTOE.read_text(encoding="utf-8").replace("  players 2 to 2\n", "  players 2 to 2\n  max steps 3\n"),
+                     encoding="utf-8")
+    gated = run("fuzz", short, "-n", 20, "--fail-on", "timeouts")
+    assert gated.exit_code == FAILED, gated.output
+    assert gated.stderr.strip() == "--fail-on timeouts: 1 finding: step limit in take"
+    assert run("fuzz", short, "-n", 20, "--fail-on", "dead-ends").exit_code == 0

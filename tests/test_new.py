@@ -78,7 +78,6 @@ def test_new_never_overwrites(starter):
 
 def test_new_writes_into_a_folder_and_names_the_game_from_the_file(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "games").mkdir()
     r = run("new", "games/Sevens Two")
     assert r.exit_code == 0, r.output
     path = tmp_path / "games" / "Sevens Two.rules"

@@ -1,6 +1,6 @@
 """Agents that play to win without peeking, and the loop that lets them play.
 
-The public face (what `simulate --agents`, `diff --simulate --agents`, report and sweep use):
+The public face (what `simulate --agents`, `diff -n --agents`, report and sweep use):
 `Agent` (the protocol), `parse_agents(spec, n_players)`, `play(game, agents, rng, record)`;
 also the agents themselves and the information-set sampler.
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import statistics
+import warnings
 from dataclasses import dataclass
 
 @dataclass(frozen=True)
@@ -93,7 +94,10 @@ def welch(a, b) -> float:
     if statistics.variance(a) + statistics.variance(b) == 0:
         # scipy gives nan for two constant samples; equal constants do not differ, unequal ones surely do
         return 1.0 if statistics.fmean(a) == statistics.fmean(b) else 0.0
-    return float(_scipy().ttest_ind(a, b, equal_var=False).pvalue)
+    with warnings.catch_warnings():
+        # a side that is constant (every game 15 decisions) is exact, not a loss of precision to warn of
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return float(_scipy().ttest_ind(a, b, equal_var=False).pvalue)
 
 
 def t_quantile(p: float, df: int) -> float:

@@ -53,7 +53,7 @@ Examples:
 @click.argument("old_agents", nargs=-1, cls=HiddenArgument)     # `match FILE A B`, the first spelling
 @_variant_option
 @players_option
-@agents_option("The two agents, A then B: A,B.")
+@agents_option("The two agents, A then B, e.g. ismcts:200,random.", metavar="A,B")
 @games_option(100, "Games to play.")
 @seed_option()
 @json_option()

@@ -21,7 +21,8 @@ MAX_RULE_BYTES = 4 * MAX_FILE_CHARS + 3     # UTF-8 takes at most 4 bytes a char
 _HELP = """playtest: find what is broken in a game's rules before your friends do.
 
 \b
-A game is one rule file (see games/*.rules and docs/language.md).
+A game is one rule file (see games/*.rules, docs/language.md and docs/tutorial.md).
+  playtest new my-game                             a commented starter game to grow yours from
   playtest check games/GAME.rules                  report mistakes and open questions
   playtest simulate games/GAME.rules --players 4   play random games, show balance
   playtest replay out/dead-ends/x.json --lang ja    narrate a saved game

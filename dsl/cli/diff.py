@@ -42,7 +42,7 @@ significant at 5% after the Holm-Bonferroni correction across all figures.""")
 @players_option
 @seed_option("Seed for the games of -n: both sides play the same seeds.")
 @agents_option("Who plays each seat in the games of -n (default random): flat:N or ismcts:N, one spec or one per seat.")
-@lang_option("Language of the comparison of play: en or ja.")
+@lang_option("Language of the text: en or ja.")
 @_scale_options
 def diff(a, b, a_variants, b_variants, fmt, as_json, output, games, players, seed, agent_spec, lang, workers, scheduler):
     from ..variants import diff as diff_mod, overlay
@@ -84,7 +84,7 @@ def diff(a, b, a_variants, b_variants, fmt, as_json, output, games, players, see
         text = diff_mod.format_html(left, right, changes, behaviour)
     else:
         style = click.style if output is None else (lambda s, **k: s)
-        lines = diff_mod.format_text(left, right, changes, style)
+        lines = diff_mod.format_text(left, right, changes, style, lang)
         if behaviour:
             lines += [""] + _behaviour_lines(behaviour, lang)
         text = "\n".join(lines) + "\n"
@@ -116,7 +116,7 @@ def p_value(p: float) -> str:
 
 
 _METRIC_JA = (("win rate, seat ", "勝率、席"), ("draws: nobody won", "引き分け: 勝者なし"), ("draws", "引き分け"),
-              ("dead-end games", "行き詰まったゲーム"), ("dead end: ", "行き詰まり: "),
+              ("dead-end games", "行き止まりのゲーム"), ("dead end: ", "行き止まり: "),
               ("decisions per game", "ゲームごとの判断数"), ("rounds per game", "ゲームごとのラウンド数"))
 
 

@@ -61,16 +61,10 @@ def fuzz(file, variants, players, games, max_time, seed, as_json, save_replays, 
             saved.append(save_replay_or_exit(report.replay_of(f, rules=file, variants=list(variants)), game,
                                              save_replays, f"p{players}", f"seed{seed}", f.rule, f.kind))
     _print_report(report.to_json(), report.format_text(), saved, as_json)
-    timeouts = [f for f in report.findings if f.kind == "step limit"]
-    dead = [f for f in report.findings if f.kind != "step limit"]
-    exit_if_crossed(fail_on, {
-        "dead-ends": dead and f"{_findings(dead)}: " + ", ".join(f"{f.kind} in {f.rule}" for f in dead),
-        "timeouts": timeouts and f"{_findings(timeouts)} of a game that does not end: "
-                                 + ", ".join(f.rule for f in timeouts)})
-
-
-def _findings(found) -> str:
-    return f"{len(found)} finding{'s' if len(found) != 1 else ''}"
+    named = lambda found: found and (f"{len(found)} finding{'s' if len(found) != 1 else ''}: "
+                                     + ", ".join(f"{f.kind} in {f.rule}" for f in found))
+    exit_if_crossed(fail_on, {"dead-ends": named([f for f in report.findings if f.kind != "step limit"]),
+                              "timeouts": named([f for f in report.findings if f.kind == "step limit"])})
 
 
 @main.command(help="""Search every state of a small configuration: a finished run with no dead end is a proof.

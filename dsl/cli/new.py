@@ -11,7 +11,7 @@ import click
 
 from ..language.diagnostics import RuleFileError
 from ..loader import load
-from .common import main, _fail, write_or_exit
+from .common import main, _fail, writable_or_exit, write_or_exit
 
 
 def program() -> str:
@@ -48,6 +48,7 @@ def new(name):
     title = stem.replace("-", " ").replace("_", " ").strip().capitalize()
     text = text.replace("{{name}}", ident).replace("{{title}}", title.replace('"', "'")).replace("{{file}}", path)
     text = text.replace("{{stem}}", stem)
+    writable_or_exit(path, name)          # makes the folder it names, as a designer expects
     write_or_exit(path, text)
     try:
         load(path)

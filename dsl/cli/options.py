@@ -42,8 +42,8 @@ def output_option(help):
 
 
 def agents_option(help="Who plays each seat: random (the default), flat:N or ismcts:N, one spec for every "
-                       "seat or one per seat, e.g. ismcts:500,random,random."):
-    return click.option("--agents", "agent_spec", default=None, metavar="SPEC[,SPEC...]", help=help)
+                       "seat or one per seat, e.g. ismcts:500,random,random.", metavar="SPEC[,SPEC...]"):
+    return click.option("--agents", "agent_spec", default=None, metavar=metavar, help=help)
 
 
 def save_replays_option(help):
@@ -79,18 +79,21 @@ def exit_if_crossed(fail_on, crossed: dict) -> None:
         sys.exit(FAILED)
 
 
-def alias(*decls, to, value=lambda v: v, **attrs):
-    """An old spelling of option `to`, hidden from --help, that still works: its value (through
-    `value`) stands in for `to`'s when `to` itself is not given. Give both and the new one wins."""
+def alias(*decls, to, **attrs):
+    """An old spelling of option `to`, hidden from --help, that still works: its value stands in
+    for `to`'s. Both at once is a usage error, not a silent choice."""
     hidden_name = "_alias_" + decls[0].lstrip("-").replace("-", "_")
 
     def decorate(f):
         @functools.wraps(f)
         def command(*args, **kwargs):
             old = kwargs.pop(hidden_name)
-            given = click.get_current_context().get_parameter_source(to)
-            if old is not None and given in (None, click.core.ParameterSource.DEFAULT):
-                kwargs[to] = value(old)
+            ctx = click.get_current_context()
+            if old is not None:
+                if ctx.get_parameter_source(to) not in (None, click.core.ParameterSource.DEFAULT):
+                    new = next(p for p in ctx.command.params if p.name == to)
+                    raise click.UsageError(f"{decls[0]} is the old spelling of {'/'.join(new.opts)}: give one of them")
+                kwargs[to] = old
             return f(*args, **kwargs)
         return click.option(*decls, hidden_name, hidden=True, default=None, **attrs)(command)
     return decorate
@@ -108,7 +111,8 @@ def say(lang: str, en: str, ja: str) -> str:
     return ja if lang == "ja" else en
 
 
-def pad(text: str, width: int) -> str:
-    """`text` left-aligned in `width` terminal columns (a Japanese character takes two)."""
+def pad(text: str, width: int, right: bool = False) -> str:
+    """`text` aligned in `width` terminal columns (a Japanese character takes two)."""
     used = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-    return text + " " * max(0, width - used)
+    room = " " * max(0, width - used)
+    return room + text if right else text + room

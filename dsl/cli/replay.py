@@ -6,9 +6,14 @@ import click
 
 from ..analyses import replay as replay_mod
 from ..language.diagnostics import shown
+<<<<<<< HEAD
 from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, _echo_errors
 from .common import RULE_FILE
 from .options import lang_option
+=======
+from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit
+from .options import lang_option, say
+>>>>>>> firsthour
 
 
 @main.command(help="""Replay a saved game step by step, narrated in English or Japanese.
@@ -38,7 +43,7 @@ def replay(file, lang, rules_path, variants):
         click.echo(f"note: {file} was saved without a fingerprint of its rules (by an older playtest): "
                    "it cannot tell whether the rules changed since", err=True)
     elif rep.fingerprint != replay_mod.fingerprint(rules):
-        _report_changes(file, rep, rules)
+        _report_changes(file, rep, rules, lang)
     game = _game_or_exit(rules, rep.players)
     try:
         state = replay_mod.run(game, rep.actions, log=True)
@@ -50,13 +55,14 @@ def replay(file, lang, rules_path, variants):
     for line in narrator.tell(state.log):
         click.echo(shown(line))
     if not state.is_terminal():
-        click.echo("(the replay stops before the game ends)")
+        click.echo(say(lang, "(the replay stops before the game ends)", "（リプレイはゲームが終わる前に止まる）"))
     click.echo(f"state {state.digest()}")
     if rep.final_state is not None and state.digest() != rep.final_state:
         _fail(f"{file}: the game ends in another state than when it was saved "
               f"(saved {rep.final_state}, now {state.digest()}): the rules changed")
 
 
+<<<<<<< HEAD
 def _embedded_or_exit(file, rep, variants):
     """The rules the replay carries (its game with `variants` in place of its own, if any)."""
     from ..language.diagnostics import RuleFileError
@@ -69,12 +75,16 @@ def _embedded_or_exit(file, rep, variants):
 
 
 def _report_changes(file, rep, rules):
+=======
+def _report_changes(file, rep, rules, lang):
+>>>>>>> firsthour
     """What changed between the rules the replay was saved with and the ones it runs under."""
     from ..variants import diff
-    click.echo(f"warning: the rules changed since {file} was saved", err=True)
+    click.echo(say(lang, f"warning: the rules changed since {file} was saved",
+                   f"警告: {file} を保存したあとでルールが変わった"), err=True)
     old = replay_mod.saved_rules(rep)
     if old is None:
         click.echo("  (the saved rule texts no longer read, so the parts that changed cannot be listed)", err=True)
         return
-    for line in diff.format_text(old, rules, diff.diff(old, rules))[3:]:
+    for line in diff.format_text(old, rules, diff.diff(old, rules), lang=lang)[3:]:
         click.echo(f"  {line}" if line else "", err=True)

@@ -214,17 +214,19 @@ def sweep(file, variants, params, players_text, games, seed, score, target_lengt
     order = data["ranking"] if data["ranking"] is not None else range(len(data["rows"]))
     click.echo(say(lang, f"{rules.game.name}: {games} games per combination, seed {seed} (the same seeds for every combination)",
                    f"{rules.game.name}: 組み合わせごとに{games}ゲーム、シード{seed}（どの組み合わせも同じシード）"))
-    columns = [("players", "人数", 8), ("done", "完了", 8), ("dead", "行詰", 8), ("balance", "均衡", 8),
-               ("rounds", "ラウンド", 8), ("decisions", "判断数", 10)]
-    head = "".join(f"{n:>8}" for n in names) + "".join(
-        " " * (w - len(en)) + en if lang == "en" else pad("", w - 2 * len(ja)) + ja for en, ja, w in columns)
+    columns = [("players", "人数", 8, lambda r: f"{r['players']}"),
+               ("done", "完了", 8, lambda r: f"{r['figures']['completion']:.1%}"),
+               ("dead ends", "行き止まり", 11, lambda r: f"{r['figures']['dead_ends']:.1%}"),
+               ("balance", "均衡", 8, lambda r: f"{r['figures']['balance']:.3f}"),
+               ("rounds", "ラウンド", 10, lambda r: f"{r['figures']['mean_rounds']:.1f}"),
+               ("decisions", "判断数", 10, lambda r: f"{r['figures']['mean_decisions']:.1f}")]
+    if not any(r["figures"]["mean_rounds"] for r in data["rows"]):
+        columns = [c for c in columns if c[0] != "rounds"]       # a game without rounds has none to show
+    head = "".join(f"{n:>8}" for n in names) + "".join(pad(say(lang, en, ja), w, right=True) for en, ja, w, _ in columns)
     click.echo(head + (say(lang, "  target", "  目標") if target else ""))
     for i in order:
         r = data["rows"][i]
-        f = r["figures"]
-        line = "".join(f"{r['values'][n]:>8}" for n in names) + (
-            f"{r['players']:>8}{f['completion']:>8.1%}{f['dead_ends']:>8.1%}{f['balance']:>8.3f}"
-            f"{f['mean_rounds']:>8.1f}{f['mean_decisions']:>10.1f}")
+        line = "".join(f"{r['values'][n]:>8}" for n in names) + "".join(f"{cell(r):>{w}}" for _, _, w, cell in columns)
         if target:
             line += "  " + (say(lang, "meets it", "達成") if not r["misses"] else "; ".join(r["misses"]))
         click.echo(line)

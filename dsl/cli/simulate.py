@@ -38,8 +38,17 @@ Example:
   playtest simulate games/GAME.rules --players 2 -n 200 --agents ismcts:200,random
   playtest simulate games/GAME.rules --players 3 --score COUNTER   (lead changes, comebacks)
   playtest simulate games/GAME.rules --players 3 --ban OPTION --ban-seat 1
+<<<<<<< HEAD
   playtest simulate games/GAME.rules --players 4 -n 20000 --workers 4   (same output, 4 processes)""")
 @click.argument("file", type=RULE_FILE)
+=======
+  playtest simulate games/GAME.rules --players 4 -n 20000 --workers 4   (same output, 4 processes)
+  playtest simulate games/GAME.rules --players 4 --fail-on dead-ends,timeouts   (for CI)
+
+Exit status: 0, whatever the games show; 1 an error in the rules; 2 a bad command line;
+3 a finding --fail-on names was found (docs/ci-for-designers.md).""")
+@click.argument("file", type=click.Path())
+>>>>>>> firsthour
 @_variant_option
 @players_option
 @games_option(1000, "Games to play.")
@@ -193,11 +202,11 @@ def _print_summary(name, r, lang):
     if dead:
         total = sum(d["count"] for d in dead)
         click.echo(click.style(say(lang, f"  dead ends: {total} of {r['games']} games ({total / r['games']:.1%})",
-                                   f"  行き詰まり: {r['games']}ゲーム中{total}（{total / r['games']:.1%}）"), fg="yellow"))
+                                   f"  行き止まり: {r['games']}ゲーム中{total}（{total / r['games']:.1%}）"), fg="yellow"))
         for d in dead:
             click.echo(f"    {d['count']:>6}  {d['rule']}: {d['kind']}  ({d['where']})")
             click.echo(f"            {d['message']}")
     else:
-        click.echo(click.style(say(lang, "  no dead ends", "  行き詰まりなし"), fg="green"))
+        click.echo(click.style(say(lang, "  no dead ends", "  行き止まりなし"), fg="green"))
     for path in r.get("saved", []):
         click.echo(say(lang, f"  saved {path}", f"  保存: {path}"))

@@ -120,14 +120,20 @@ def label(rules: S.RuleFile) -> str:
     return " + ".join([rules.path] + [v.path for v in rules.variants])
 
 
-def format_text(a: S.RuleFile, b: S.RuleFile, changes: list[Change], style=lambda s, **k: s) -> list[str]:
+# what a change is called in Japanese; the kinds and names stay the rule file's own words
+_JA = {"added": "追加", "removed": "削除", "changed": "変更"}
+
+
+def format_text(a: S.RuleFile, b: S.RuleFile, changes: list[Change], style=lambda s, **k: s,
+                lang: str = "en") -> list[str]:
+    said = (lambda k: _JA[k]) if lang == "ja" else (lambda k: k)
     lines = [f"A: {label(a)}", f"B: {label(b)}", ""]
     if not changes:
-        return lines + ["no difference in the rules"]
+        return lines + ["ルールに違いなし" if lang == "ja" else "no difference in the rules"]
     colour = {"added": "green", "removed": "red", "changed": "yellow"}
     for c in changes:
         where = c.a.where if c.b is None else c.b.where if c.a is None else f"{c.a.where} -> {c.b.where}"
-        lines.append(style(f"{c.change} {c.kind} {c.name}", fg=colour[c.change], bold=True) + f"  ({where})")
+        lines.append(style(f"{said(c.change)} {c.kind} {c.name}", fg=colour[c.change], bold=True) + f"  ({where})")
         before = c.a.text.splitlines() if c.a else []
         after = c.b.text.splitlines() if c.b else []
         hunks = 0
@@ -143,7 +149,8 @@ def format_text(a: S.RuleFile, b: S.RuleFile, changes: list[Change], style=lambd
             lines.append("    " + (style(line, fg=fg) if fg else line))
         lines.append("")
     counts = {k: sum(1 for c in changes if c.change == k) for k in ("added", "removed", "changed")}
-    lines.append(", ".join(f"{n} {k}" for k, n in counts.items()))
+    lines.append("、".join(f"{said(k)}{n}" for k, n in counts.items()) if lang == "ja"
+                 else ", ".join(f"{n} {k}" for k, n in counts.items()))
     return lines
 
 
