@@ -6,14 +6,9 @@ import click
 
 from ..analyses import replay as replay_mod
 from ..language.diagnostics import shown
-<<<<<<< HEAD
 from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, _echo_errors
 from .common import RULE_FILE
-from .options import lang_option
-=======
-from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit
 from .options import lang_option, say
->>>>>>> firsthour
 
 
 @main.command(help="""Replay a saved game step by step, narrated in English or Japanese.
@@ -62,7 +57,6 @@ def replay(file, lang, rules_path, variants):
               f"(saved {rep.final_state}, now {state.digest()}): the rules changed")
 
 
-<<<<<<< HEAD
 def _embedded_or_exit(file, rep, variants):
     """The rules the replay carries (its game with `variants` in place of its own, if any)."""
     from ..language.diagnostics import RuleFileError
@@ -74,10 +68,7 @@ def _embedded_or_exit(file, rep, variants):
         _echo_errors(e, f"{file} (the rules it carries)")
 
 
-def _report_changes(file, rep, rules):
-=======
 def _report_changes(file, rep, rules, lang):
->>>>>>> firsthour
     """What changed between the rules the replay was saved with and the ones it runs under."""
     from ..variants import diff
     click.echo(say(lang, f"warning: the rules changed since {file} was saved",

@@ -38,17 +38,12 @@ Example:
   playtest simulate games/GAME.rules --players 2 -n 200 --agents ismcts:200,random
   playtest simulate games/GAME.rules --players 3 --score COUNTER   (lead changes, comebacks)
   playtest simulate games/GAME.rules --players 3 --ban OPTION --ban-seat 1
-<<<<<<< HEAD
-  playtest simulate games/GAME.rules --players 4 -n 20000 --workers 4   (same output, 4 processes)""")
-@click.argument("file", type=RULE_FILE)
-=======
   playtest simulate games/GAME.rules --players 4 -n 20000 --workers 4   (same output, 4 processes)
   playtest simulate games/GAME.rules --players 4 --fail-on dead-ends,timeouts   (for CI)
 
 Exit status: 0, whatever the games show; 1 an error in the rules; 2 a bad command line;
 3 a finding --fail-on names was found (docs/ci-for-designers.md).""")
-@click.argument("file", type=click.Path())
->>>>>>> firsthour
+@click.argument("file", type=RULE_FILE)
 @_variant_option
 @players_option
 @games_option(1000, "Games to play.")
