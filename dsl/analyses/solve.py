@@ -51,7 +51,7 @@ class SolveReport:
     high: float = 0.0
     opening: list = field(default_factory=list)
     agents: list = field(default_factory=list)
-    seconds: float = 0.0            # the text's alone: the JSON stays byte-identical
+    seconds: float = 0.0            # solving, not measuring the agents; the text's alone: the JSON stays byte-identical
 
     def to_json(self) -> dict:
         out = {"format": FORMAT, "game": self.game, "rules": self.rules, "players": self.players,
@@ -83,7 +83,7 @@ def solve(game, *, agents=(), max_states: int = DEFAULT_MAX_STATES, iterations: 
           progress: Optional[Callable[[str, int, Optional[int]], None]] = None) -> SolveReport:
     """Solve `game` (two players, zero-sum) and measure each agent against the solution."""
     report = SolveReport(game.name, game.path, game.n)
-    began = time.perf_counter()
+    report.seconds = time.perf_counter()        # until solved (_solved)
     try:
         graph = build_graph(game, max_states, progress)
         if graph is not None:
@@ -96,8 +96,11 @@ def solve(game, *, agents=(), max_states: int = DEFAULT_MAX_STATES, iterations: 
         report.size = e.size
         return report
     report.solved = True
-    report.seconds = time.perf_counter() - began
     return report
+
+
+def _solved(report) -> None:
+    report.seconds = time.perf_counter() - report.seconds
 
 
 # ------------------------------------------------------------------ perfect information
@@ -108,6 +111,7 @@ def _perfect(report, game, g, agents, samples, seed, lang, progress):
     report.positions = g.size
     v = values(g)
     report.value = report.low = report.high = v[0]
+    _solved(report)
     words = _Words(game, lang)
     for i in _openings(g):
         moves = game.decision(g.states[i].clone())[1]
@@ -149,6 +153,7 @@ def _imperfect(report, game, tree, agents, iterations, samples, seed, lang, prog
     sigma, report.iterations = cfr.cfr_plus(a, iterations, tolerance=1e-4 * scale, progress=progress)
     report.value = a.value(sigma)
     report.low, report.high = cfr.bounds(a, sigma)
+    _solved(report)
     words = _Words(game, lang)
     opening = _opening_sets(tree)
     w = a.edge_weights(sigma)

@@ -13,7 +13,7 @@ from .common import main, players_option, _fail, _variant_option, _load_or_exit,
 class _Progress:
     """A line on stderr every few seconds, once a run has taken a few: short runs stay quiet."""
 
-    def __init__(self, every: float = 2.0):
+    def __init__(self, every: float = 5.0):
         self.began = self.last = time.monotonic()
         self.every = every
 
@@ -142,12 +142,12 @@ def _opening_row(row, r, say) -> str:
         for m in row["moves"]:
             worth.setdefault(m["value"], []).append(m["move"])
         best = max(worth) if row["player"] == 1 else min(worth)
-        return f"{who}: " + "; ".join(
+        return f"{who}: " + say("。", "; ").join(
             say(f"値 {v:+.4g}{'(最善)' if v == best else ''}: ", f"worth {v:+.4g}{' (optimal)' if v == best else ''}: ")
-            + ", ".join(ms) for v, ms in sorted(worth.items(), key=lambda kv: -kv[0] if row["player"] == 1 else kv[0]))
-    moves = ", ".join(f"{m['move']} {m['probability']:.0%}" for m in row["moves"])
-    chance = say(f"(確率 {row['probability']:.3g})", f"(chance {row['probability']:.3g})") if row["seen"] else ""
-    return f"{who}: {moves} {chance}".rstrip()
+            + say("、", ", ").join(ms) for v, ms in sorted(worth.items(), key=lambda kv: -kv[0] if row["player"] == 1 else kv[0]))
+    moves = say("、", ", ").join(f"{m['move']} {m['probability']:.0%}" for m in row["moves"])
+    chance = say(f"(確率 {row['probability']:.3g})", f" (chance {row['probability']:.3g})") if row["seen"] else ""
+    return f"{who}: {moves}{chance}"
 
 
 def _estimate(e, say) -> str:
