@@ -120,7 +120,7 @@ def _perfect(report, game, g, agents, samples, seed, lang, progress):
                                "moves": [{"move": words.move(g.states[i], g.player[i], m), "value": _r(v[j]),
                                           "optimal": abs(v[j] - best) < 1e-12} for m, j in zip(moves, g.succ[i])]})
     for agent in agents:
-        ask = _asker(game, agent, samples, seed, lambda i: [i], g.states, progress)
+        ask = _asker(game, agent, samples, seed, g.states.__getitem__, progress)
         seat1 = -values(g, reached(g, 0, ask), responder=1)[0]
         seat2 = values(g, reached(g, 1, ask), responder=0)[0]
         report.agents.append(_agent_row(agent, ask, seat1, seat2, samples, "positions"))
@@ -158,20 +158,17 @@ def _imperfect(report, game, tree, agents, iterations, samples, seed, lang, prog
     opening = _opening_sets(tree)
     w = a.edge_weights(sigma)
     _, other = a.reaches(w, tree.infosets[opening[0]].player if opening else 0)
-    shown = words.differences([tree.states[tree.infosets[k].nodes[0]] for k in opening],
+    shown = words.differences([tree.infosets[k].state for k in opening],
                               tree.infosets[opening[0]].player if opening else 0)
     for k, seen in zip(opening, shown):
         info = tree.infosets[k]
-        first = tree.states[info.nodes[0]]
         chance = sum(float(other[h]) for h in info.nodes)
         report.opening.append({"player": info.player + 1, "seen": seen, "probability": _r(chance),
-                               "moves": [{"move": words.move(first, info.player, m),
+                               "moves": [{"move": words.move(info.state, info.player, m),
                                           "probability": _r(float(sigma[info.offset + x]))}
                                          for x, m in enumerate(info.moves)]})
     for agent in agents:
-        def nodes_of(at):
-            return tree.infosets[at].nodes
-        ask = _asker(game, agent, samples, seed, nodes_of, tree.states, progress)
+        ask = _asker(game, agent, samples, seed, lambda at: tree.infosets[at].state, progress)
         seat1 = cfr.best_response(a, cfr.reached_policy(a, 0, ask), 1)[0]
         seat2 = cfr.best_response(a, cfr.reached_policy(a, 1, ask), 0)[0]
         report.agents.append(_agent_row(agent, ask, seat1, seat2, samples, "information sets"))
@@ -200,17 +197,16 @@ class _Asked:
     """An agent's move probabilities where play asks it, uniform for random (exact), else the
     share of `samples` tries that picked each move, with the count of places it was asked."""
 
-    def __init__(self, game, agent, samples, seed, nodes_of, states):
+    def __init__(self, game, agent, samples, seed, state_of):
         self.game, self.agent, self.samples, self.seed = game, agent, samples, seed
-        self.nodes_of, self.states = nodes_of, states
+        self.state_of = state_of
         from ..agents.search import RandomAgent
         self.exact = isinstance(agent, RandomAgent)
         self.asked = 0
         self.progress = None
 
     def __call__(self, key) -> list:
-        nodes = self.nodes_of(key)
-        s = self.states[nodes[0]]
+        s = self.state_of(key)         # any position of the set will do: the agent cannot tell them apart
         player, moves = self.game.decision(s.clone())
         if self.exact:
             return [1.0 / len(moves)] * len(moves)
@@ -219,15 +215,13 @@ class _Asked:
             self.progress(f"agent {self.agent.name}", self.asked, None)
         counts = [0] * len(moves)
         for k in range(self.samples):
-            s = self.states[nodes[k % len(nodes)]]      # any position of the set: the agent cannot tell them apart
-            player, moves = self.game.decision(s.clone())
             rng = random.Random(self.seed * 1_000_003 + key * 1_009 + k)
             counts[moves.index(self.agent.act(s.clone(), player, rng, list(moves)))] += 1
         return [c / self.samples for c in counts]
 
 
-def _asker(game, agent, samples, seed, nodes_of, states, progress) -> _Asked:
-    ask = _Asked(game, agent, samples, seed, nodes_of, states)
+def _asker(game, agent, samples, seed, state_of, progress) -> _Asked:
+    ask = _Asked(game, agent, samples, seed, state_of)
     ask.progress = progress
     return ask
 
