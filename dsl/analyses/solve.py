@@ -150,7 +150,7 @@ def _imperfect(report, game, tree, agents, iterations, samples, seed, lang, prog
     report.information_sets = len(tree.infosets)
     a = cfr.Arrays(tree)
     scale = max((abs(u) for u in tree.util), default=1.0) or 1.0
-    sigma, report.iterations = cfr.cfr_plus(a, iterations, tolerance=1e-4 * scale, progress=progress)
+    sigma, report.iterations = cfr.cfr_plus(a, iterations, tolerance=1e-5 * scale, progress=progress)
     report.value = a.value(sigma)
     report.low, report.high = cfr.bounds(a, sigma)
     _solved(report)
