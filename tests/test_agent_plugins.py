@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from dsl.agents import parse_agent, play
-from dsl.agents.plugins import GROUP, PluginAgent, installed
+from dsl.agents.plugins import GROUP, PluginAgent, PluginError, installed
 from dsl.cli import main
 from dsl.engine import Game
 from dsl.loader import load
@@ -166,5 +166,27 @@ def test_an_answer_that_is_not_an_option_is_a_clear_error():
     game = game_of(str(KUHN), 2)
     s = game.new_initial_state()
     game.apply(s, 0)
-    with pytest.raises(ValueError, match="answered 2, not the index of one of its 2 options"):
+    with pytest.raises(PluginError, match="answered 2, not the index of one of its 2 options"):
         PluginAgent("wrong", Wrong()).act(s, 0, random.Random(1))
+
+    class Broken:
+        def act(self, observation, options, rng):
+            return observation["state"]
+    with pytest.raises(PluginError, match="the agent 'broken' failed: KeyError: 'state'"):
+        PluginAgent("broken", Broken()).act(s, 0, random.Random(1))
+
+
+class Broken:
+    """An agent whose own code fails."""
+
+    def act(self, observation, options, rng):
+        return observation["state"]
+
+
+def test_an_agent_that_fails_stops_solve_with_its_name_not_a_traceback(monkeypatch):
+    from importlib.metadata import EntryPoint
+    from dsl.agents import plugins
+    monkeypatch.setattr(plugins, "installed", lambda: {"broken": EntryPoint("broken", f"{__name__}:Broken", GROUP)})
+    res = CliRunner().invoke(main, ["solve", str(KUHN), "--agents", "plugin:broken", "--samples", "1"])
+    assert res.exit_code == 1 and "error: the agent 'broken' failed: KeyError: 'state'" in res.output
+    assert "Traceback" not in res.output

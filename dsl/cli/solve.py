@@ -64,8 +64,12 @@ def solve(file, variants, players, agent_specs, max_states, iterations, samples,
         _fail(f"--agents: {e}", 2)
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
-    report = run_solve(game, agents=agents, max_states=max_states, iterations=iterations, samples=samples,
-                       seed=seed, lang=lang, progress=_Progress())
+    from ..agents.plugins import PluginError
+    try:
+        report = run_solve(game, agents=agents, max_states=max_states, iterations=iterations, samples=samples,
+                           seed=seed, lang=lang, progress=_Progress())
+    except PluginError as e:
+        _fail(str(e))
     if as_json:
         click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=1, sort_keys=True))
     else:
