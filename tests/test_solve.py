@@ -140,7 +140,7 @@ def test_pennies_chosen_face_down_are_solved_without_seeing_the_other_coin(tmp_p
 
 def test_a_gamble_with_a_die_is_solved_by_expectimax(tmp_path):
     r = solve(_game(tmp_path, GAMBLE), agents=_agents("random"))
-    assert r.information == "perfect" and abs(r.value - 1 / 3) < 1e-12
+    assert r.information == "perfect" and r.reading == "win-loss" and abs(r.value - 1 / 3) < 1e-12
     worth = {m["move"]: m["value"] for m in r.opening[0]["moves"]}
     assert worth == {"safe": 0, "gamble": round(1 / 3, 6)}
     # random P1 gets 1/2 x 0 + 1/2 x 1/3 = 1/6, so a best reply in seat 2 "wins" -1/6;

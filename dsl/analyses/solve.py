@@ -107,34 +107,33 @@ def _solved(report) -> None:
 
 def _perfect(report, game, g, agents, samples, seed, lang, progress):
     report.information = "perfect"
-    report.reading = _reading(g.util)
+    report.reading = _reading(g.paid)
     report.positions = g.size
     v = values(g)
     report.value = report.low = report.high = v[0]
     _solved(report)
     words = _Words(game, lang)
-    for i in _openings(g):
+    for i in _first_decisions(g.kind, g.succ.__getitem__):
         moves = game.decision(g.states[i].clone())[1]
         best = max(v[j] for j in g.succ[i]) if g.player[i] == 0 else min(v[j] for j in g.succ[i])
         report.opening.append({"player": g.player[i] + 1, "seen": None,
                                "moves": [{"move": words.move(g.states[i], g.player[i], m), "value": _r(v[j]),
                                           "optimal": abs(v[j] - best) < 1e-12} for m, j in zip(moves, g.succ[i])]})
     for agent in agents:
-        ask = _asker(game, agent, samples, seed, g.states.__getitem__, progress)
+        ask = _Asked(game, agent, samples, seed, g.states.__getitem__, progress)
         seat1 = -values(g, reached(g, 0, ask), responder=1)[0]
         seat2 = values(g, reached(g, 1, ask), responder=0)[0]
         report.agents.append(_agent_row(agent, ask, seat1, seat2, samples, "positions"))
 
 
-def _openings(g) -> list:
-    """The first decisions of the game: those reached from the start by chance alone."""
+def _first_decisions(kind, succ) -> list:
+    """The game's first decisions: the nodes where a player decides that chance alone leads to."""
     out, todo, seen = [], [0], {0}
-    while todo:
-        i = todo.pop(0)
-        if g.kind[i] == DECISION:
+    for i in todo:
+        if kind[i] == DECISION:
             out.append(i)
-        elif g.kind[i] == CHANCE_NODE:
-            for j in g.succ[i]:
+        elif kind[i] == CHANCE_NODE:
+            for j in succ(i):
                 if j not in seen:
                     seen.add(j)
                     todo.append(j)
@@ -145,7 +144,7 @@ def _openings(g) -> list:
 
 def _imperfect(report, game, tree, agents, iterations, samples, seed, lang, progress):
     report.information = "imperfect"
-    report.reading = _reading([u for u, k in zip(tree.util, tree.kind) if k == 0])
+    report.reading = _reading(tree.paid)
     report.positions = tree.size
     report.information_sets = len(tree.infosets)
     a = cfr.Arrays(tree)
@@ -155,7 +154,7 @@ def _imperfect(report, game, tree, agents, iterations, samples, seed, lang, prog
     report.low, report.high = cfr.bounds(a, sigma)
     _solved(report)
     words = _Words(game, lang)
-    opening = _opening_sets(tree)
+    opening = list(dict.fromkeys(tree.infoset[i] for i in _first_decisions(tree.kind, tree.children)))
     w = a.edge_weights(sigma)
     _, other = a.reaches(w, tree.infosets[opening[0]].player if opening else 0)
     shown = words.differences([tree.infosets[k].state for k in opening],
@@ -168,42 +167,29 @@ def _imperfect(report, game, tree, agents, iterations, samples, seed, lang, prog
                                           "probability": _r(float(sigma[info.offset + x]))}
                                          for x, m in enumerate(info.moves)]})
     for agent in agents:
-        ask = _asker(game, agent, samples, seed, lambda at: tree.infosets[at].state, progress)
+        ask = _Asked(game, agent, samples, seed, lambda at: tree.infosets[at].state, progress)
         seat1 = cfr.best_response(a, cfr.reached_policy(a, 0, ask), 1)[0]
         seat2 = cfr.best_response(a, cfr.reached_policy(a, 1, ask), 0)[0]
         report.agents.append(_agent_row(agent, ask, seat1, seat2, samples, "information sets"))
 
 
-def _opening_sets(tree) -> list:
-    """The information sets of the game's first decisions (reached by chance alone)."""
-    out, todo = [], [0]
-    while todo:
-        i = todo.pop(0)
-        if tree.kind[i] == DECISION:
-            if tree.infoset[i] not in out:
-                out.append(tree.infoset[i])
-        elif tree.kind[i] == CHANCE_NODE:
-            todo.extend(tree.children(i))
-    return out
-
-
 # ------------------------------------------------------------------ shared
 
-def _reading(utils) -> str:
-    return "win-loss" if all(u in (-1.0, 0.0, 1.0) for u in utils) else "payoffs"
+def _reading(paid: bool) -> str:
+    return "payoffs" if paid else "win-loss"
 
 
 class _Asked:
     """An agent's move probabilities where play asks it, uniform for random (exact), else the
     share of `samples` tries that picked each move, with the count of places it was asked."""
 
-    def __init__(self, game, agent, samples, seed, state_of):
+    def __init__(self, game, agent, samples, seed, state_of, progress):
         self.game, self.agent, self.samples, self.seed = game, agent, samples, seed
         self.state_of = state_of
         from ..agents.search import RandomAgent
         self.exact = isinstance(agent, RandomAgent)
         self.asked = 0
-        self.progress = None
+        self.progress = progress
 
     def __call__(self, key) -> list:
         s = self.state_of(key)         # any position of the set will do: the agent cannot tell them apart
@@ -218,12 +204,6 @@ class _Asked:
             rng = random.Random(self.seed * 1_000_003 + key * 1_009 + k)
             counts[moves.index(self.agent.act(s.clone(), player, rng, list(moves)))] += 1
         return [c / self.samples for c in counts]
-
-
-def _asker(game, agent, samples, seed, state_of, progress) -> _Asked:
-    ask = _Asked(game, agent, samples, seed, state_of)
-    ask.progress = progress
-    return ask
 
 
 def _agent_row(agent, ask, seat1, seat2, samples, where) -> dict:

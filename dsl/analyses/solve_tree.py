@@ -91,6 +91,7 @@ class Tree:
     util: list = field(default_factory=list)
     infosets: list = field(default_factory=list)
     slots: int = 0
+    paid: bool = False          # some game ends with pay-offs (else every game ends with winners)
 
     @property
     def size(self) -> int:
@@ -188,6 +189,7 @@ def build_tree(game, max_nodes: int, progress: Optional[Callable[[str, int, Opti
         if s.is_terminal():             # decision None: nobody could decide, a dead end now
             tree.kind[i] = END
             tree.util[i] = first_player_utility(s)
+            tree.paid |= s.payoffs is not None
             continue
         tree.first[i] = len(tree.kind)     # its children come next, side by side
         if game.is_chance(s):
@@ -253,7 +255,7 @@ def _breadth_first(tree: Tree) -> Tree:
     new = [0] * len(order)
     for k, i in enumerate(order):
         new[i] = k
-    out = Tree(infosets=tree.infosets, slots=tree.slots)
+    out = Tree(infosets=tree.infosets, slots=tree.slots, paid=tree.paid)
     for name in ("kind", "player", "infoset", "count", "depth", "slot", "prob", "util"):
         old = getattr(tree, name)
         setattr(out, name, [old[i] for i in order])
