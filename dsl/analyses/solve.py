@@ -149,9 +149,9 @@ def _imperfect(report, game, tree, agents, iterations, samples, seed, lang, prog
     report.information_sets = len(tree.infosets)
     a = cfr.Arrays(tree)
     scale = max((abs(u) for u in tree.util), default=1.0) or 1.0
-    sigma, report.iterations = cfr.cfr_plus(a, iterations, tolerance=1e-5 * scale, progress=progress)
-    report.value = a.value(sigma)
-    report.low, report.high = cfr.bounds(a, sigma)
+    sigma, report.iterations, report.low, report.high = cfr.cfr_plus(a, iterations, tolerance=1e-5 * scale,
+                                                                     progress=progress)
+    report.value = min(max(a.value(sigma), report.low), report.high)
     _solved(report)
     words = _Words(game, lang)
     opening = list(dict.fromkeys(tree.infoset[i] for i in _first_decisions(tree.kind, tree.children)))

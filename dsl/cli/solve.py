@@ -98,8 +98,10 @@ def format_solve(decl, r, lang: str = "en") -> str:
         out.append(say(f"  不完全情報: 局面 {r.positions:,}、情報集合 {r.information_sets:,}、CFR+ {r.iterations:,}回、{r.seconds:.1f}秒",
                        f"  imperfect information: {r.positions:,} positions, {r.information_sets:,} information sets, "
                        f"CFR+ {r.iterations:,} iterations, {r.seconds:.1f} s"))
-        out.append(say(f"  P1にとってのゲームの値: {v:+.4f}{frac}(真の値は {r.low:+.4f} から {r.high:+.4f} の間)",
-                       f"  value of the game for P1: {v:+.4f}{frac} (the exact value lies between {r.low:+.4f} and {r.high:+.4f})"))
+        d = _decimals(r.high - r.low)
+        out.append(say(f"  P1にとってのゲームの値: {v:+.4f}{frac}(真の値は {r.low:+.{d}f} から {r.high:+.{d}f} の間)",
+                       f"  value of the game for P1: {v:+.4f}{frac} (the exact value lies between {r.low:+.{d}f} "
+                       f"and {r.high:+.{d}f})"))
     out.append("  " + _advantage(r, say))
     if r.opening:
         out.append(say("  最善の初手:", "  optimal opening:"))
@@ -116,6 +118,14 @@ def format_solve(decl, r, lang: str = "en") -> str:
                        + say(f"(席1で {a['seat_1']:+.4f}、席2で {a['seat_2']:+.4f})  {how}",
                              f"(in seat 1 {a['seat_1']:+.4f}, in seat 2 {a['seat_2']:+.4f})  {how}"))
     return "\n".join(out)
+
+
+def _decimals(gap: float) -> int:
+    """Enough decimals to show two bounds `gap` apart as different numbers (4 at least, 8 at most)."""
+    d = 4
+    while d < 8 and gap < 10 ** -d:
+        d += 1
+    return d
 
 
 def _fraction(r) -> str:
