@@ -165,12 +165,8 @@ def _opening_row(row, r, say) -> str:
 
 
 def _estimate(e, say) -> str:
-    where = {"positions": say("局面", "positions"), "information sets": say("情報集合", "information sets")}[e["asked_at_kind"]]
-    if e["asked_at"] == 1 and lang_is_en(say):
-        where = where.replace("positions", "position").replace("sets", "set")
+    one = e["asked_at"] == 1
+    where = {"positions": say("局面", "position" if one else "positions"),
+             "information sets": say("情報集合", "information set" if one else "information sets")}[e["asked_at_kind"]]
     return say(f"推定: {e['asked_at']:,}の{where}でそれぞれ{e['samples']}回試した手から",
                f"estimate: from {e['samples']} tries at each of {e['asked_at']:,} {where}")
-
-
-def lang_is_en(say) -> bool:
-    return say(False, True)
