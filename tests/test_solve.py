@@ -243,3 +243,12 @@ def test_ismcts_still_chooses_where_every_move_loses_chips():
         e.reward = -50.0
     move, edge, new = _select(node, 0, [("fold",), ("call",)], random.Random(1), 0.7)
     assert move in (("fold",), ("call",)) and edge is node.edges[(0, move)] and not new
+
+
+def test_a_box_of_identical_tokens_hides_nothing_but_a_box_of_two_kinds_does(tmp_path):
+    box = GAMBLE.replace("zone tray is", "token chip\n  count 3\n  in box\n\nzone box is box, shared, seen by nobody\nzone tray is")
+    r = solve(_game(tmp_path, box, "box.rules"))
+    assert r.information == "perfect" and abs(r.value - 1 / 3) < 1e-12
+    two = box.replace("token chip\n  count 3\n  in box\n", "token chip\n  count 3\n  in box\n\ntoken bead\n  count 1\n  in box\n")
+    r = solve(_game(tmp_path, two, "two.rules"))
+    assert r.information == "imperfect" and abs(r.value - 1 / 3) < 0.001
