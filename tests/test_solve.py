@@ -215,6 +215,8 @@ def test_json_is_the_same_every_run():
 def test_games_it_cannot_solve_are_refused_plainly(tmp_path):
     res = _cli(GAMES / "bluff.rules", "-p", "3")
     assert res.exit_code == 1 and "3-player game" in res.output and "Traceback" not in res.output
+    res = _cli(GAMES / "populus.rules")             # for 3 to 5: refused by its smallest count
+    assert res.exit_code == 1 and "solving is offered for two-player zero-sum games only, and this is a 3-player game" in res.output
     res = _cli(GAMES / "tictactoe.rules", "--max-states", "100")
     assert res.exit_code == 1 and "more than 100 states" in res.output
     general = tmp_path / "general.rules"

@@ -95,8 +95,7 @@ def build_graph(game, max_states: int, progress: Optional[Callable] = None) -> O
         if game.is_chance(s):
             n = game.chance_outcomes(s)
             if n > max_states:
-                raise Unsolvable(f"a chance event has {n:,} outcomes, more than the {max_states:,} states allowed",
-                                 len(pending))
+                raise Unsolvable(f"a chance event has {n:,} outcomes, more than the {max_states:,} states allowed")
             actions = [(CHANCE, k) for k in range(n)]
             g.kind[i] = CHANCE_NODE
         else:

@@ -196,8 +196,7 @@ def build_tree(game, max_nodes: int, progress: Optional[Callable[[str, int, Opti
             tree.kind[i] = CHANCE_NODE
             n = game.chance_outcomes(s)
             if n > max_nodes:
-                raise Unsolvable(f"a chance event has {n:,} outcomes, more than the {max_nodes:,} positions allowed",
-                                 len(tree.kind))
+                raise Unsolvable(f"a chance event has {n:,} outcomes, more than the {max_nodes:,} positions allowed")
             outcomes: dict = {}
             for k in range(n):
                 c = s.clone()

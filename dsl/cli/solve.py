@@ -7,7 +7,7 @@ import time
 
 import click
 
-from .common import main, players_option, _fail, _variant_option, _load_or_exit, _game_or_exit
+from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit
 
 
 class _Progress:
@@ -42,7 +42,8 @@ Examples:
   playtest solve tests/fixtures/leduc.rules --lang ja --json""")
 @click.argument("file", type=click.Path())
 @_variant_option
-@players_option
+@click.option("--players", "-p", type=int, default=None,
+              help="Number of players: 2, the default where the game allows it (solving is for two).")
 @click.option("--agents", "agent_specs", default="random", show_default=True,
               help="Agents to measure against the solution, comma-separated: random | flat:N | ismcts:N | "
                    "plugin:NAME (an installed agent package).")
@@ -63,6 +64,9 @@ def solve(file, variants, players, agent_specs, max_states, iterations, samples,
     except ValueError as e:
         _fail(f"--agents: {e}", 2)
     rules, _ = _load_or_exit(file, variants)
+    g = rules.game
+    if players is None:         # two is the count solving is for; a game without it is refused by name below
+        players = 2 if g.min_players <= 2 <= g.max_players else g.min_players
     game = _game_or_exit(rules, players)
     from ..agents.plugins import PluginError
     try:
