@@ -71,11 +71,11 @@ def test_the_installed_agent_plays_a_game(package):
 def test_the_installed_agent_is_seated_and_solved_against_from_the_command_line(package):
     res = CliRunner().invoke(main, ["simulate", str(KUHN), "-n", "30", "--agents", "cautious,random", "--json"])
     assert res.exit_code == 0, res.output
-    assert json.loads(res.output)["agents"] == ["cautious", "random"]
+    assert json.loads(res.stdout)["agents"] == ["cautious", "random"]
     # by hand: cautious P1 checks and calls, so P2 bets a K (+2), a Q for 0, checks a J (-1): 1/3;
     # cautious P2 checks back and calls, so P1 bets a K (+2), a Q for 0, checks a J (-1): 1/3
     res = CliRunner().invoke(main, ["solve", str(KUHN), "--agents", "plugin:cautious", "--samples", "3", "--json"])
-    [row] = json.loads(res.output)["agents"]
+    [row] = json.loads(res.stdout)["agents"]
     assert row["seat_1"] == round(1 / 3, 6) and row["seat_2"] == round(1 / 3, 6)
 
 

@@ -206,8 +206,8 @@ def test_the_command_prints_the_value_the_advantage_the_opening_and_the_agents()
 
 def test_json_is_the_same_every_run():
     one, two = (_cli(KUHN, "--agents", "random,flat:3", "--samples", "2", "--json") for _ in range(2))
-    assert one.exit_code == 0 and one.output == two.output
-    data = json.loads(one.output)
+    assert one.exit_code == 0 and one.stdout == two.stdout
+    data = json.loads(one.stdout)
     assert data["solved"] and data["value_fraction"] == "-1/18" and data["format"] == "playtest-solve/1"
     assert Fraction(data["value_fraction"]) == Fraction(-1, 18)
 
@@ -227,7 +227,7 @@ def test_games_it_cannot_solve_are_refused_plainly(tmp_path):
     gap.write_text(GAMBLE.replace("      end game\n", "      stop when unhandled\n", 1))
     res = _cli(gap)
     assert res.exit_code == 1 and "a game ends in a dead end (unhandled in 'play' at" in res.output
-    data = json.loads(_cli(GAMES / "tictactoe.rules", "--max-states", "100", "--json").output)
+    data = json.loads(_cli(GAMES / "tictactoe.rules", "--max-states", "100", "--json").stdout)
     assert data == {"format": "playtest-solve/1", "game": "tictactoe", "rules": str(GAMES / "tictactoe.rules"),
                     "players": 2, "solved": False, "refused": data["refused"], "size": 100}
     res = _cli(KUHN, "--agents", "plugin:no_such_agent")
