@@ -254,3 +254,13 @@ def test_a_box_of_identical_tokens_hides_nothing_but_a_box_of_two_kinds_does(tmp
     two = box.replace("token chip\n  count 3\n  in box\n", "token chip\n  count 3\n  in box\n\ntoken bead\n  count 1\n  in box\n")
     r = solve(_game(tmp_path, two, "two.rules"))
     assert r.information == "imperfect" and abs(r.value - 1 / 3) < 0.001
+
+
+def test_an_opening_after_chance_is_told_by_what_chance_showed(tmp_path):
+    """The die is rolled first: on a 1 P1 stays safe (0), on a 2 or 3 gambles and wins: 2/3."""
+    first = GAMBLE.replace("    option gamble\n      roll tray\n", "    option gamble\n").replace(
+        "play\n", "play\n  roll tray\n")
+    r = solve(_game(tmp_path, first, "first.rules"))
+    assert abs(r.value - 2 / 3) < 1e-12
+    best = {row["seen"]: [m["move"] for m in row["moves"] if m["optimal"]] for row in r.opening}
+    assert best == {"tray: die(1)": ["safe"], "tray: die(2)": ["gamble"], "tray: die(3)": ["gamble"]}

@@ -113,10 +113,12 @@ def _perfect(report, game, g, agents, samples, seed, lang, progress):
     report.value = report.low = report.high = v[0]
     _solved(report)
     words = _Words(game, lang)
-    for i in _first_decisions(g.kind, g.succ.__getitem__):
+    opening = _first_decisions(g.kind, g.succ.__getitem__)
+    shown = words.differences([g.states[i] for i in opening], g.player[opening[0]] if opening else 0)
+    for i, seen in zip(opening, shown):
         moves = game.decision(g.states[i].clone())[1]
         best = max(v[j] for j in g.succ[i]) if g.player[i] == 0 else min(v[j] for j in g.succ[i])
-        report.opening.append({"player": g.player[i] + 1, "seen": None,
+        report.opening.append({"player": g.player[i] + 1, "seen": seen,
                                "moves": [{"move": words.move(g.states[i], g.player[i], m), "value": _r(v[j]),
                                           "optimal": abs(v[j] - best) < 1e-12} for m, j in zip(moves, g.succ[i])]})
     for agent in agents:
@@ -236,10 +238,12 @@ class _Words:
         g, n = self.game, self.n
         seen = g.zone_seen
         visible = [z for z, s in enumerate(seen) if s == "everyone" or (s == "owner" and g.owned_by(z, player))]
-        differ = [z for z in visible if len({tuple(g.piece_label[x] for x in st.zones[z]) for st in states}) > 1]
+        def named(st, x):
+            return n.card(x) + (f"({st.face[x]})" if st.face[x] is not None else "")
+        differ = [z for z in visible if len({tuple(named(st, x) for x in st.zones[z]) for st in states}) > 1]
         out = []
         for st in states:
-            parts = [f"{n.zone(g.zone_names[z])}: " + (n.say("、", ", ").join(n.card(x) for x in st.zones[z])
+            parts = [f"{n.zone(g.zone_names[z])}: " + (n.say("、", ", ").join(named(st, x) for x in st.zones[z])
                                                       or n.say("なし", "nothing")) for z in differ]
             out.append(n.say("、", "; ").join(parts) or None)
         return out
