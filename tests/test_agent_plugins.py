@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from dsl.agents import parse_agent, play
-from dsl.agents.plugins import GROUP, PluginAgent, installed
+from dsl.agents.plugins import GROUP, PluginAgent, PluginError, installed
 from dsl.cli import main
 from dsl.engine import Game
 from dsl.loader import load
@@ -71,11 +71,11 @@ def test_the_installed_agent_plays_a_game(package):
 def test_the_installed_agent_is_seated_and_solved_against_from_the_command_line(package):
     res = CliRunner().invoke(main, ["simulate", str(KUHN), "-n", "30", "--agents", "cautious,random", "--json"])
     assert res.exit_code == 0, res.output
-    assert json.loads(res.output)["agents"] == ["cautious", "random"]
+    assert json.loads(res.stdout)["agents"] == ["cautious", "random"]
     # by hand: cautious P1 checks and calls, so P2 bets a K (+2), a Q for 0, checks a J (-1): 1/3;
     # cautious P2 checks back and calls, so P1 bets a K (+2), a Q for 0, checks a J (-1): 1/3
     res = CliRunner().invoke(main, ["solve", str(KUHN), "--agents", "plugin:cautious", "--samples", "3", "--json"])
-    [row] = json.loads(res.output)["agents"]
+    [row] = json.loads(res.stdout)["agents"]
     assert row["seat_1"] == round(1 / 3, 6) and row["seat_2"] == round(1 / 3, 6)
 
 
@@ -166,5 +166,27 @@ def test_an_answer_that_is_not_an_option_is_a_clear_error():
     game = game_of(str(KUHN), 2)
     s = game.new_initial_state()
     game.apply(s, 0)
-    with pytest.raises(ValueError, match="answered 2, not the index of one of its 2 options"):
+    with pytest.raises(PluginError, match="answered 2, not the index of one of its 2 options"):
         PluginAgent("wrong", Wrong()).act(s, 0, random.Random(1))
+
+    class Broken:
+        def act(self, observation, options, rng):
+            return observation["state"]
+    with pytest.raises(PluginError, match="the agent 'broken' failed: KeyError: 'state'"):
+        PluginAgent("broken", Broken()).act(s, 0, random.Random(1))
+
+
+class Broken:
+    """An agent whose own code fails."""
+
+    def act(self, observation, options, rng):
+        return observation["state"]
+
+
+def test_an_agent_that_fails_stops_solve_with_its_name_not_a_traceback(monkeypatch):
+    from importlib.metadata import EntryPoint
+    from dsl.agents import plugins
+    monkeypatch.setattr(plugins, "installed", lambda: {"broken": EntryPoint("broken", f"{__name__}:Broken", GROUP)})
+    res = CliRunner().invoke(main, ["solve", str(KUHN), "--agents", "plugin:broken", "--samples", "1"])
+    assert res.exit_code == 1 and "error: the agent 'broken' failed: KeyError: 'state'" in res.output
+    assert "Traceback" not in res.output

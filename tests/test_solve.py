@@ -140,7 +140,7 @@ def test_pennies_chosen_face_down_are_solved_without_seeing_the_other_coin(tmp_p
 
 def test_a_gamble_with_a_die_is_solved_by_expectimax(tmp_path):
     r = solve(_game(tmp_path, GAMBLE), agents=_agents("random"))
-    assert r.information == "perfect" and abs(r.value - 1 / 3) < 1e-12
+    assert r.information == "perfect" and r.reading == "win-loss" and abs(r.value - 1 / 3) < 1e-12
     worth = {m["move"]: m["value"] for m in r.opening[0]["moves"]}
     assert worth == {"safe": 0, "gamble": round(1 / 3, 6)}
     # random P1 gets 1/2 x 0 + 1/2 x 1/3 = 1/6, so a best reply in seat 2 "wins" -1/6;
@@ -150,11 +150,24 @@ def test_a_gamble_with_a_die_is_solved_by_expectimax(tmp_path):
 
 
 def test_leduc_poker_matches_openspiels_cfr_value():
+    """Information sets by hand: in the first round P1 decides at the start, after check-raise
+    and after raise-raise, P2 after a check, a raise and check-raise-raise: 3 each, for each of
+    3 ranks. The second round follows 5 first rounds (check-check, check-raise-call,
+    check-raise-raise-call, raise-call, raise-raise-call), with 3 decisions each per player,
+    for each rank held and rank on the table: 5 x 3 x 9. So 9 + 135 for each player, 288 (with
+    the suits told apart, 6 cards, it is OpenSpiel's 936)."""
     r = solve(game_of(str(LEDUC), 2), agents=_agents("random"))
+    assert r.information_sets == 2 * (3 * 3 + 5 * 3 * 9)
     assert abs(r.value - (-0.0856)) < 0.005
     assert r.low <= r.value <= r.high
     # uniform random play: OpenSpiel's NashConv of Leduc is 4.747222, exploitability half of it
     assert abs(r.agents[0]["exploitability"] - 4.747222 / 2) < 1e-5
+
+
+def test_a_shuffle_of_identical_cards_is_dealt_once_for_each_distinct_deal():
+    tree = build_tree(game_of(str(LEDUC), 2), 100_000)
+    # 720 orders of J J Q Q K K, 6! / 2!2!2! = 90 of them different, each with chance 8/720
+    assert tree.count[0] == 90 and {tree.prob[j] for j in tree.children(0)} == {8 / 720}
 
 
 def test_searching_agents_are_estimated_and_say_so():
@@ -193,8 +206,8 @@ def test_the_command_prints_the_value_the_advantage_the_opening_and_the_agents()
 
 def test_json_is_the_same_every_run():
     one, two = (_cli(KUHN, "--agents", "random,flat:3", "--samples", "2", "--json") for _ in range(2))
-    assert one.exit_code == 0 and one.output == two.output
-    data = json.loads(one.output)
+    assert one.exit_code == 0 and one.stdout == two.stdout
+    data = json.loads(one.stdout)
     assert data["solved"] and data["value_fraction"] == "-1/18" and data["format"] == "playtest-solve/1"
     assert Fraction(data["value_fraction"]) == Fraction(-1, 18)
 
@@ -202,6 +215,8 @@ def test_json_is_the_same_every_run():
 def test_games_it_cannot_solve_are_refused_plainly(tmp_path):
     res = _cli(GAMES / "bluff.rules", "-p", "3")
     assert res.exit_code == 1 and "3-player game" in res.output and "Traceback" not in res.output
+    res = _cli(GAMES / "populus.rules")             # for 3 to 5: refused by its smallest count
+    assert res.exit_code == 1 and "solving is offered for two-player zero-sum games only, and this is a 3-player game" in res.output
     res = _cli(GAMES / "tictactoe.rules", "--max-states", "100")
     assert res.exit_code == 1 and "more than 100 states" in res.output
     general = tmp_path / "general.rules"
@@ -212,7 +227,7 @@ def test_games_it_cannot_solve_are_refused_plainly(tmp_path):
     gap.write_text(GAMBLE.replace("      end game\n", "      stop when unhandled\n", 1))
     res = _cli(gap)
     assert res.exit_code == 1 and "a game ends in a dead end (unhandled in 'play' at" in res.output
-    data = json.loads(_cli(GAMES / "tictactoe.rules", "--max-states", "100", "--json").output)
+    data = json.loads(_cli(GAMES / "tictactoe.rules", "--max-states", "100", "--json").stdout)
     assert data == {"format": "playtest-solve/1", "game": "tictactoe", "rules": str(GAMES / "tictactoe.rules"),
                     "players": 2, "solved": False, "refused": data["refused"], "size": 100}
     res = _cli(KUHN, "--agents", "plugin:no_such_agent")
@@ -230,3 +245,22 @@ def test_ismcts_still_chooses_where_every_move_loses_chips():
         e.reward = -50.0
     move, edge, new = _select(node, 0, [("fold",), ("call",)], random.Random(1), 0.7)
     assert move in (("fold",), ("call",)) and edge is node.edges[(0, move)] and not new
+
+
+def test_a_box_of_identical_tokens_hides_nothing_but_a_box_of_two_kinds_does(tmp_path):
+    box = GAMBLE.replace("zone tray is", "token chip\n  count 3\n  in box\n\nzone box is box, shared, seen by nobody\nzone tray is")
+    r = solve(_game(tmp_path, box, "box.rules"))
+    assert r.information == "perfect" and abs(r.value - 1 / 3) < 1e-12
+    two = box.replace("token chip\n  count 3\n  in box\n", "token chip\n  count 3\n  in box\n\ntoken bead\n  count 1\n  in box\n")
+    r = solve(_game(tmp_path, two, "two.rules"))
+    assert r.information == "imperfect" and abs(r.value - 1 / 3) < 0.001
+
+
+def test_an_opening_after_chance_is_told_by_what_chance_showed(tmp_path):
+    """The die is rolled first: on a 1 P1 stays safe (0), on a 2 or 3 gambles and wins: 2/3."""
+    first = GAMBLE.replace("    option gamble\n      roll tray\n", "    option gamble\n").replace(
+        "play\n", "play\n  roll tray\n")
+    r = solve(_game(tmp_path, first, "first.rules"))
+    assert abs(r.value - 2 / 3) < 1e-12
+    best = {row["seen"]: [m["move"] for m in row["moves"] if m["optimal"]] for row in r.opening}
+    assert best == {"tray: die(1)": ["safe"], "tray: die(2)": ["gamble"], "tray: die(3)": ["gamble"]}

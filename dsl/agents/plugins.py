@@ -27,6 +27,10 @@ from .infoset import visible_zones
 GROUP = "playtest.agents"
 
 
+class PluginError(ValueError):
+    """A package's agent failed or answered with no option: the run stops, naming the agent."""
+
+
 def installed() -> dict:
     """Every agent the installed packages declare: name -> entry point."""
     return {ep.name: ep for ep in entry_points(group=GROUP)}
@@ -68,9 +72,12 @@ class PluginAgent:
         if moves is None:
             moves = game.legal_moves(state.clone(), player)
         seen = seat_view(game, state, player)
-        k = self.impl.act(seen["observation"], seen["options_of"](moves), rng)
+        try:
+            k = self.impl.act(seen["observation"], seen["options_of"](moves), rng)
+        except Exception as e:      # someone else's code: reported by name, never as a traceback of ours
+            raise PluginError(f"the agent '{self.name}' failed: {type(e).__name__}: {e}") from None
         if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(moves):
-            raise ValueError(f"the agent '{self.name}' answered {k!r}, not the index of one of its "
+            raise PluginError(f"the agent '{self.name}' answered {k!r}, not the index of one of its "
                              f"{len(moves)} options (0 to {len(moves) - 1})")
         return moves[k]
 

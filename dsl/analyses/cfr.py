@@ -95,15 +95,17 @@ class Arrays:
 
 def cfr_plus(a: Arrays, iterations: int, tolerance: float = 0.0, first_check: int = 25,
              progress: Optional[Callable[[str, int, Optional[int]], None]] = None):
-    """CFR+ for up to `iterations` iterations, stopping early once the average strategy's
-    bounds on the value are `tolerance` apart (looked at after `first_check` iterations, then
-    after twice as many each time: a look costs two best responses). Returns (average
-    strategy, iterations run)."""
+    """CFR+ for up to `iterations` iterations, stopping early once the bounds on the value are
+    `tolerance` apart (looked at after `first_check` iterations, then after twice as many each
+    time, and at the end: a look costs two best responses). Every average strategy bounds the
+    value, so the bounds are the tightest of those looked at. Returns (average strategy,
+    iterations run, low, high)."""
     n_slots = a.tree.slots
     regret = np.zeros(n_slots)
     total = np.zeros(n_slots)
     done = 0
     check = first_check
+    low, high = -np.inf, np.inf
     for t in range(1, iterations + 1):
         for p in range(2):
             sigma = a.normalised(regret)
@@ -121,12 +123,13 @@ def cfr_plus(a: Arrays, iterations: int, tolerance: float = 0.0, first_check: in
         done = t
         if progress is not None and t % 10 == 0:
             progress("solve", t, iterations)
-        if tolerance > 0 and t == check:
+        if t == check or t == iterations:
             check *= 2
             lo, hi = bounds(a, a.normalised(total))
-            if hi - lo <= tolerance:
+            low, high = max(low, lo), min(high, hi)
+            if high - low <= tolerance:
                 break
-    return a.normalised(total), done
+    return a.normalised(total), done, low, high
 
 
 def best_response(a: Arrays, sigma: np.ndarray, p: int):

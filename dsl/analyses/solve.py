@@ -51,7 +51,7 @@ class SolveReport:
     high: float = 0.0
     opening: list = field(default_factory=list)
     agents: list = field(default_factory=list)
-    seconds: float = 0.0            # the text's alone: the JSON stays byte-identical
+    seconds: float = 0.0            # solving, not measuring the agents; the text's alone: the JSON stays byte-identical
 
     def to_json(self) -> dict:
         out = {"format": FORMAT, "game": self.game, "rules": self.rules, "players": self.players,
@@ -83,7 +83,7 @@ def solve(game, *, agents=(), max_states: int = DEFAULT_MAX_STATES, iterations: 
           progress: Optional[Callable[[str, int, Optional[int]], None]] = None) -> SolveReport:
     """Solve `game` (two players, zero-sum) and measure each agent against the solution."""
     report = SolveReport(game.name, game.path, game.n)
-    began = time.perf_counter()
+    report.seconds = time.perf_counter()        # until solved (_solved)
     try:
         graph = build_graph(game, max_states, progress)
         if graph is not None:
@@ -96,41 +96,46 @@ def solve(game, *, agents=(), max_states: int = DEFAULT_MAX_STATES, iterations: 
         report.size = e.size
         return report
     report.solved = True
-    report.seconds = time.perf_counter() - began
     return report
+
+
+def _solved(report) -> None:
+    report.seconds = time.perf_counter() - report.seconds
 
 
 # ------------------------------------------------------------------ perfect information
 
 def _perfect(report, game, g, agents, samples, seed, lang, progress):
     report.information = "perfect"
-    report.reading = _reading(g.util)
+    report.reading = _reading(g.paid)
     report.positions = g.size
     v = values(g)
     report.value = report.low = report.high = v[0]
+    _solved(report)
     words = _Words(game, lang)
-    for i in _openings(g):
+    opening = _first_decisions(g.kind, g.succ.__getitem__)
+    shown = words.differences([g.states[i] for i in opening], g.player[opening[0]] if opening else 0)
+    for i, seen in zip(opening, shown):
         moves = game.decision(g.states[i].clone())[1]
         best = max(v[j] for j in g.succ[i]) if g.player[i] == 0 else min(v[j] for j in g.succ[i])
-        report.opening.append({"player": g.player[i] + 1, "seen": None,
+        report.opening.append({"player": g.player[i] + 1, "seen": seen,
                                "moves": [{"move": words.move(g.states[i], g.player[i], m), "value": _r(v[j]),
                                           "optimal": abs(v[j] - best) < 1e-12} for m, j in zip(moves, g.succ[i])]})
     for agent in agents:
-        ask = _asker(game, agent, samples, seed, lambda i: [i], g.states, progress)
+        ask = _Asked(game, agent, samples, seed, g.states.__getitem__, progress)
         seat1 = -values(g, reached(g, 0, ask), responder=1)[0]
         seat2 = values(g, reached(g, 1, ask), responder=0)[0]
         report.agents.append(_agent_row(agent, ask, seat1, seat2, samples, "positions"))
 
 
-def _openings(g) -> list:
-    """The first decisions of the game: those reached from the start by chance alone."""
+def _first_decisions(kind, succ) -> list:
+    """The game's first decisions: the nodes where a player decides that chance alone leads to."""
     out, todo, seen = [], [0], {0}
-    while todo:
-        i = todo.pop(0)
-        if g.kind[i] == DECISION:
+    for i in todo:
+        if kind[i] == DECISION:
             out.append(i)
-        elif g.kind[i] == CHANCE_NODE:
-            for j in g.succ[i]:
+        elif kind[i] == CHANCE_NODE:
+            for j in succ(i):
                 if j not in seen:
                     seen.add(j)
                     todo.append(j)
@@ -141,71 +146,55 @@ def _openings(g) -> list:
 
 def _imperfect(report, game, tree, agents, iterations, samples, seed, lang, progress):
     report.information = "imperfect"
-    report.reading = _reading([u for u, k in zip(tree.util, tree.kind) if k == 0])
+    report.reading = _reading(tree.paid)
     report.positions = tree.size
     report.information_sets = len(tree.infosets)
     a = cfr.Arrays(tree)
     scale = max((abs(u) for u in tree.util), default=1.0) or 1.0
-    sigma, report.iterations = cfr.cfr_plus(a, iterations, tolerance=1e-4 * scale, progress=progress)
-    report.value = a.value(sigma)
-    report.low, report.high = cfr.bounds(a, sigma)
+    sigma, report.iterations, report.low, report.high = cfr.cfr_plus(a, iterations, tolerance=1e-5 * scale,
+                                                                     progress=progress)
+    report.value = min(max(a.value(sigma), report.low), report.high)
+    _solved(report)
     words = _Words(game, lang)
-    opening = _opening_sets(tree)
+    opening = list(dict.fromkeys(tree.infoset[i] for i in _first_decisions(tree.kind, tree.children)))
     w = a.edge_weights(sigma)
     _, other = a.reaches(w, tree.infosets[opening[0]].player if opening else 0)
-    shown = words.differences([tree.states[tree.infosets[k].nodes[0]] for k in opening],
+    shown = words.differences([tree.infosets[k].state for k in opening],
                               tree.infosets[opening[0]].player if opening else 0)
     for k, seen in zip(opening, shown):
         info = tree.infosets[k]
-        first = tree.states[info.nodes[0]]
         chance = sum(float(other[h]) for h in info.nodes)
         report.opening.append({"player": info.player + 1, "seen": seen, "probability": _r(chance),
-                               "moves": [{"move": words.move(first, info.player, m),
+                               "moves": [{"move": words.move(info.state, info.player, m),
                                           "probability": _r(float(sigma[info.offset + x]))}
                                          for x, m in enumerate(info.moves)]})
     for agent in agents:
-        def nodes_of(at):
-            return tree.infosets[at].nodes
-        ask = _asker(game, agent, samples, seed, nodes_of, tree.states, progress)
+        ask = _Asked(game, agent, samples, seed, lambda at: tree.infosets[at].state, progress)
         seat1 = cfr.best_response(a, cfr.reached_policy(a, 0, ask), 1)[0]
         seat2 = cfr.best_response(a, cfr.reached_policy(a, 1, ask), 0)[0]
         report.agents.append(_agent_row(agent, ask, seat1, seat2, samples, "information sets"))
 
 
-def _opening_sets(tree) -> list:
-    """The information sets of the game's first decisions (reached by chance alone)."""
-    out, todo = [], [0]
-    while todo:
-        i = todo.pop(0)
-        if tree.kind[i] == DECISION:
-            if tree.infoset[i] not in out:
-                out.append(tree.infoset[i])
-        elif tree.kind[i] == CHANCE_NODE:
-            todo.extend(tree.children(i))
-    return out
-
-
 # ------------------------------------------------------------------ shared
 
-def _reading(utils) -> str:
-    return "win-loss" if all(u in (-1.0, 0.0, 1.0) for u in utils) else "payoffs"
+def _reading(paid: bool) -> str:
+    return "payoffs" if paid else "win-loss"
 
 
 class _Asked:
     """An agent's move probabilities where play asks it, uniform for random (exact), else the
     share of `samples` tries that picked each move, with the count of places it was asked."""
 
-    def __init__(self, game, agent, samples, seed, nodes_of, states):
+    def __init__(self, game, agent, samples, seed, state_of, progress):
         self.game, self.agent, self.samples, self.seed = game, agent, samples, seed
-        self.nodes_of, self.states = nodes_of, states
+        self.state_of = state_of
         from ..agents.search import RandomAgent
         self.exact = isinstance(agent, RandomAgent)
         self.asked = 0
-        self.progress = None
+        self.progress = progress
 
     def __call__(self, key) -> list:
-        nodes = self.nodes_of(key)
-        s = self.states[nodes[0]]
+        s = self.state_of(key)         # any position of the set will do: the agent cannot tell them apart
         player, moves = self.game.decision(s.clone())
         if self.exact:
             return [1.0 / len(moves)] * len(moves)
@@ -214,17 +203,9 @@ class _Asked:
             self.progress(f"agent {self.agent.name}", self.asked, None)
         counts = [0] * len(moves)
         for k in range(self.samples):
-            s = self.states[nodes[k % len(nodes)]]      # any position of the set: the agent cannot tell them apart
-            player, moves = self.game.decision(s.clone())
             rng = random.Random(self.seed * 1_000_003 + key * 1_009 + k)
             counts[moves.index(self.agent.act(s.clone(), player, rng, list(moves)))] += 1
         return [c / self.samples for c in counts]
-
-
-def _asker(game, agent, samples, seed, nodes_of, states, progress) -> _Asked:
-    ask = _Asked(game, agent, samples, seed, nodes_of, states)
-    ask.progress = progress
-    return ask
 
 
 def _agent_row(agent, ask, seat1, seat2, samples, where) -> dict:
@@ -257,10 +238,12 @@ class _Words:
         g, n = self.game, self.n
         seen = g.zone_seen
         visible = [z for z, s in enumerate(seen) if s == "everyone" or (s == "owner" and g.owned_by(z, player))]
-        differ = [z for z in visible if len({tuple(g.piece_label[x] for x in st.zones[z]) for st in states}) > 1]
+        def named(st, x):
+            return n.card(x) + (f"({st.face[x]})" if st.face[x] is not None else "")
+        differ = [z for z in visible if len({tuple(named(st, x) for x in st.zones[z]) for st in states}) > 1]
         out = []
         for st in states:
-            parts = [f"{n.zone(g.zone_names[z])}: " + (n.say("、", ", ").join(n.card(x) for x in st.zones[z])
+            parts = [f"{n.zone(g.zone_names[z])}: " + (n.say("、", ", ").join(named(st, x) for x in st.zones[z])
                                                       or n.say("なし", "nothing")) for z in differ]
             out.append(n.say("、", "; ").join(parts) or None)
         return out

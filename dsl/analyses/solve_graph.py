@@ -33,6 +33,7 @@ class Graph:
     util: list = field(default_factory=list)
     states: dict = field(default_factory=dict)      # decision node -> its state
     order: list = field(default_factory=list)       # every node after all that lead to it
+    paid: bool = False                              # some game ends with pay-offs (else every game ends with winners)
 
     @property
     def size(self) -> int:
@@ -89,12 +90,12 @@ def build_graph(game, max_states: int, progress: Optional[Callable] = None) -> O
         if s.is_terminal():
             g.kind[i] = END
             g.util[i] = first_player_utility(s)
+            g.paid |= s.payoffs is not None
             continue
         if game.is_chance(s):
             n = game.chance_outcomes(s)
             if n > max_states:
-                raise Unsolvable(f"a chance event has {n:,} outcomes, more than the {max_states:,} states allowed",
-                                 len(pending))
+                raise Unsolvable(f"a chance event has {n:,} outcomes, more than the {max_states:,} states allowed")
             actions = [(CHANCE, k) for k in range(n)]
             g.kind[i] = CHANCE_NODE
         else:

@@ -24,7 +24,6 @@ May import the engine and explore's keys.
 """
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -71,6 +70,7 @@ class InfoSet:
     moves: list                 # the engine's moves, as listed at the first node found
     labels: tuple               # what the player calls each move (pieces by their class)
     offset: int                 # the first slot of its moves in the strategy arrays
+    state: object = None        # one of its positions: any will do for an agent, which cannot tell them apart
     nodes: list = field(default_factory=list)
 
 
@@ -90,8 +90,8 @@ class Tree:
     prob: list = field(default_factory=list)
     util: list = field(default_factory=list)
     infosets: list = field(default_factory=list)
-    states: dict = field(default_factory=dict)      # decision node -> its state (agents are asked there)
     slots: int = 0
+    paid: bool = False          # some game ends with pay-offs (else every game ends with winners)
 
     @property
     def size(self) -> int:
@@ -180,23 +180,23 @@ def build_tree(game, max_nodes: int, progress: Optional[Callable[[str, int, Opti
             progress("tree", i, max_nodes)
 
     start = game.new_initial_state()
-    queue: deque = deque()
+    queue: list = []                # depth first, so only a path's worth of states waits; renumbered at the end
     add(-1, start, tuple(note(-1, ("start", seen.table(start, p))) for p in range(2)), 0, -1, 1.0)
     index: dict = {}
     while queue:
-        i, s, hist = queue.popleft()
+        i, s, hist = queue.pop()
         decision = None if s.is_terminal() or game.is_chance(s) else game.decision(s)
         if s.is_terminal():             # decision None: nobody could decide, a dead end now
             tree.kind[i] = END
             tree.util[i] = first_player_utility(s)
+            tree.paid |= s.payoffs is not None
             continue
         tree.first[i] = len(tree.kind)     # its children come next, side by side
         if game.is_chance(s):
             tree.kind[i] = CHANCE_NODE
             n = game.chance_outcomes(s)
             if n > max_nodes:
-                raise Unsolvable(f"a chance event has {n:,} outcomes, more than the {max_nodes:,} positions allowed",
-                                 len(tree.kind))
+                raise Unsolvable(f"a chance event has {n:,} outcomes, more than the {max_nodes:,} positions allowed")
             outcomes: dict = {}
             for k in range(n):
                 c = s.clone()
@@ -219,14 +219,13 @@ def build_tree(game, max_nodes: int, progress: Optional[Callable[[str, int, Opti
         at = index.get(ik)
         if at is None:
             at = index[ik] = len(tree.infosets)
-            tree.infosets.append(InfoSet(p, ik, list(moves), labels, tree.slots))
+            tree.infosets.append(InfoSet(p, ik, list(moves), labels, tree.slots, s))
             tree.slots += len(moves)
         info = tree.infosets[at]
         info.nodes.append(i)
         tree.kind[i] = DECISION
         tree.player[i] = p
         tree.infoset[i] = at
-        tree.states[i] = s
         for a, m in enumerate(moves):
             c = s.clone()
             game.apply(c, m, p, validate=False)
@@ -243,7 +242,27 @@ def build_tree(game, max_nodes: int, progress: Optional[Callable[[str, int, Opti
         tree.count[i] = len(moves)
     if progress is not None:
         progress("tree", len(tree.kind), max_nodes)
-    return tree
+    return _breadth_first(tree)
+
+
+def _breadth_first(tree: Tree) -> Tree:
+    """The same tree numbered breadth first: each level side by side, as the solver reads it
+    (a node's children stay side by side)."""
+    order = [0]
+    for i in order:
+        order.extend(range(tree.first[i], tree.first[i] + tree.count[i]))
+    new = [0] * len(order)
+    for k, i in enumerate(order):
+        new[i] = k
+    out = Tree(infosets=tree.infosets, slots=tree.slots, paid=tree.paid)
+    for name in ("kind", "player", "infoset", "count", "depth", "slot", "prob", "util"):
+        old = getattr(tree, name)
+        setattr(out, name, [old[i] for i in order])
+    out.parent = [new[tree.parent[i]] if i else -1 for i in order]
+    out.first = [new[tree.first[i]] if tree.count[i] else 0 for i in order]
+    for info in tree.infosets:
+        info.nodes = sorted(new[i] for i in info.nodes)
+    return out
 
 
 def not_two_player(n: int) -> str:

@@ -7,13 +7,13 @@ import time
 
 import click
 
-from .common import main, players_option, _fail, _variant_option, _load_or_exit, _game_or_exit
+from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit
 
 
 class _Progress:
     """A line on stderr every few seconds, once a run has taken a few: short runs stay quiet."""
 
-    def __init__(self, every: float = 2.0):
+    def __init__(self, every: float = 5.0):
         self.began = self.last = time.monotonic()
         self.every = every
 
@@ -42,7 +42,8 @@ Examples:
   playtest solve tests/fixtures/leduc.rules --lang ja --json""")
 @click.argument("file", type=click.Path())
 @_variant_option
-@players_option
+@click.option("--players", "-p", type=int, default=None,
+              help="Number of players: 2, the default where the game allows it (solving is for two).")
 @click.option("--agents", "agent_specs", default="random", show_default=True,
               help="Agents to measure against the solution, comma-separated: random | flat:N | ismcts:N | "
                    "plugin:NAME (an installed agent package).")
@@ -63,9 +64,16 @@ def solve(file, variants, players, agent_specs, max_states, iterations, samples,
     except ValueError as e:
         _fail(f"--agents: {e}", 2)
     rules, _ = _load_or_exit(file, variants)
+    g = rules.game
+    if players is None:         # two is the count solving is for; a game without it is refused by name below
+        players = 2 if g.min_players <= 2 <= g.max_players else g.min_players
     game = _game_or_exit(rules, players)
-    report = run_solve(game, agents=agents, max_states=max_states, iterations=iterations, samples=samples,
-                       seed=seed, lang=lang, progress=_Progress())
+    from ..agents.plugins import PluginError
+    try:
+        report = run_solve(game, agents=agents, max_states=max_states, iterations=iterations, samples=samples,
+                           seed=seed, lang=lang, progress=_Progress())
+    except PluginError as e:
+        _fail(str(e))
     if as_json:
         click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=1, sort_keys=True))
     else:
@@ -94,8 +102,10 @@ def format_solve(decl, r, lang: str = "en") -> str:
         out.append(say(f"  不完全情報: 局面 {r.positions:,}、情報集合 {r.information_sets:,}、CFR+ {r.iterations:,}回、{r.seconds:.1f}秒",
                        f"  imperfect information: {r.positions:,} positions, {r.information_sets:,} information sets, "
                        f"CFR+ {r.iterations:,} iterations, {r.seconds:.1f} s"))
-        out.append(say(f"  P1にとってのゲームの値: {v:+.4f}{frac}(真の値は {r.low:+.4f} から {r.high:+.4f} の間)",
-                       f"  value of the game for P1: {v:+.4f}{frac} (the exact value lies between {r.low:+.4f} and {r.high:+.4f})"))
+        d = _decimals(r.high - r.low)
+        out.append(say(f"  P1にとってのゲームの値: {v:+.4f}{frac}(真の値は {r.low:+.{d}f} から {r.high:+.{d}f} の間)",
+                       f"  value of the game for P1: {v:+.4f}{frac} (the exact value lies between {r.low:+.{d}f} "
+                       f"and {r.high:+.{d}f})"))
     out.append("  " + _advantage(r, say))
     if r.opening:
         out.append(say("  最善の初手:", "  optimal opening:"))
@@ -112,6 +122,14 @@ def format_solve(decl, r, lang: str = "en") -> str:
                        + say(f"(席1で {a['seat_1']:+.4f}、席2で {a['seat_2']:+.4f})  {how}",
                              f"(in seat 1 {a['seat_1']:+.4f}, in seat 2 {a['seat_2']:+.4f})  {how}"))
     return "\n".join(out)
+
+
+def _decimals(gap: float) -> int:
+    """Enough decimals to show two bounds `gap` apart as different numbers (4 at least, 8 at most)."""
+    d = 4
+    while d < 8 and gap < 10 ** -d:
+        d += 1
+    return d
 
 
 def _fraction(r) -> str:
@@ -142,21 +160,17 @@ def _opening_row(row, r, say) -> str:
         for m in row["moves"]:
             worth.setdefault(m["value"], []).append(m["move"])
         best = max(worth) if row["player"] == 1 else min(worth)
-        return f"{who}: " + "; ".join(
+        return f"{who}: " + say("。", "; ").join(
             say(f"値 {v:+.4g}{'(最善)' if v == best else ''}: ", f"worth {v:+.4g}{' (optimal)' if v == best else ''}: ")
-            + ", ".join(ms) for v, ms in sorted(worth.items(), key=lambda kv: -kv[0] if row["player"] == 1 else kv[0]))
-    moves = ", ".join(f"{m['move']} {m['probability']:.0%}" for m in row["moves"])
-    chance = say(f"(確率 {row['probability']:.3g})", f"(chance {row['probability']:.3g})") if row["seen"] else ""
-    return f"{who}: {moves} {chance}".rstrip()
+            + say("、", ", ").join(ms) for v, ms in sorted(worth.items(), key=lambda kv: -kv[0] if row["player"] == 1 else kv[0]))
+    moves = say("、", ", ").join(f"{m['move']} {m['probability']:.0%}" for m in row["moves"])
+    chance = say(f"(確率 {row['probability']:.3g})", f" (chance {row['probability']:.3g})") if row["seen"] else ""
+    return f"{who}: {moves}{chance}"
 
 
 def _estimate(e, say) -> str:
-    where = {"positions": say("局面", "positions"), "information sets": say("情報集合", "information sets")}[e["asked_at_kind"]]
-    if e["asked_at"] == 1 and lang_is_en(say):
-        where = where.replace("positions", "position").replace("sets", "set")
+    one = e["asked_at"] == 1
+    where = {"positions": say("局面", "position" if one else "positions"),
+             "information sets": say("情報集合", "information set" if one else "information sets")}[e["asked_at_kind"]]
     return say(f"推定: {e['asked_at']:,}の{where}でそれぞれ{e['samples']}回試した手から",
                f"estimate: from {e['samples']} tries at each of {e['asked_at']:,} {where}")
-
-
-def lang_is_en(say) -> bool:
-    return say(False, True)
