@@ -208,7 +208,7 @@ class Table:
 
     def log(self, seat, lang: str = "en") -> list:
         known = self._known_at(seat) if seat is not None else None
-        return V.told(self.words(lang), self.state.log, seat, known, V.pending_choices(self.state))
+        return V.told(self.words(lang), self.state, seat, known)
 
     def view(self, seat, lang: str = "en") -> dict:
         """What `seat` may see (None: the designer's full view), as plain data."""
