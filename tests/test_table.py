@@ -85,7 +85,7 @@ def test_undo_goes_back_to_the_last_decision_of_a_person_and_is_recorded(tmp_pat
     version = table.version
     table.undo()
     assert table.actions == [] and table.version > version
-    assert [o["text"] for o in table.options(0, "en")][4] == "Claim a square: grid(2,2)"
+    assert [o["text"] for o in table.options(0, "en")][4] == "Claim a square: row 2, column 2"
     data = json.loads(open(path, encoding="utf-8").read())
     assert data["undone"] == [{"at": 0, "actions": before}] and data["actions"] == []
     assert Table.resume(path).undone == data["undone"]
