@@ -10,12 +10,14 @@ import sys
 
 from rich.columns import Columns
 from rich.console import Console
+from rich.padding import Padding
 from rich.table import Table as Grid
 from rich.text import Text
 
 from .session import HUMAN, Refused
 
 _HIDDEN = "▮"
+_LOG_LINES = 30          # more scroll the hand off a screen: the rest is in the replay
 
 
 def _say(lang, ja, en):
@@ -86,8 +88,9 @@ class Terminal:
         self.seen[seat] = len(view["log"])
         n = len(view["options"])
         while True:
-            self.console.print(Text(self.say(f"番号を選んでください (1〜{n}、u 取り消し、q 中断、? ヘルプ): ",
-                                             f"Your choice (1-{n}, u undo, q quit, ? help): "), style="bold"), end="")
+            numbers = "1" if n == 1 else self.say(f"1〜{n}", f"1-{n}")
+            self.console.print(Text(self.say(f"番号を選んでください ({numbers}、u 取り消し、q 中断、? ヘルプ): ",
+                                             f"Your choice ({numbers}, u undo, q quit, ? help): "), style="bold"), end="")
             line = self.read()
             if line is None or line.lower() == "q":
                 return "quit"
@@ -101,6 +104,9 @@ class Terminal:
                     self.console.print(Text(str(e), style="red"))
                     continue
                 self.seen = {}
+                self.console.print(Text(self.say("↶ 直前の人の選択まで戻しました(記録に残ります)",
+                                                 "↶ back to the last decision a person took (the save records the undo)"),
+                                        style="yellow"))
                 return "undone"
             if not line.isdigit():
                 if line:
@@ -126,7 +132,8 @@ class Terminal:
     def quit(self) -> str:
         if self.saved_to:
             self.console.print(self.say(f"中断しました。続きは: playtest play --resume {self.saved_to}",
-                                        f"Stopped. Continue with: playtest play --resume {self.saved_to}"))
+                                        f"Stopped. Continue with: playtest play --resume {self.saved_to}"),
+                               soft_wrap=True)     # a path broken across lines cannot be copied
         return "quit"
 
     def finish(self, seat):
@@ -140,7 +147,8 @@ class Terminal:
         self.console.print(Text(self.say("結果: ", "Result: ") + t.result(self.lang), style="bold"))
         if self.saved_to:
             self.console.print(self.say(f"記録: {self.saved_to}(playtest replay {self.saved_to} で再生)",
-                                        f"Saved: {self.saved_to} (playtest replay {self.saved_to} tells it again)"))
+                                        f"Saved: {self.saved_to} (playtest replay {self.saved_to} tells it again)"),
+                               soft_wrap=True)
 
     # ------------------------------------------------------------ drawing a view
     def show(self, view: dict, since: int):
@@ -148,6 +156,16 @@ class Terminal:
         you = view["you"] or self.say("全体", "the whole table")
         step = view["turn"]["step"]
         c.rule(Text(f"{view['game']} — {you}" + (f" — {step}" if step else "")))
+        # the log first: the hand, the table and the options stay next to the prompt
+        log = view["log"][since:]
+        if log:
+            c.print(Text(self.say("── これまでの流れ ──", "── since your last turn ──"), style="dim"))
+            if len(log) > _LOG_LINES:
+                c.print(Text(self.say(f"   (前の {len(log) - _LOG_LINES} 行は playtest replay で)",
+                                      f"   ({len(log) - _LOG_LINES} earlier lines: see playtest replay)"), style="dim"))
+            for line in log[-_LOG_LINES:]:
+                c.print(Text(line, style="dim" if line.startswith("   ") else ""))
+            c.rule(style="dim")
         spaces = self.option_spaces(view["options"])
         boards: dict = {}
         for z in view["zones"]:
@@ -159,11 +177,6 @@ class Terminal:
             if "grid" not in z and (z["count"] or z["owner"] == view["seat"] and z["kind"] == "hand"):
                 c.print(self.zone(z, view["seat"]))
         self.counters(view["counters"])
-        log = view["log"][since:]
-        if log:
-            c.print(Text(self.say("── これまでの流れ ──", "── since your last turn ──"), style="dim"))
-            for line in log[-40:]:
-                c.print(Text(line, style="dim" if line.startswith("   ") else ""))
         if view["options"]:
             c.print(Text(self.say("あなたの番です。選べること:", "Your move. You may:"), style="bold"))
             self.options(view["options"])
@@ -262,8 +275,8 @@ class Terminal:
                 if head:
                     items = [(i, f"{head}: {text}") for i, text in items]
             entries = [Text.assemble((f"{i:>2}", "bold yellow"), f". {text}") for i, text in items]
-            if len(entries) <= 8:
+            if len(entries) <= 12:
                 for e in entries:
                     self.console.print(Text(indent) + e)
             else:
-                self.console.print(Columns(entries, padding=(0, 3), column_first=True), style="", soft_wrap=False)
+                self.console.print(Padding(Columns(entries, padding=(0, 3), column_first=True), (0, 0, 0, len(indent))))
