@@ -195,12 +195,23 @@ class Terminal:
         line.append(f" ({z['count']}): ")
         pieces = z["pieces"]
         hidden = sum(1 for p in pieces if p is None)
-        shown = [p for p in pieces if p is not None]
-        for p in shown[:30]:
-            line.append_text(self.piece(p))
-            line.append(" ")
-        if len(shown) > 30:
-            line.append(f"… +{len(shown) - 30} ")
+        runs: list = []         # alike pieces side by side as one: 'vandal ×40'
+        for p in pieces:
+            if p is None:
+                continue
+            text = self.piece(p)
+            if runs and runs[-1][0] == text:
+                runs[-1][1] += 1
+            else:
+                runs.append([text, 1])
+        for text, k in runs[:30]:
+            for _ in range(1 if k > 3 else k):
+                line.append_text(text)
+                line.append(" ")
+            if k > 3:
+                line.append(f"×{k} ")
+        if len(runs) > 30:
+            line.append(f"… +{sum(k for _, k in runs[30:])} ")
         if hidden:
             line.append(_HIDDEN * hidden if hidden <= 12 else f"{_HIDDEN} × {hidden}", style="dim")
         return line
@@ -259,14 +270,21 @@ class Terminal:
     def options(self, options):
         """Numbered; options sharing a head ('Raise the bid: ...') are grouped under it."""
         groups: list = []
+        alike: dict = {}        # moves that read the same (pieces alike in every printed respect) are shown once
         for o in options:
+            if o["text"] in alike:
+                alike[o["text"]][1] += 1
+                continue
             head, sep, rest = o["text"].partition(": ")
             key = head if sep else ""
+            entry = alike[o["text"]] = [o["index"], 1, rest if sep else o["text"]]
             if groups and groups[-1][0] == key:
-                groups[-1][1].append((o["index"], rest if sep else o["text"]))
+                groups[-1][1].append(entry)
             else:
-                groups.append((key, [(o["index"], rest if sep else o["text"])]))
-        for head, items in groups:
+                groups.append((key, [entry]))
+        for head, entries in groups:
+            items = [(i, text + (self.say(f"(同じ選択が {k} 通り)", f" ({k} alike ways)") if k > 1 else ""))
+                     for i, k, text in entries]
             if head and len(items) > 1:
                 self.console.print(Text(f"  {head}:", style="bold"))
                 indent = "    "
