@@ -43,6 +43,11 @@ def play_through(child, lang, pick) -> tuple:
         assert taken < 500
 
 
+def plain(text: str) -> str:
+    """The screen's text without its colours and cursor moves."""
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
+
+
 def replayed_to_the_same_state(path):
     saved = json.loads(open(path, encoding="utf-8").read())
     out = cli("replay", path)
@@ -138,6 +143,24 @@ def test_two_people_at_one_keyboard_never_see_each_others_hand(tmp_path):
     # P1's face-down card is hidden on P2's screen, and shown to both once all have chosen
     assert "P1 chose (face down)" in screens[1]
     assert re.search(r"P1: chooses card \S+ \(face down\)", screens[2])
+
+
+def test_in_a_terminal_the_screen_is_cleared_before_the_next_person_takes_the_keyboard(tmp_path):
+    child = spawn("play", "games/democracy.rules", "--seats", "human,human,random", "--seed", "3",
+                  "--save", str(tmp_path / "h.json"))
+    child.expect("hand over to P1")
+    child.sendline("")
+    child.expect(PROMPT["en"])
+    shown = plain(child.before)
+    assert "P1's hand (6): " in shown and "P2's hand (6): ▮▮▮▮▮▮" in shown
+    child.sendline("1")
+    child.expect("hand over to P2")
+    assert "\x1b[2J" in child.before          # the whole screen cleared, P1's hand with it
+    child.sendline("")
+    child.expect(PROMPT["en"])
+    assert "P1's hand (6): ▮▮▮▮▮▮" in plain(child.before) and "P1 chose (face down)" in plain(child.before)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
 
 
 def test_bad_seats_and_a_missing_game_are_clear_errors(tmp_path):

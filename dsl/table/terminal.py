@@ -137,11 +137,12 @@ class Terminal:
         return "quit"
 
     def finish(self, seat):
-        """The end: the last person's view (the designer's when no person plays), then the result."""
+        """The end: the view of the person at the keyboard (the designer's when no person
+        plays: nobody's secret is left to keep), then the result."""
         t = self.table
-        if len(self.humans) > 1:
-            seat = None         # the game is over: everyone looks at the whole table
-        view = t.view(seat if seat is not None else (self.humans[0] if len(self.humans) == 1 else None), self.lang)
+        if seat is None and len(self.humans) == 1:
+            seat = self.humans[0]
+        view = t.view(seat, self.lang)
         self.show(view, self.seen.get(seat, 0))
         self.console.rule(self.say("終了", "Game over"))
         self.console.print(Text(self.say("結果: ", "Result: ") + t.result(self.lang), style="bold"))
