@@ -19,7 +19,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from dsl.agents.infoset import Determinizer
+from dsl.agents.infoset import Determinizer, visible_zones
 from dsl.constructs.choose import _chosen_from
 from dsl.engine.values import Piece
 from dsl.loader import load
@@ -57,6 +57,8 @@ def _swapped_log(game, table, seat, rng) -> list:
     known_at = table._known_at(seat)
     log = table.state.log
     pending_from = len(log) - V._pending_events(log, V.pending_choices(table.state))
+    seen = visible_zones(game, seat)
+    zone_at = {name: z for z, name in enumerate(game.zone_names)}
     out = []
     for i, ev in enumerate(log):
         known = known_at(i)
@@ -72,8 +74,10 @@ def _swapped_log(game, table, seat, rng) -> list:
         if ev["event"] == "move":
             ev["pieces"] = [swap(p) for p in ev["pieces"]]
         elif ev["event"] == "roll":
-            ev["faces"] = [f if p in known else rng.choice(game.faces[game.kind_of[p]])
-                           for p, f in zip(ev["pieces"], ev["faces"])]
+            # a rolled die is hidden again: only its zone's being seen shows its face
+            where = [zone_at[ev["zone"]] if ev.get("zone") else table.state.loc[p] for p in ev["pieces"]]
+            ev["faces"] = [f if seen[z] else rng.choice(game.faces[game.kind_of[p]])
+                           for p, f, z in zip(ev["pieces"], ev["faces"], where)]
         elif ev["event"] == "choose":
             if ev.get("hidden") and i >= pending_from and seat not in V._choosers(game, ev):
                 ev["move"] = ["another option"] + [rng.randrange(99) for _ in ev["move"][1:]]
@@ -90,6 +94,7 @@ def _check_seat(table, seat, rng):
     game, state = table.game, table.state
     w = table.words("en")
     view = table.view(seat, "en")
+    assert json.loads(json.dumps(view)) == view         # plain data, as a server sends it
     observed = _observed(game, state, seat)
     shown = [[None if p is None else p["id"] for p in z["pieces"]] for z in view["zones"]]
     assert shown == observed
@@ -109,7 +114,7 @@ def _check_seat(table, seat, rng):
             assert [o["text"] for o in V.options(w, sample, seat, sample.legal_moves(seat))] \
                 == [o["text"] for o in view["options"]]
     swapped = _swapped_log(game, table, seat, rng)
-    assert V.told(w, swapped, seat, table._known_at(seat), V.pending_choices(state)) == view["log"]
+    assert V.told(w, state, seat, table._known_at(seat), swapped) == view["log"]
 
 
 @pytest.mark.parametrize("name,path,players", CASES, ids=[f"{c[0]}-{c[2]}" for c in CASES])
@@ -182,6 +187,20 @@ def test_a_hidden_die_is_never_named_in_another_seats_log():
     assert rolled[0].startswith("   rolled P1's") and "?" not in rolled[0]
     assert rolled[1] == "   rolled P2's dice under your cup: ?, ?, ?, ?, ?"
     assert table.view(None, "en")["log"].count(rolled[1]) == 0       # the designer sees every face
+
+
+def test_dice_rolled_again_after_a_reveal_are_hidden_again():
+    table = Table(_rules(os.path.join("games", "bluff.rules")), 2, ["human", "human"], 5)
+    table.advance()
+    while table.view(0, "en")["log"].count("== Roll") < 2:
+        seat = table.humans_to_act()[0]
+        texts = [o["text"] for o in table.options(seat, "en")]
+        table.act(seat, texts.index("Call bluff") + 1 if "Call bluff" in texts else 1)    # the lowest bid, then call
+    log = table.view(0, "en")["log"]
+    revealed = [ln for ln in log if ln.startswith("   reveal P2's")]
+    again = [ln for ln in log if ln.startswith("   rolled P2's")]
+    assert len(revealed) == 1 and "?" not in revealed[0]
+    assert len(again) == 2 and set(again[1].split(": ")[1].split(", ")) == {"?"}
 
 
 def test_the_view_never_holds_the_seed():

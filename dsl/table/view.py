@@ -121,13 +121,16 @@ def step_title(words, log) -> str | None:
     return None
 
 
-def told(words, log: list, seat, known_at, pending: int) -> list:
-    """The log in words as `seat` may know it: `known_at(i)` is the set of pieces the seat could
-    see around event i (None: the designer, who knows every piece); the last `pending` face-down
-    choices are still hidden from everyone but their chooser."""
+def told(words, state, seat, known_at, log=None) -> list:
+    """The log (`state`'s, or `log`) in words as `seat` may know it: `known_at(i)` is the set of
+    pieces the seat could see around event i (None: the designer, who knows every piece); the
+    face-down choices the game still collects are hidden from everyone but their chooser."""
     n = _SeatNarrator(words)
     game = words.game
-    hidden_from = len(log) - _pending_events(log, pending)
+    log = state.log if log is None else log
+    hidden_from = len(log) - _pending_events(log, pending_choices(state))
+    seen = visible_zones(game, seat) if seat is not None else None
+    zone_at = {name: z for z, name in enumerate(game.zone_names)}
     out = []
     for i, ev in enumerate(log):
         known = known_at(i) if seat is not None else None
@@ -140,8 +143,11 @@ def told(words, log: list, seat, known_at, pending: int) -> list:
         if kind == "reveal":       # a card by its printed name, not its label's values
             ev = dict(ev, shown=[f if game.kind_of[p] in game.faces else words.name(p)
                                  for p, f in zip(ev["pieces"], ev["shown"])])
-        if kind == "roll" and known is not None:
-            ev = dict(ev, faces=[f if p in known else "?" for p, f in zip(ev["pieces"], ev["faces"])])
+        if kind == "roll" and seat is not None:
+            # a die rolled is hidden again: its face is seen only where its zone is seen (a
+            # single die rolled names no zone: where it lies now)
+            where = [zone_at[ev["zone"]] if ev.get("zone") else state.loc[p] for p in ev["pieces"]]
+            ev = dict(ev, faces=[f if seen[z] else "?" for z, f in zip(where, ev["faces"])])
         out.append(n.event(ev))
     return out
 
