@@ -7,6 +7,7 @@ import click
 from ..analyses import replay as replay_mod
 from ..language.diagnostics import shown
 from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit
+from .serve import _address_options, serve_replay
 
 
 @main.command(help="""Replay a saved game step by step, narrated in English or Japanese.
@@ -20,7 +21,9 @@ when the game no longer ends in the state it was saved with.""")
 @click.option("--rules", "rules_path", type=click.Path(), default=None,
               help="Rule file to use instead of the one named in the replay.")
 @_variant_option
-def replay(file, lang, rules_path, variants):
+@click.option("--serve", is_flag=True, help="Show the game step by step in the browser (any seat's view or the designer's).")
+@_address_options
+def replay(file, lang, rules_path, variants, serve, host, port):
     from ..printing.narrate import Narrator
     try:
         rep = replay_mod.load(file)
@@ -37,6 +40,8 @@ def replay(file, lang, rules_path, variants):
         state = replay_mod.run(game, rep.actions, log=True)
     except replay_mod.ReplayError as e:
         _fail(f"{file}: {e}")
+    if serve:
+        return serve_replay(file, rules, rep, lang, host, port)
     narrator = Narrator(game, lang)
     if rep.note:
         click.echo(f"# {shown(rep.note)}")
