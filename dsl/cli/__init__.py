@@ -3,6 +3,6 @@
 May import everything else in the package; nothing imports it.
 """
 from .common import main
-from . import agents, check, diff, hunt, listing, lsp, printing, replay, report, serve, simulate  # noqa: F401  (each registers its commands)
+from . import agents, check, diff, hunt, listing, lsp, play, printing, replay, report, serve, simulate  # noqa: F401  (each registers its commands)
 
 __all__ = ["main"]

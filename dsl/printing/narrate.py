@@ -105,24 +105,38 @@ class Narrator:
         return [self.event(e) for e in events]
 
 
-def _printed_names(n: Narrator) -> list[str]:
-    """Each piece's name at the table: a card by its suit and main value, others by their title."""
+def card_values(game) -> list:
+    """Per piece as the card sheets print it: None for a piece of no deck, () for a named card
+    (the joker), else (its suit's value, its main value), either None where the card has none."""
     from .book import _columns, _suit_column, _symbols, is_named
-    g = n.game
-    symbols = _symbols(g.rules)
-    decks = {c.name: c for c in g.rules.of(S.Component) if c.kind == "deck"}
+    symbols = _symbols(game.rules)
+    decks = {c.name: c for c in game.rules.of(S.Component) if c.kind == "deck"}
     out = []
-    for i, kind in enumerate(g.kind_of):
-        values = g.piece_attrs[i]
+    for i, kind in enumerate(game.kind_of):
+        values = game.piece_attrs[i]
         deck = decks.get(kind)
         if deck is None:
-            out.append(n.name(kind))
-            continue
-        if is_named(g.piece_label[i], values):
+            out.append(None)
+        elif is_named(game.piece_label[i], values):
+            out.append(())
+        else:
+            suit = _suit_column(deck, symbols)
+            main = next((a for a in _columns(deck) if a != suit and values.get(a) is not None), None)
+            out.append(tuple(str(values[a]) if a is not None and values.get(a) is not None else None
+                             for a in (suit, main)))
+    return out
+
+
+def _printed_names(n: Narrator) -> list[str]:
+    """Each piece's name at the table: a card by its suit and main value, others by their title."""
+    g = n.game
+    out = []
+    for i, values in enumerate(card_values(g)):
+        if values is None:
+            out.append(n.name(g.kind_of[i]))
+        elif not values:
             out.append(n.name(g.piece_label[i]))        # a named card: the joker
-            continue
-        suit = _suit_column(deck, symbols)
-        main = next((a for a in _columns(deck) if a != suit and values.get(a) is not None), None)
-        parts = [n.name(str(values[a])) for a in (suit, main) if a is not None and values.get(a) is not None]
-        out.append(n.say("の".join(parts), " ".join(parts)) if parts else n.name(kind))
+        else:
+            parts = [n.name(v) for v in values if v is not None]
+            out.append(n.say("の".join(parts), " ".join(parts)) if parts else n.name(g.kind_of[i]))
     return out

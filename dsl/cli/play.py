@@ -1,0 +1,188 @@
+"""play: sit at the table in the terminal with people and bots; table-stats: games played by
+people beside random play's figures."""
+from __future__ import annotations
+
+import os
+import secrets
+
+import click
+
+from ..agents.spec import FORMS
+from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, players_option, writable_or_exit
+
+
+@main.command(help="""Play a game in the terminal: people and bots at one table.
+
+\b
+Each person sees only what their seat may see, the log since their last turn, and their
+options numbered in words; they type a number (u undo, q stop and keep the game, ? help).
+Several people at one keyboard: the screen clears between two people's turns.
+The game is saved after every move (--save; by default under out/tables/).
+
+\b
+Examples:
+  playtest play games/bluff.rules -p 3                     you against two random bots
+  playtest play games/bluff.rules --seats human,ismcts:200,random --lang ja
+  playtest play games/tictactoe.rules --seats human,human  two people, one keyboard
+  playtest play --resume out/tables/bluff.json             go on with a stopped game""")
+@click.argument("file", type=click.Path(), required=False)
+@_variant_option
+@players_option
+@click.option("--seats", default=None, metavar="SEAT,SEAT,...",
+              help="Who sits in each seat, in order: human, or a bot as --agents takes it (random, flat:N, "
+                   "ismcts:N). Default: one human and random bots.")
+@click.option("--seed", type=int, default=None, help="Seed for the shuffles, dice and bots (default: a new one each game, kept in the save).")
+@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True)
+@click.option("--save", "save", type=click.Path(), default=None,
+              help="Replay file written after every move (default: out/tables/GAME.json, numbered if taken).")
+@click.option("--resume", type=click.Path(), default=None, help="Go on with a game saved by play.")
+def play(file, variants, players, seats, seed, lang, save, resume):
+    from ..analyses import replay as replay_mod
+    from ..table import Table
+    from ..table.terminal import Terminal
+    if resume:
+        if file or variants or players or seats or seed is not None or save:
+            _fail("--resume goes on with the saved game as it was: give no game file, --variant, --players, "
+                  "--seats, --seed or --save with it", 2)
+        try:
+            rep = replay_mod.load(resume)
+        except replay_mod.ReplayError as e:
+            _fail(str(e))
+        rules, _ = _load_or_exit(rep.rules, rep.variants)
+        if rep.fingerprint is not None and rep.fingerprint != replay_mod.fingerprint(rules):
+            click.echo(f"warning: the rules changed since {resume} was saved", err=True)
+        try:
+            table = Table.resume(resume, rules)
+        except replay_mod.ReplayError as e:
+            _fail(str(e))
+        save = resume
+    else:
+        if not file:
+            _fail("name the game's rule file (e.g. playtest play games/bluff.rules), or --resume FILE", 2)
+        rules, _ = _load_or_exit(file, variants)
+        spec = [s.strip() for s in seats.split(",")] if seats else None
+        game = _game_or_exit(rules, players if players is not None or spec is None else len(spec))
+        spec = spec or ["human"] + ["random"] * (game.n - 1)
+        if len(spec) != game.n:
+            _fail(f"--seats names {len(spec)} seats for {game.n} players: give one per seat", 2)
+        save = save or _free_name(os.path.join("out", "tables"), file, variants)
+        writable_or_exit(save, "--save")
+        try:
+            table = Table(rules, game.n, spec, secrets.randbelow(2**31) if seed is None else seed, save,
+                          list(variants))
+        except ValueError as e:
+            _fail(f"--seats: {e}" if "agent" not in str(e) else f"--seats: {e}".split("; valid forms")[0]
+                  + "; a seat is human or one of " + ", ".join(FORMS), 2)
+        except OSError as e:
+            _fail(f"{save}: cannot write the game ({e.strerror or e})")
+    try:
+        Terminal(table, lang, saved_to=save).run()
+    except KeyboardInterrupt:
+        click.echo(f"\nStopped. Continue with: playtest play --resume {save}")
+    except OSError as e:
+        _fail(f"{save}: cannot write the game ({e.strerror or e})")
+
+
+def _free_name(folder: str, rules_path: str, variants) -> str:
+    """out/tables/GAME.json, or GAME-2.json... when a game already sits there."""
+    from ..analyses.replay import file_name
+    stem = file_name(rules_path, variants)[:-5]
+    for k in range(1, 10_000):
+        path = os.path.join(folder, stem + (f"-{k}" if k > 1 else "") + ".json")
+        if not os.path.exists(path):
+            return path
+    _fail(f"{folder}: too many saved games named {stem}; give --save FILE")
+
+
+@main.command("table-stats", help="""Games played by people at the table beside random play's figures.
+
+\b
+Reads the replays `play` saved in FOLDER (and below; those where a person sat) and, for each
+game and player count, prints side by side: games and finished games, decisions per game,
+wins by seat, the share people's seats won against their fair share, the options people took
+(random play: every seat) and the dead ends met. Random play's column comes from -n random
+games from --seed, as `simulate` plays them.
+
+\b
+Example:
+  playtest table-stats out/tables -n 500""")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False))
+@click.option("-n", "games", type=click.IntRange(1), default=200, show_default=True, help="Random games to compare with.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
+def table_stats(folder, games, seed, lang, as_json):
+    import json
+    from ..analyses.replay import ReplayError
+    from ..table.stats import random_figures, table_figures, table_replays
+    groups, skipped = table_replays(folder)
+    out = []
+    for (rules_path, variants, players), replays in sorted(groups.items()):
+        rules, _ = _load_or_exit(rules_path, list(variants))
+        game = _game_or_exit(rules, players)
+        try:
+            table = table_figures(game, replays)
+        except ReplayError as e:
+            _fail(str(e))
+        rand = random_figures(game, games, seed)
+        out.append({"rules": rules_path, "variants": list(variants), "players": players,
+                    "table": table, "random": rand, "random_seed": seed,
+                    "option_titles": _option_titles(game, lang, [*table["options_taken"], *rand["options_taken"]])})
+    if as_json:
+        click.echo(json.dumps({"groups": out, "skipped": [{"file": f, "why": w} for f, w in skipped]},
+                              ensure_ascii=False, indent=1, sort_keys=True))
+        return
+    for f, why in skipped:
+        click.echo(f"skipped {f}: {why}", err=True)
+    if not out:
+        _fail(f"{folder}: no game played by people (save one with `playtest play`)")
+    for g in out:
+        _print_comparison(g)
+
+
+def _print_comparison(g):
+    t, r = g["table"], g["random"]
+    name = " + ".join([g["rules"], *g["variants"]])
+    click.echo(f"{name}, {g['players']} players: at the table vs random play (seed {g['random_seed']})")
+    rows = [("games (finished)", f"{t['games']} ({t['finished']})", f"{r['games']} ({r['finished']})"),
+            ("decisions per game, mean", _num(t["decisions_per_game"]["mean"]), _num(r["decisions_per_game"]["mean"])),
+            ("decisions per game, median", _num(t["decisions_per_game"]["median"]), _num(r["decisions_per_game"]["median"]))]
+    for seat in t["win_share_by_seat"]:
+        rows.append((f"P{seat} won", _pct(t["win_share_by_seat"][seat]), _pct(r["win_share_by_seat"][seat])))
+    rows.append(("people's seats won (fair share)",
+                 f"{_pct(t['people_win_share'])} ({_pct(t['people_fair_share'])})", "-"))
+    dead = sorted(set(t["dead_ends"]) | set(r["dead_ends"]))
+    for d in dead:
+        rows.append((f"dead end: {d}", str(t["dead_ends"].get(d, 0)), str(r["dead_ends"].get(d, 0))))
+    if not dead:
+        rows.append(("dead ends", "0", "0"))
+    rows.append((f"options taken (people: {t['decisions_counted']}; random: {r['decisions_counted']})", "", ""))
+    for k in list(dict.fromkeys([*t["options_taken"], *r["options_taken"]])):
+        rows.append((f"  {g['option_titles'][k]}", _pct(t["options_taken"].get(k, 0.0)), _pct(r["options_taken"].get(k, 0.0))))
+    from rich.cells import cell_len         # a Japanese title is two columns a character
+    width = max(cell_len(a) for a, _, _ in rows)
+    click.echo(f"  {'':<{width}}  {'table':>12}  {'random':>12}")
+    for a, b, c in rows:
+        click.echo(f"  {a}{' ' * (width - cell_len(a))}  {b:>12}  {c:>12}")
+    if t["finished"] < 10:
+        click.echo(f"  ({t['finished']} finished table games: too few to tell a difference from chance)")
+    click.echo("")
+
+
+def _option_titles(game, lang, keys) -> dict:
+    """'rule: option' as the rulebook titles them: 'Raise or call bluff: Call bluff'."""
+    from ..printing.narrate import Narrator
+    n = Narrator(game, lang)
+    out = {}
+    for k in keys:
+        owner, sep, option = k.partition(": ")
+        out[k] = (f"{n.name(owner)}: {n.name(option)}" if option != "choose" else n.name(owner)) if sep else n.name(k)
+    return out
+
+
+def _num(v) -> str:
+    return "-" if v is None else f"{v:g}"
+
+
+def _pct(v) -> str:
+    return "-" if v is None else f"{v:.0%}"

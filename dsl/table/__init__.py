@@ -1,0 +1,12 @@
+"""The play table: people and bots playing one game, each seat seeing only what it may.
+
+`session.py` holds the Table (one game, its seats, its replay written after every action),
+`view.py` a seat's view as plain data, `words.py` options and pieces in words, `terminal.py`
+the table in a terminal. The browser table builds on the same Table.
+
+May import: the language, the engine, the agents, printing (narration, the card sheets'
+symbols) and analyses.replay; nothing from the CLI.
+"""
+from .session import HUMAN, Refused, Table
+
+__all__ = ["HUMAN", "Refused", "Table"]

@@ -1,0 +1,289 @@
+"""The Table: one game being played by people and bots, its replay written as it goes.
+
+Chance outcomes and bot decisions draw from a generator seeded by the game's seed and the
+number of actions taken so far, so the same seed and the same human choices give the same
+game, also after a resume or an undo. Every action is written to the replay file
+(`dsl/analyses/replay.py`'s format, plus `seats` and `undone`) before `act` returns.
+"""
+from __future__ import annotations
+
+import bisect
+import json
+import random
+
+from ..agents.spec import parse_agent
+from ..analyses import replay as replay_mod
+from ..engine import CHANCE, Game
+from ..engine.program import plain_move
+from ..agents.infoset import simultaneous_pause
+from . import view as V
+from .words import Words
+
+HUMAN = "human"
+
+
+class Refused(Exception):
+    """A clear, one-line, player-facing reason; the table is unchanged."""
+
+
+class Table:
+    """One game being played: the rules, one state, who sits where, the replay written as it goes."""
+
+    def __init__(self, rules, players: int, seats: list, seed: int, replay_path: str | None = None,
+                 variants=(), actions=(), undone=()):
+        if len(seats) != players:
+            raise ValueError(f"{len(seats)} seats for {players} players: give one per seat")
+        self.rules = rules
+        self.game = Game(rules, players)
+        self.seats = [s.strip().lower() if s.strip().lower() == HUMAN else s.strip() for s in seats]
+        self.agents = [None if s == HUMAN else parse_agent(s) for s in self.seats]
+        self.seed = seed
+        self.variants = list(variants)
+        self.replay_path = replay_path
+        self.undone = [dict(u) for u in undone]
+        self.version = 0
+        self._words: dict = {}
+        self._zone_at = {name: z for z, name in enumerate(self.game.zone_names)}
+        self._start(list(actions))
+        self._save()
+
+    # ------------------------------------------------------------ building the state
+    def _start(self, actions: list) -> None:
+        """The state after `actions` from the start, with what each seat saw at every step."""
+        self.actions = []
+        self.state = self.game.new_initial_state(log=True)
+        self._known = []            # (log length after an action, per seat the pieces it could see)
+        self._late = {}             # a face-down choice's event -> per seat what it knew once all were revealed
+        self._mark(None)
+        for actor, move in actions:
+            self._apply(actor, move)
+        if actions and not self.state.is_terminal():
+            self.game.stuck(self.state)     # a game saved where nobody could decide ends there again
+
+    def _mark(self, before) -> None:
+        s = self.state
+        start = self._known[-1][0] if self._known else 0
+        seen = []
+        for p in range(self.game.n):
+            known = V.visible_pieces(self.game, s, p) | V.seen_in(self.game, s.log[start:], p, self._zone_at)
+            seen.append(known if before is None else known | before[p])
+        self._known.append((len(s.log), seen))
+
+    def _apply(self, actor: int, move) -> None:
+        before = [V.visible_pieces(self.game, self.state, p) for p in range(self.game.n)]
+        together = actor != CHANCE and simultaneous_pause(self.game, self.state) is not None
+        pending = V.pending_choices(self.state)
+        start = len(self.state.log)
+        if actor == CHANCE:
+            self.state.apply(int(move), CHANCE)
+            self.actions.append([CHANCE, int(move)])
+        else:
+            self.state.apply(tuple(move), actor)
+            self.actions.append([int(actor), plain_move(tuple(move))])
+        self._mark(before)
+        if together and V.pending_choices(self.state) != pending + 1:
+            self._revealed_choices(start, pending)
+        self.version += 1
+
+    def _revealed_choices(self, start: int, earlier: int) -> None:
+        """Everyone has chosen face down: each seat knows of those choices (logged at `start`
+        and the `earlier` ones before it) what it sees once they are all revealed."""
+        log = self.state.log
+        batch = [start]
+        for i in range(start - 1, -1, -1):
+            if len(batch) > earlier:
+                break
+            if log[i]["event"] == "choose" and log[i].get("hidden"):
+                batch.append(i)
+        now = self._known[-1][1]
+        for i in batch:
+            then = self._known_at_all(i)
+            self._late[i] = [a | b for a, b in zip(then, now)]
+
+    def _known_at_all(self, i: int) -> list:
+        if i in self._late:
+            return self._late[i]
+        k = bisect.bisect_right([end for end, _ in self._known], i)
+        return self._known[min(k, len(self._known) - 1)][1]
+
+    def _known_at(self, seat):
+        ends = [end for end, _ in self._known]
+
+        def known(i):
+            if i in self._late:
+                return self._late[i][seat]
+            k = bisect.bisect_right(ends, i)
+            return self._known[min(k, len(self._known) - 1)][1][seat]
+        return known
+
+    def _rng(self) -> random.Random:
+        return random.Random(f"{self.seed}:{len(self.actions)}")
+
+    # ------------------------------------------------------------ whose decision
+    def ended(self) -> bool:
+        return self.state.is_terminal()
+
+    def humans_to_act(self) -> list:
+        s = self.state
+        if s.is_terminal() or s.is_chance():
+            return []
+        return [int(p) for p in s.current_actors() if self.seats[int(p)] == HUMAN]
+
+    def advance(self) -> None:
+        """Plays chance and bots until a human must decide or the game ends."""
+        s = self.state
+        changed = False
+        while not s.is_terminal():
+            if s.is_chance():
+                self._apply(CHANCE, self._rng().randrange(s.chance_outcomes()))
+                changed = True
+                continue
+            if self.game.decision(s) is None:   # nobody can decide: the game ends in its dead end here
+                changed = True
+                break
+            bots = [int(p) for p in s.current_actors() if self.seats[int(p)] != HUMAN]
+            if not bots:
+                break
+            p = bots[0]
+            moves = s.legal_moves(p)
+            if not moves:
+                self.game.decision(s)
+                changed = True
+                break
+            self._apply(p, self.agents[p].act(s, p, self._rng(), moves))
+            changed = True
+        if changed:
+            self.version += 1
+            self._save()
+
+    def _moves(self, seat: int) -> list:
+        if seat not in self.humans_to_act():
+            return []
+        return self.state.legal_moves(seat)
+
+    def options(self, seat: int, lang: str = "en") -> list:
+        """That seat's legal moves now, numbered from 1, in words; [] when it is not its decision."""
+        if not isinstance(seat, int) or not 0 <= seat < self.game.n:
+            return []
+        moves = self._moves(seat)
+        if not moves:
+            return []
+        return V.options(self.words(lang), self.state, seat, moves)
+
+    def act(self, seat: int, index: int) -> None:
+        """The seat takes option `index` (from 1); then chance and bots play until a human must decide."""
+        if self.state.is_terminal():
+            raise Refused("the game has ended")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.n:
+            raise Refused(f"there is no seat {seat!r}")
+        if self.seats[seat] != HUMAN:
+            raise Refused(f"P{seat + 1} is played by {self.seats[seat]}, not by a person")
+        moves = self._moves(seat)
+        if not moves:
+            raise Refused(f"it is not P{seat + 1}'s decision")
+        if isinstance(index, bool) or not isinstance(index, int) or not 1 <= index <= len(moves):
+            raise Refused(f"choose an option from 1 to {len(moves)}")
+        self._apply(seat, moves[index - 1])
+        self._save()
+        self.advance()
+
+    def undo(self) -> None:
+        """Back to the previous human decision, recorded in the replay's `undone` list."""
+        at = next((i for i in range(len(self.actions) - 1, -1, -1)
+                   if self.actions[i][0] != CHANCE and self.seats[self.actions[i][0]] == HUMAN), None)
+        if at is None:
+            raise Refused("there is no decision of a person to undo")
+        taken = self.actions[at:]
+        self.undone.append({"at": at, "actions": taken})
+        version = self.version
+        self._start(self.actions[:at])
+        self.version = version + 1
+        self._save()
+
+    # ------------------------------------------------------------ what a seat sees
+    def words(self, lang: str) -> Words:
+        if lang not in self._words:
+            self._words[lang] = Words(self.game, lang)
+        return self._words[lang]
+
+    def log(self, seat, lang: str = "en") -> list:
+        known = self._known_at(seat) if seat is not None else None
+        return V.told(self.words(lang), self.state, seat, known)
+
+    def view(self, seat, lang: str = "en") -> dict:
+        """What `seat` may see (None: the designer's full view), as plain data."""
+        w = self.words(lang)
+        s = self.state
+        title = self.game.rules.game
+        name = _title(title, lang) or self.game.name
+        actors = [] if s.is_terminal() or s.is_chance() else [int(p) for p in s.current_actors()]
+        return {"game": name, "players": self.game.n, "seat": seat,
+                "you": f"P{seat + 1}" if seat is not None else None,
+                "seats": list(self.seats),
+                "turn": {"actors": actors, "waiting_for_you": seat in self.humans_to_act(),
+                         "step": V.step_title(w, s.log)},
+                "zones": V.zones(w, s, seat),
+                "counters": V.counters(w, s),
+                "alive": list(s.alive),
+                "log": self.log(seat, lang),
+                "options": self.options(seat, lang) if seat is not None else [],
+                "ended": self.ended(), "result": self.result(lang) if self.ended() else None,
+                "version": self.version}
+
+    def result(self, lang: str = "en") -> str:
+        """Who won, or the dead end the game ran into, in words."""
+        s = self.state
+        w = self.words(lang)
+        if s.dead_end is not None:
+            return w.narrator.event({"event": "dead_end", **s.dead_end.to_json()})
+        if s.outcome is None:
+            return w.say("対局中", "still being played")
+        winners = [f"P{int(p) + 1}" for p in s.outcome]
+        pay = ""
+        if s.payoffs is not None:
+            pay = " (" + ", ".join(f"P{i + 1} {v:g}" for i, v in enumerate(s.payoffs)) + ")"
+        if not winners:
+            return w.say("引き分け(勝者なし)", "a draw: nobody wins") + pay
+        return w.say("・".join(winners) + "の勝ち", " and ".join(winners) + (" wins" if len(winners) == 1 else " win")) + pay
+
+    # ------------------------------------------------------------ the replay
+    def replay(self) -> replay_mod.Replay:
+        rules = self.game.rules
+        sources = [list(p) for p in rules.sources] or [[rules.path, rules.source]]
+        return replay_mod.Replay(rules.path, list(self.variants), self.game.n, self.seed, 0, list(self.actions),
+                                 "played at the table: " + ", ".join(self.seats),
+                                 replay_mod.fingerprint(rules), sources, self.state.digest())
+
+    def to_json(self) -> dict:
+        return {**self.replay().to_json(), "seats": list(self.seats), "undone": self.undone}
+
+    def _save(self) -> None:
+        if self.replay_path is not None:
+            replay_mod.write_atomic(self.replay_path, json.dumps(self.to_json(), ensure_ascii=False, indent=1) + "\n")
+
+    @classmethod
+    def resume(cls, replay_path: str, rules=None) -> "Table":
+        """Continue a saved game; ReplayError when the file is not a table's replay or its
+        actions no longer play under the rules."""
+        rep = replay_mod.load(replay_path)
+        with open(replay_path, encoding="utf-8") as f:
+            data = json.load(f)
+        seats, undone = data.get("seats"), data.get("undone", [])
+        if not isinstance(seats, list) or len(seats) != rep.players or not all(isinstance(x, str) for x in seats):
+            raise replay_mod.ReplayError(f"{replay_path}: 'seats' must list who sits in each of the "
+                                         f"{rep.players} seats (written by `playtest play`)")
+        if not isinstance(undone, list):
+            raise replay_mod.ReplayError(f"{replay_path}: 'undone' must be a list")
+        if rules is None:
+            from ..loader import load
+            rules, _ = load(rep.rules, rep.variants)
+        replay_mod.run(Game(rules, rep.players), rep.actions, log=False)     # every action checked, or ReplayError
+        try:
+            return cls(rules, rep.players, seats, rep.seed, replay_path, rep.variants, rep.actions, undone)
+        except ValueError as e:
+            raise replay_mod.ReplayError(f"{replay_path}: {e}")
+
+
+def _title(decl, lang):
+    from ..language import syntax as S
+    return S.text_of(decl.texts, "title", lang) or S.text_of(decl.texts, "title", "en")

@@ -1,0 +1,269 @@
+"""The table in a terminal (rich): each human seat in turn sees what it may see, the log since
+its last decision and its options numbered; it types a number (`u` undo, `q` quit and keep the
+game, `?` help). Several people at one keyboard: between two people's decisions the screen is
+cleared and the next one presses Enter, so nobody sees another's hand. Works on a plain pipe
+as well as in a terminal: everything is read a line at a time.
+"""
+from __future__ import annotations
+
+import sys
+
+from rich.columns import Columns
+from rich.console import Console
+from rich.table import Table as Grid
+from rich.text import Text
+
+from .session import HUMAN, Refused
+
+_HIDDEN = "▮"
+
+
+def _say(lang, ja, en):
+    return ja if lang == "ja" else en
+
+
+def _read_line() -> str | None:
+    line = sys.stdin.readline()
+    return None if line == "" else line.strip()
+
+
+class Terminal:
+    """Plays `table` at this terminal until the game ends or a player quits."""
+
+    def __init__(self, table, lang: str = "en", console: Console | None = None, read=_read_line,
+                 saved_to: str | None = None):
+        self.table = table
+        self.lang = lang
+        self.console = console or Console(highlight=False, emoji=False)
+        self.read = read
+        self.saved_to = saved_to
+        self.seen: dict = {}            # seat -> how many log lines it has been shown
+        self.humans = [i for i, s in enumerate(table.seats) if s == HUMAN]
+
+    def say(self, ja, en) -> str:
+        return _say(self.lang, ja, en)
+
+    # ------------------------------------------------------------ the game
+    def run(self) -> str:
+        """'ended' or 'quit'."""
+        t = self.table
+        t.advance()
+        at_keyboard = None
+        while not t.ended():
+            humans = t.humans_to_act()
+            if not humans:
+                break
+            seat = humans[0]
+            if len(self.humans) > 1 and seat != at_keyboard:
+                if not self.pass_to(seat):
+                    return self.quit()
+            at_keyboard = seat
+            if self.turn(seat) == "quit":
+                return self.quit()
+        self.finish(at_keyboard)
+        return "ended"
+
+    def pass_to(self, seat: int) -> bool:
+        """Clears the screen and waits until the next player has the keyboard."""
+        self.clear()
+        self.console.print(Text(self.say(f"P{seat + 1} の番です。P{seat + 1} に代わって Enter を押してください(q で中断)。",
+                                         f"P{seat + 1}'s turn: hand over to P{seat + 1}, then press Enter (q to stop)."),
+                                style="bold"))
+        line = self.read()
+        return line is not None and line.lower() != "q"
+
+    def clear(self):
+        if self.console.is_terminal:
+            self.console.clear()
+        else:
+            self.console.print("\n" + "=" * 40 + "\n")
+
+    def turn(self, seat: int) -> str:
+        """One decision of `seat`: 'acted', 'undone' or 'quit'."""
+        t = self.table
+        view = t.view(seat, self.lang)
+        self.show(view, self.seen.get(seat, 0))
+        self.seen[seat] = len(view["log"])
+        n = len(view["options"])
+        while True:
+            self.console.print(Text(self.say(f"番号を選んでください (1〜{n}、u 取り消し、q 中断、? ヘルプ): ",
+                                             f"Your choice (1-{n}, u undo, q quit, ? help): "), style="bold"), end="")
+            line = self.read()
+            if line is None or line.lower() == "q":
+                return "quit"
+            if line == "?":
+                self.help()
+                continue
+            if line.lower() == "u":
+                try:
+                    t.undo()
+                except Refused as e:
+                    self.console.print(Text(str(e), style="red"))
+                    continue
+                self.seen = {}
+                return "undone"
+            if not line.isdigit():
+                if line:
+                    self.console.print(Text(self.say(f"1〜{n} の番号を入力してください", f"type a number from 1 to {n}"),
+                                            style="red"))
+                continue
+            try:
+                t.act(seat, int(line))
+            except Refused as e:
+                self.console.print(Text(str(e), style="red"))
+                continue
+            chosen = view["options"][int(line) - 1]["text"]
+            self.console.print(Text(self.say(f"→ {chosen}", f"→ {chosen}"), style="green"))
+            return "acted"
+
+    def help(self):
+        self.console.print(self.say(
+            "番号: その選択肢を選ぶ / u: 直前の人の選択まで戻す(記録されます) / q: 中断して保存 / ?: このヘルプ\n"
+            "▮ はあなたに見えない駒です(数は見えます)。",
+            "a number: take that option / u: undo back to the last decision a person took (recorded) / "
+            "q: stop, keeping the game / ?: this help\n▮ is a piece you may not see (its count you may)."))
+
+    def quit(self) -> str:
+        if self.saved_to:
+            self.console.print(self.say(f"中断しました。続きは: playtest play --resume {self.saved_to}",
+                                        f"Stopped. Continue with: playtest play --resume {self.saved_to}"))
+        return "quit"
+
+    def finish(self, seat):
+        """The end: the last person's view (the designer's when no person plays), then the result."""
+        t = self.table
+        if len(self.humans) > 1:
+            seat = None         # the game is over: everyone looks at the whole table
+        view = t.view(seat if seat is not None else (self.humans[0] if len(self.humans) == 1 else None), self.lang)
+        self.show(view, self.seen.get(seat, 0))
+        self.console.rule(self.say("終了", "Game over"))
+        self.console.print(Text(self.say("結果: ", "Result: ") + t.result(self.lang), style="bold"))
+        if self.saved_to:
+            self.console.print(self.say(f"記録: {self.saved_to}(playtest replay {self.saved_to} で再生)",
+                                        f"Saved: {self.saved_to} (playtest replay {self.saved_to} tells it again)"))
+
+    # ------------------------------------------------------------ drawing a view
+    def show(self, view: dict, since: int):
+        c = self.console
+        you = view["you"] or self.say("全体", "the whole table")
+        step = view["turn"]["step"]
+        c.rule(Text(f"{view['game']} — {you}" + (f" — {step}" if step else "")))
+        spaces = self.option_spaces(view["options"])
+        boards: dict = {}
+        for z in view["zones"]:
+            if "grid" in z:
+                boards.setdefault(z["grid"]["board"], []).append(z)
+        for zones in boards.values():
+            c.print(self.board(zones, spaces))
+        for z in view["zones"]:
+            if "grid" not in z and (z["count"] or z["owner"] == view["seat"] and z["kind"] == "hand"):
+                c.print(self.zone(z, view["seat"]))
+        self.counters(view["counters"])
+        log = view["log"][since:]
+        if log:
+            c.print(Text(self.say("── これまでの流れ ──", "── since your last turn ──"), style="dim"))
+            for line in log[-40:]:
+                c.print(Text(line, style="dim" if line.startswith("   ") else ""))
+        if view["options"]:
+            c.print(Text(self.say("あなたの番です。選べること:", "Your move. You may:"), style="bold"))
+            self.options(view["options"])
+
+    def piece(self, p) -> Text:
+        if p is None:
+            return Text(_HIDDEN, style="dim")
+        if p["face"] is not None and p["kind"] == p["label"] or p["face"] is not None:
+            return Text(f"[{p['face']}]", style="bold")
+        return Text(p["name"], style=f"bold {p['color']}" if p["color"] else "bold")
+
+    def zone(self, z, seat) -> Text:
+        line = Text()
+        mine = z["owner"] == seat and seat is not None
+        line.append(z["title"], style="bold cyan" if mine else "cyan")
+        line.append(f" ({z['count']}): ")
+        pieces = z["pieces"]
+        hidden = sum(1 for p in pieces if p is None)
+        shown = [p for p in pieces if p is not None]
+        for p in shown[:30]:
+            line.append_text(self.piece(p))
+            line.append(" ")
+        if len(shown) > 30:
+            line.append(f"… +{len(shown) - 30} ")
+        if hidden:
+            line.append(_HIDDEN * hidden if hidden <= 12 else f"{_HIDDEN} × {hidden}", style="dim")
+        return line
+
+    def option_spaces(self, options) -> dict:
+        """A space an option names alone -> that option's number, to be drawn on the board."""
+        out = {}
+        for o in options:
+            if len(o["spaces"]) == 1 and not o["pieces"]:
+                out.setdefault(o["spaces"][0], o["index"])
+        return out
+
+    def board(self, zones, spaces):
+        g = zones[0]["grid"]
+        cells = {(z["grid"]["row"], z["grid"]["col"]): z for z in zones}
+        grid = Grid(title=g["title"], show_header=False, show_lines=True, pad_edge=True)
+        for _ in range(g["cols"]):
+            grid.add_column(justify="center", min_width=3)
+        for r in range(g["rows"]):
+            row = []
+            for col in range(g["cols"]):
+                z = cells.get((r, col))
+                cell = Text()
+                if z is not None:
+                    for p in z["pieces"]:
+                        cell.append_text(self._on_board(p))
+                    if not z["pieces"] and z["name"] in spaces:
+                        cell.append(str(spaces[z["name"]]), style="dim")
+                row.append(cell)
+            grid.add_row(*row)
+        return grid
+
+    def _on_board(self, p) -> Text:
+        if p is None:
+            return Text(_HIDDEN)
+        owner = self.table.game.piece_owner[p["id"]]
+        if owner is not None:
+            return Text(f"P{int(owner) + 1}", style=["bold red", "bold blue", "bold green", "bold magenta"][int(owner) % 4])
+        return self.piece(p)
+
+    def counters(self, counters):
+        line = Text()
+        for k in counters:
+            if k["per"] is None:
+                part = f"{k['title']}: {k['text']}"
+            elif k["per"] in ("player", "team") or len(k["texts"]) <= 12:
+                part = f"{k['title']}: " + " ".join(f"{who} {v}" for who, v in k["texts"].items())
+            else:
+                continue
+            if line:
+                line.append("  ·  ", style="dim")
+            line.append(part)
+        if line:
+            self.console.print(line)
+
+    def options(self, options):
+        """Numbered; options sharing a head ('Raise the bid: ...') are grouped under it."""
+        groups: list = []
+        for o in options:
+            head, sep, rest = o["text"].partition(": ")
+            key = head if sep else ""
+            if groups and groups[-1][0] == key:
+                groups[-1][1].append((o["index"], rest if sep else o["text"]))
+            else:
+                groups.append((key, [(o["index"], rest if sep else o["text"])]))
+        for head, items in groups:
+            if head and len(items) > 1:
+                self.console.print(Text(f"  {head}:", style="bold"))
+                indent = "    "
+            else:
+                indent = "  "
+                if head:
+                    items = [(i, f"{head}: {text}") for i, text in items]
+            entries = [Text.assemble((f"{i:>2}", "bold yellow"), f". {text}") for i, text in items]
+            if len(entries) <= 8:
+                for e in entries:
+                    self.console.print(Text(indent) + e)
+            else:
+                self.console.print(Columns(entries, padding=(0, 3), column_first=True), style="", soft_wrap=False)

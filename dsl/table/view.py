@@ -1,0 +1,195 @@
+"""A seat's view of the table as plain JSON-able data: zones and the pieces in them, counters,
+whose turn it is, the log in words; built from the engine's observation of that seat and what
+is public, so it holds nothing the seat may not see.
+
+What a seat sees is the engine's observation, which the agents' information sets leave fixed
+(dsl/agents/infoset.py): a zone seen by everyone, its own (or its team's) zone seen by its
+owner, a revealed piece; counters and variables are public in the language. A hidden
+piece is `null` (its zone's count stays public). The log names a piece only where the seat
+could see it just before or just after the action that moved it, and a face-down choice of
+another seat reads "P3 chose (face down)" until everyone has chosen.
+"""
+from __future__ import annotations
+
+from ..agents.infoset import simultaneous_pause, visible_zones
+from ..engine.program import param_names
+from ..engine.values import Player, Team, plain
+
+
+def visible_pieces(game, state, seat) -> frozenset:
+    """The pieces `seat` may see in `state` (every piece for the designer, seat None)."""
+    if seat is None:
+        return frozenset(game.pieces)
+    seen = visible_zones(game, seat)
+    revealed = state.revealed
+    return frozenset(p for z, pieces in enumerate(state.zones) for p in pieces if seen[z] or revealed[p])
+
+
+def seen_in(game, events, seat, at: dict) -> frozenset:
+    """The pieces `seat` sees pass by in `events`: revealed, or moved from or into a zone it
+    sees (`at`: each zone's number by its name)."""
+    seen = visible_zones(game, seat)
+    out = set()
+    for ev in events:
+        k = ev["event"]
+        if k == "reveal" or (k == "move" and (seen[at[ev["to"]]] or ("from" in ev and seen[at[ev["from"]]]))):
+            out.update(ev["pieces"])
+    return frozenset(out)
+
+
+def zone_kind(game, z: int) -> str:
+    if z in game.space_at:
+        return "grid"
+    return "hand" if game.zone_kind[z] == "hand" else "pile"
+
+
+def zones(words, state, seat) -> list:
+    """Every zone, its pieces as the seat sees them (None where it may not)."""
+    game = words.game
+    n = words.narrator
+    seen = game.observation(state, seat)["zones"] if seat is not None else None
+    out = []
+    for z, name in enumerate(game.zone_names):
+        owner = game.zone_owner[z]
+        if seen is None:
+            shown = [words.piece(p, state.face[p]) for p in state.zones[z]]
+        else:
+            shown = [words.piece(o["piece"], o.get("face")) if o is not None else None for o in seen[name]]
+        zone = {"name": name, "title": n.zone(name),
+                "owner": int(owner) if type(owner) is Player else None,
+                "team": int(owner) if type(owner) is Team else None,
+                "kind": zone_kind(game, z), "role": game.zone_kind[z], "seen": game.zone_seen[z],
+                "count": len(state.zones[z]), "pieces": shown}
+        if z in game.space_at:
+            board, x, y = game.space_at[z]
+            cols, rows = game.board_sizes[board]
+            zone["grid"] = {"board": board, "title": n.name(board), "rows": rows, "cols": cols,
+                            "row": y - 1, "col": x - 1}
+        out.append(zone)
+    return out
+
+
+def counters(words, state) -> list:
+    """Counters and variables, all public: one value, or one per player, team or piece."""
+    game = words.game
+    n = words.narrator
+    out = []
+    for name, i in game.var_slots.items():
+        if name in game.pvar_slots:
+            continue
+        v = state.vars[i]
+        out.append({"name": name, "title": n.name(name), "per": None, "value": plain(v),
+                    "text": words.value(v)})
+    for name, i in game.pvar_slots.items():
+        per = game.var_decls[name].per
+        row = state.pvars[i]
+        if per == "player":
+            keys = [f"P{k + 1}" for k in range(len(row))]
+        elif per == "team":
+            keys = [f"T{k + 1}" for k in range(len(row))]
+        else:
+            order = sorted(game.piece_index[name].items(), key=lambda kv: kv[1])
+            keys = [words.name(p) for p, _ in order]
+        out.append({"name": name, "title": n.name(name), "per": per,
+                    "values": {k: plain(v) for k, v in zip(keys, row)},
+                    "texts": {k: words.value(v) for k, v in zip(keys, row)}})
+    return out
+
+
+def options(words, state, seat: int, moves: list) -> list:
+    """`moves` (the seat's legal moves in `state`) numbered from 1, in words, naming only the
+    pieces the seat sees."""
+    known = visible_pieces(words.game, state, seat)
+    pause = words.game.pauses.get(state.ip)
+    step = step_title(words, state.log or ())
+    return [{"index": i + 1, "text": words.option(m, param_names(pause, m[0]), known, step), "option": m[0],
+             "pieces": words.pieces_named(m, known), "spaces": words.spaces_named(m)}
+            for i, m in enumerate(moves)]
+
+
+def pending_choices(state) -> int:
+    """How many face-down choices the simultaneous choice the game waits at holds (they are the
+    last choose events of the log: nothing else is logged while they are collected)."""
+    pause = simultaneous_pause(state.game, state)
+    return len(state.loc_slots[pause.pending_slot]) if pause is not None else 0
+
+
+def step_title(words, log) -> str | None:
+    for ev in reversed(log):
+        if ev["event"] in ("step", "phase"):
+            return words.narrator.name(ev["name"])
+    return None
+
+
+def told(words, state, seat, known_at, log=None) -> list:
+    """The log (`state`'s, or `log`) in words as `seat` may know it: `known_at(i)` is the set of
+    pieces the seat could see around event i (None: the designer, who knows every piece); the
+    face-down choices the game still collects are hidden from everyone but their chooser."""
+    n = _SeatNarrator(words)
+    game = words.game
+    log = state.log if log is None else log
+    hidden_from = len(log) - _pending_events(log, pending_choices(state))
+    seen = visible_zones(game, seat) if seat is not None else None
+    zone_at = {name: z for z, name in enumerate(game.zone_names)}
+    out = []
+    for i, ev in enumerate(log):
+        known = known_at(i) if seat is not None else None
+        n.known = known
+        kind = ev["event"]
+        if kind == "choose" and ev.get("hidden") and i >= hidden_from and seat is not None \
+                and seat not in _choosers(game, ev):
+            out.append(n.say(f"{n.who(ev)}: 伏せて選んだ", f"{n.who(ev)} chose (face down)"))
+            continue
+        if kind == "reveal":       # a card by its printed name, not its label's values
+            ev = dict(ev, shown=[f if game.kind_of[p] in game.faces else words.name(p)
+                                 for p, f in zip(ev["pieces"], ev["shown"])])
+        if kind == "roll" and seat is not None:
+            # a die rolled is hidden again: its face is seen only where its zone is seen (a
+            # single die rolled names no zone: where it lies now)
+            where = [zone_at[ev["zone"]] if ev.get("zone") else state.loc[p] for p in ev["pieces"]]
+            ev = dict(ev, faces=[f if seen[z] else "?" for z, f in zip(where, ev["faces"])])
+        out.append(n.event(ev))
+    return out
+
+
+def _pending_events(log, pending: int) -> int:
+    """How many events at the end of the log the `pending` face-down choices take."""
+    k = 0
+    seen = 0
+    for ev in reversed(log):
+        if seen == pending:
+            break
+        k += 1
+        if ev["event"] == "choose" and ev.get("hidden"):
+            seen += 1
+    return k
+
+
+def _choosers(game, ev) -> tuple:
+    """The seats that know a face-down choice: its chooser and the team they chose for."""
+    if "team" in ev:
+        return tuple(int(p) for p in game.players_in(Team(ev["team"])))
+    return (ev["player"],)
+
+
+class _SeatNarrator:
+    """The Narrator with pieces a seat may not see told only by their kind."""
+
+    def __init__(self, words):
+        self.words = words
+        self.known = None
+        self._n = words.narrator
+
+    def __getattr__(self, name):
+        return getattr(self._n, name)
+
+    def card(self, i: int) -> str:
+        if self.known is not None and i not in self.known:
+            return self.words.hidden(i)
+        return self.words.name(i)
+
+    def event(self, ev: dict) -> str:
+        from ..constructs.registry import events
+        if ev["event"] == "dead_end":
+            return self._n.event(ev)
+        return events()[ev["event"]][1](self, ev)

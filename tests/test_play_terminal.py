@@ -1,0 +1,151 @@
+"""`playtest play` through a real pseudo-terminal (pexpect): whole games of Bluff and of
+tic-tac-toe against a random bot, in English and Japanese; the game ends, the result is
+printed, and the saved replay tells the same game with `playtest replay`. Also a plain pipe,
+hot-seat for two people, quitting and resuming."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pexpect
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PROMPT = {"en": r"Your choice \(1-(\d+), u undo", "ja": r"番号を選んでください \(1〜(\d+)、u"}
+RESULT = {"en": r"Result: ([^\r\n\x1b]*)", "ja": r"結果: ([^\r\n\x1b]*)"}
+# a generous bound for a slow shared machine; the test asserts what is shown, never how fast
+WAIT = 120
+
+
+def cli(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "dsl.cli", *args], cwd=ROOT, capture_output=True, text=True,
+                          encoding="utf-8", **kw)
+
+
+def spawn(*args):
+    return pexpect.spawn(sys.executable, ["-m", "dsl.cli", *args], cwd=ROOT, encoding="utf-8",
+                         timeout=WAIT, dimensions=(50, 120), env={**os.environ, "TERM": "xterm-256color"})
+
+
+def play_through(child, lang, pick) -> tuple:
+    """Answers every prompt with pick(number of options); (decisions taken, result line)."""
+    taken = 0
+    while True:
+        i = child.expect([PROMPT[lang], RESULT[lang]])
+        if i == 1:
+            return taken, child.match.group(1)
+        n = int(child.match.group(1))
+        child.sendline(str(pick(n)))
+        taken += 1
+        assert taken < 500
+
+
+def replayed_to_the_same_state(path):
+    saved = json.loads(open(path, encoding="utf-8").read())
+    out = cli("replay", path)
+    assert out.returncode == 0, out.stderr
+    assert "(the replay stops before the game ends)" not in out.stdout
+    assert out.stdout.strip().splitlines()[-1] == f"state {saved['final_state']}"
+    return saved
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_whole_game_of_bluff_against_a_random_bot(tmp_path, lang):
+    path = str(tmp_path / "bluff.json")
+    child = spawn("play", "games/bluff.rules", "-p", "2", "--seed", "5", "--lang", lang, "--save", path)
+    # raise while the bid is low, then call bluff (the last option) to end rounds quickly
+    taken, result = play_through(child, lang, lambda n: n if n < 10 else 1)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert taken >= 1
+    saved = replayed_to_the_same_state(path)
+    assert saved["seats"] == ["human", "random"] and saved["seed"] == 5
+    winner = re.search(r"P[12]", result).group(0)
+    assert result == (f"{winner}の勝ち" if lang == "ja" else f"{winner} wins")
+    decisions = [a for a in saved["actions"] if a[0] == 0]
+    assert len(decisions) == taken
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_whole_game_of_tictactoe_against_a_random_bot(tmp_path, lang):
+    path = str(tmp_path / "ttt.json")
+    child = spawn("play", "games/tictactoe.rules", "--seed", "2", "--lang", lang, "--save", path)
+    child.expect("Tic-tac-toe" if lang == "en" else "三目並べ")
+    taken, result = play_through(child, lang, lambda n: 1)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    saved = replayed_to_the_same_state(path)
+    assert 3 <= taken <= 5 and len([a for a in saved["actions"] if a[0] == 0]) == taken
+    assert re.fullmatch(r"P[12] wins|a draw: nobody wins" if lang == "en" else r"P[12]の勝ち|引き分け\(勝者なし\)", result)
+
+
+def test_quit_keeps_the_game_and_resume_goes_on_from_it(tmp_path):
+    path = str(tmp_path / "q.json")
+    child = spawn("play", "games/tictactoe.rules", "--seed", "2", "--save", path)
+    child.expect(PROMPT["en"])
+    child.sendline("1")
+    child.expect(PROMPT["en"])
+    child.sendline("q")
+    child.expect("Continue with: playtest play --resume " + re.escape(path))
+    child.expect(pexpect.EOF)
+    first = json.loads(open(path, encoding="utf-8").read())
+    assert len(first["actions"]) == 2
+    child = spawn("play", "--resume", path)
+    child.expect(r"P1.*\r?\n.*P2", timeout=WAIT)     # the board shows both marks already laid
+    taken, _ = play_through(child, "en", lambda n: 1)
+    child.expect(pexpect.EOF)
+    saved = replayed_to_the_same_state(path)
+    assert saved["actions"][:2] == first["actions"] and taken >= 2
+    assert len([a for a in saved["actions"] if a[0] == 0]) == 1 + taken
+
+
+def test_a_plain_pipe_plays_undo_and_help_and_bad_input_are_answered(tmp_path):
+    path = str(tmp_path / "p.json")
+    out = subprocess.run([sys.executable, "-m", "dsl.cli", "play", "games/tictactoe.rules", "--seed", "2",
+                          "--save", path], cwd=ROOT, capture_output=True,
+                         text=True, input="?\nzz\n0\nu\n1\nu\n" + "1\n" * 8, encoding="utf-8")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "a number: take that option" in text
+    assert "type a number from 1 to 9" in text and "choose an option from 1 to 9" in text
+    assert "there is no decision of a person to undo" in text
+    assert "Result: " in text
+    saved = replayed_to_the_same_state(path)
+    assert len(saved["undone"]) == 1 and saved["undone"][0]["at"] == 0 and len(saved["undone"][0]["actions"]) == 2
+
+
+def test_two_people_at_one_keyboard_never_see_each_others_hand(tmp_path):
+    path = str(tmp_path / "d.json")
+    answers = ("\n1\n" * 4) + "q\n"
+    out = subprocess.run([sys.executable, "-m", "dsl.cli", "play", "games/democracy.rules", "--seats",
+                          "human,human,random", "--seed", "3", "--save", path], cwd=ROOT, capture_output=True,
+                         text=True, input=answers, encoding="utf-8")
+    assert out.returncode == 0, out.stderr
+    screens = out.stdout.split("hand over to ")[1:]
+    assert [s[:2] for s in screens[:4]] == ["P1", "P2", "P1", "P2"]
+    for s in screens[:4]:
+        me = s[:2]
+        other = "P2" if me == "P1" else "P1"
+        own = re.search(me + r"'s hand \(\d+\): (.*)", s).group(1)
+        theirs = re.search(other + r"'s hand \(\d+\): (.*)", s).group(1)
+        assert re.fullmatch(r"(\S{2,3} )+", own) and "▮" not in own
+        assert set(theirs.strip()) == {"▮"}
+    # P1's face-down card is hidden on P2's screen, and shown to both once all have chosen
+    assert "P1 chose (face down)" in screens[1]
+    assert re.search(r"P1: chooses card \S+ \(face down\)", screens[2])
+
+
+def test_bad_seats_and_a_missing_game_are_clear_errors(tmp_path):
+    out = cli("play", "games/bluff.rules", "--seats", "human,clever", "--save", str(tmp_path / "x.json"))
+    assert out.returncode == 2 and "unknown agent 'clever'" in out.stderr and "Traceback" not in out.stderr
+    out = cli("play", "games/bluff.rules", "-p", "3", "--seats", "human,random", "--save", str(tmp_path / "x.json"))
+    assert out.returncode == 2 and "names 2 seats for 3 players" in out.stderr
+    out = cli("play")
+    assert out.returncode == 2 and "name the game's rule file" in out.stderr
+    out = cli("play", "--resume", str(tmp_path / "none.json"))
+    assert out.returncode == 1 and "no such replay file" in out.stderr
