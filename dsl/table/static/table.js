@@ -67,6 +67,7 @@ function receive(msg) {
   last = msg;
   lang = msg.lang || lang;
   picking = null;
+  document.body.dataset.picking = "no";
   render();
 }
 
@@ -296,6 +297,7 @@ function drawOptions(options) {
 function choose(options) {
   if (options.length === 1) { act(options[0].index); return; }
   picking = options;
+  document.body.dataset.picking = "yes";
   drawOptions(last.view.options || []);
 }
 

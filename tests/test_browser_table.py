@@ -1,0 +1,133 @@
+"""The table in a real browser (Playwright driving Debian's chromium): two people and a bot finish
+a game of Bluff and of Democracy, each person on their own page, clicking options and cards."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from dsl.analyses import replay as replay_mod
+
+from _util import BLUFF, DEMOCRACY, ROOT, game_of
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("chromium is not installed: apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def serve(tmp_path):
+    """Starts `playtest serve`; returns the human seats' links and the replay file."""
+    procs = []
+
+    def start(*args):
+        proc = subprocess.Popen([sys.executable, "-m", "dsl.cli", "serve", *args, "--port", "0", "--save", str(tmp_path)],
+                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        procs.append(proc)
+        links, saved = {}, None
+        for line in proc.stdout:
+            m = re.match(r"\s+(P\d+ \(human\)|designer)\s+(http://\S+)", line)
+            if m:
+                links[m[1].split()[0]] = m[2]
+            if line.startswith("saved after every move to "):
+                saved = line.split(" to ", 1)[1].split(";")[0]
+            if line.startswith("Ctrl-C"):
+                break
+        assert links and saved, proc.stderr.read()
+        return links, saved
+
+    yield start
+    for proc in procs:
+        proc.terminate()
+        proc.wait()
+
+
+def version(page) -> str:
+    return page.evaluate("document.body.dataset.version")
+
+
+def finish(pages, use_cards: bool) -> int:
+    """Each page takes its turn when its page says so, until both pages show the game's end;
+    returns how many choices the pages made."""
+    made = 0
+    while not all(p.evaluate("document.body.dataset.ended") == "yes" for p in pages):
+        page = next((p for p in pages if p.locator("#turn .turn-line.yours").count()), None)
+        if page is None:        # the other page's update is on its way: wait for any page to change
+            seen = [version(p) for p in pages]
+            pages[0].wait_for_function(
+                "seen => document.body.dataset.ended === 'yes' || document.body.dataset.version !== seen", arg=seen[0])
+            continue
+        before = version(page)
+        cards = page.locator(".piece.choosable")
+        if use_cards and cards.count() and made % 2 == 0:
+            cards.nth(made % cards.count()).click()
+            page.wait_for_function("v => document.body.dataset.version !== v || document.body.dataset.picking === 'yes'",
+                                   arg=before)
+            if page.evaluate("document.body.dataset.picking") == "yes":
+                page.locator("button.option:not(.faded)").first.click()
+        else:
+            options = page.locator("button.option")
+            options.nth((made * 7) % options.count()).click()
+        page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
+        now = version(page)
+        for other in pages:     # both pages see the same table version before the next choice
+            other.wait_for_function("v => document.body.dataset.version === v", arg=now)
+        made += 1
+    return made
+
+
+@pytest.mark.parametrize("path, seed, cards", [
+    (BLUFF, 4, False),
+    pytest.param(DEMOCRACY, 6, True, marks=pytest.mark.slow),       # about 20 s: some 150 choices
+], ids=["bluff", "democracy"])
+def test_two_people_and_a_bot_finish_a_game_from_their_own_pages(browser, serve, path, seed, cards):
+    links, saved = serve(str(path), "--seats", "human,human,random", "--seed", str(seed))
+    pages = []
+    for seat in ("P1", "P2"):
+        page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+        errors = []
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        page.goto(links[seat])
+        page.wait_for_selector("body[data-state=live]")
+        assert page.locator("#who").inner_text().endswith(seat)
+        pages.append((page, errors))
+    made = finish([p for p, _ in pages], cards)
+    rep = replay_mod.load(saved)
+    state = replay_mod.run(game_of(str(path), 3), rep.actions, log=False)
+    assert state.is_terminal()
+    assert made == sum(1 for actor, _ in rep.actions if actor in (0, 1)) and made >= 3
+    data = json.loads(open(saved, encoding="utf-8").read())
+    assert data["seats"] == ["human", "human", "random"] and data["undone"] == []
+    for seat, (page, errors) in zip(("P1", "P2"), pages):
+        assert errors == []
+        assert page.locator("#result").inner_text().strip()
+        # the page draws only pieces the seat's view shows (a pile: its top one), the rest as backs
+        view = seat_view(links[seat])
+        shown = {p["id"] for z in view["zones"] for p in z["pieces"] if p is not None}
+        drawn = {int(x) for x in page.eval_on_selector_all("[data-piece]", "es => es.map(e => e.dataset.piece)")}
+        assert drawn <= shown
+        hands = [z for z in view["zones"] if z["kind"] == "hand"]
+        assert page.locator(".kind-hand .piece.back, .kind-hand .piece.die.hidden").count() \
+            == sum(p is None for z in hands for p in z["pieces"])
+
+
+def seat_view(link: str) -> dict:
+    """What the server sends that link's seat, read over a socket of its own."""
+    from websockets.sync.client import connect
+    address, token = link.split("#")
+    with connect(address.replace("http://", "ws://").replace("/table/", "/ws/")) as ws:
+        ws.send(json.dumps({"type": "join", "token": token}))
+        return json.loads(ws.recv())["view"]
