@@ -14,7 +14,7 @@ import pexpect
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PROMPT = {"en": r"Your choice \(1-(\d+), u undo", "ja": r"番号を選んでください \(1〜(\d+)、u"}
+PROMPT = {"en": r"Your choice \(1(?:-(\d+))?, u undo", "ja": r"番号を選んでください \(1(?:〜(\d+))?、u"}
 RESULT = {"en": r"Result: ([^\r\n\x1b]*)", "ja": r"結果: ([^\r\n\x1b]*)"}
 # a generous bound for a slow shared machine; the test asserts what is shown, never how fast
 WAIT = 120
@@ -37,10 +37,15 @@ def play_through(child, lang, pick) -> tuple:
         i = child.expect([PROMPT[lang], RESULT[lang]])
         if i == 1:
             return taken, child.match.group(1)
-        n = int(child.match.group(1))
+        n = int(child.match.group(1) or 1)
         child.sendline(str(pick(n)))
         taken += 1
         assert taken < 500
+
+
+def plain(text: str) -> str:
+    """The screen's text without its colours and cursor moves."""
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
 
 
 def replayed_to_the_same_state(path):
@@ -138,6 +143,24 @@ def test_two_people_at_one_keyboard_never_see_each_others_hand(tmp_path):
     # P1's face-down card is hidden on P2's screen, and shown to both once all have chosen
     assert "P1 chose (face down)" in screens[1]
     assert re.search(r"P1: chooses card \S+ \(face down\)", screens[2])
+
+
+def test_in_a_terminal_the_screen_is_cleared_before_the_next_person_takes_the_keyboard(tmp_path):
+    child = spawn("play", "games/democracy.rules", "--seats", "human,human,random", "--seed", "3",
+                  "--save", str(tmp_path / "h.json"))
+    child.expect("hand over to P1")
+    child.sendline("")
+    child.expect(PROMPT["en"])
+    shown = plain(child.before)
+    assert "P1's hand (6): " in shown and "P2's hand (6): ▮▮▮▮▮▮" in shown
+    child.sendline("1")
+    child.expect("hand over to P2")
+    assert "\x1b[2J" in child.before          # the whole screen cleared, P1's hand with it
+    child.sendline("")
+    child.expect(PROMPT["en"])
+    assert "P1's hand (6): ▮▮▮▮▮▮" in plain(child.before) and "P1 chose (face down)" in plain(child.before)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
 
 
 def test_bad_seats_and_a_missing_game_are_clear_errors(tmp_path):

@@ -10,12 +10,14 @@ import sys
 
 from rich.columns import Columns
 from rich.console import Console
+from rich.padding import Padding
 from rich.table import Table as Grid
 from rich.text import Text
 
 from .session import HUMAN, Refused
 
 _HIDDEN = "▮"
+_LOG_LINES = 30          # more scroll the hand off a screen: the rest is in the replay
 
 
 def _say(lang, ja, en):
@@ -86,8 +88,9 @@ class Terminal:
         self.seen[seat] = len(view["log"])
         n = len(view["options"])
         while True:
-            self.console.print(Text(self.say(f"番号を選んでください (1〜{n}、u 取り消し、q 中断、? ヘルプ): ",
-                                             f"Your choice (1-{n}, u undo, q quit, ? help): "), style="bold"), end="")
+            numbers = "1" if n == 1 else self.say(f"1〜{n}", f"1-{n}")
+            self.console.print(Text(self.say(f"番号を選んでください ({numbers}、u 取り消し、q 中断、? ヘルプ): ",
+                                             f"Your choice ({numbers}, u undo, q quit, ? help): "), style="bold"), end="")
             line = self.read()
             if line is None or line.lower() == "q":
                 return "quit"
@@ -101,6 +104,9 @@ class Terminal:
                     self.console.print(Text(str(e), style="red"))
                     continue
                 self.seen = {}
+                self.console.print(Text(self.say("↶ 直前の人の選択まで戻しました(記録に残ります)",
+                                                 "↶ back to the last decision a person took (the save records the undo)"),
+                                        style="yellow"))
                 return "undone"
             if not line.isdigit():
                 if line:
@@ -126,21 +132,24 @@ class Terminal:
     def quit(self) -> str:
         if self.saved_to:
             self.console.print(self.say(f"中断しました。続きは: playtest play --resume {self.saved_to}",
-                                        f"Stopped. Continue with: playtest play --resume {self.saved_to}"))
+                                        f"Stopped. Continue with: playtest play --resume {self.saved_to}"),
+                               soft_wrap=True)     # a path broken across lines cannot be copied
         return "quit"
 
     def finish(self, seat):
-        """The end: the last person's view (the designer's when no person plays), then the result."""
+        """The end: the view of the person at the keyboard (the designer's when no person
+        plays: nobody's secret is left to keep), then the result."""
         t = self.table
-        if len(self.humans) > 1:
-            seat = None         # the game is over: everyone looks at the whole table
-        view = t.view(seat if seat is not None else (self.humans[0] if len(self.humans) == 1 else None), self.lang)
+        if seat is None and len(self.humans) == 1:
+            seat = self.humans[0]
+        view = t.view(seat, self.lang)
         self.show(view, self.seen.get(seat, 0))
         self.console.rule(self.say("終了", "Game over"))
         self.console.print(Text(self.say("結果: ", "Result: ") + t.result(self.lang), style="bold"))
         if self.saved_to:
             self.console.print(self.say(f"記録: {self.saved_to}(playtest replay {self.saved_to} で再生)",
-                                        f"Saved: {self.saved_to} (playtest replay {self.saved_to} tells it again)"))
+                                        f"Saved: {self.saved_to} (playtest replay {self.saved_to} tells it again)"),
+                               soft_wrap=True)
 
     # ------------------------------------------------------------ drawing a view
     def show(self, view: dict, since: int):
@@ -148,6 +157,16 @@ class Terminal:
         you = view["you"] or self.say("全体", "the whole table")
         step = view["turn"]["step"]
         c.rule(Text(f"{view['game']} — {you}" + (f" — {step}" if step else "")))
+        # the log first: the hand, the table and the options stay next to the prompt
+        log = view["log"][since:]
+        if log:
+            c.print(Text(self.say("── これまでの流れ ──", "── since your last turn ──"), style="dim"))
+            if len(log) > _LOG_LINES:
+                c.print(Text(self.say(f"   (前の {len(log) - _LOG_LINES} 行は playtest replay で)",
+                                      f"   ({len(log) - _LOG_LINES} earlier lines: see playtest replay)"), style="dim"))
+            for line in log[-_LOG_LINES:]:
+                c.print(Text(line, style="dim" if line.startswith("   ") else ""))
+            c.rule(style="dim")
         spaces = self.option_spaces(view["options"])
         boards: dict = {}
         for z in view["zones"]:
@@ -159,11 +178,6 @@ class Terminal:
             if "grid" not in z and (z["count"] or z["owner"] == view["seat"] and z["kind"] == "hand"):
                 c.print(self.zone(z, view["seat"]))
         self.counters(view["counters"])
-        log = view["log"][since:]
-        if log:
-            c.print(Text(self.say("── これまでの流れ ──", "── since your last turn ──"), style="dim"))
-            for line in log[-40:]:
-                c.print(Text(line, style="dim" if line.startswith("   ") else ""))
         if view["options"]:
             c.print(Text(self.say("あなたの番です。選べること:", "Your move. You may:"), style="bold"))
             self.options(view["options"])
@@ -182,12 +196,23 @@ class Terminal:
         line.append(f" ({z['count']}): ")
         pieces = z["pieces"]
         hidden = sum(1 for p in pieces if p is None)
-        shown = [p for p in pieces if p is not None]
-        for p in shown[:30]:
-            line.append_text(self.piece(p))
-            line.append(" ")
-        if len(shown) > 30:
-            line.append(f"… +{len(shown) - 30} ")
+        runs: list = []         # alike pieces side by side as one: 'vandal ×40'
+        for p in pieces:
+            if p is None:
+                continue
+            text = self.piece(p)
+            if runs and runs[-1][0] == text:
+                runs[-1][1] += 1
+            else:
+                runs.append([text, 1])
+        for text, k in runs[:30]:
+            for _ in range(1 if k > 3 else k):
+                line.append_text(text)
+                line.append(" ")
+            if k > 3:
+                line.append(f"×{k} ")
+        if len(runs) > 30:
+            line.append(f"… +{sum(k for _, k in runs[30:])} ")
         if hidden:
             line.append(_HIDDEN * hidden if hidden <= 12 else f"{_HIDDEN} × {hidden}", style="dim")
         return line
@@ -246,14 +271,21 @@ class Terminal:
     def options(self, options):
         """Numbered; options sharing a head ('Raise the bid: ...') are grouped under it."""
         groups: list = []
+        alike: dict = {}        # moves that read the same (pieces alike in every printed respect) are shown once
         for o in options:
+            if o["text"] in alike:
+                alike[o["text"]][1] += 1
+                continue
             head, sep, rest = o["text"].partition(": ")
             key = head if sep else ""
+            entry = alike[o["text"]] = [o["index"], 1, rest if sep else o["text"]]
             if groups and groups[-1][0] == key:
-                groups[-1][1].append((o["index"], rest if sep else o["text"]))
+                groups[-1][1].append(entry)
             else:
-                groups.append((key, [(o["index"], rest if sep else o["text"])]))
-        for head, items in groups:
+                groups.append((key, [entry]))
+        for head, entries in groups:
+            items = [(i, text + (self.say(f"(同じ選択が {k} 通り)", f" ({k} alike ways)") if k > 1 else ""))
+                     for i, k, text in entries]
             if head and len(items) > 1:
                 self.console.print(Text(f"  {head}:", style="bold"))
                 indent = "    "
@@ -262,8 +294,8 @@ class Terminal:
                 if head:
                     items = [(i, f"{head}: {text}") for i, text in items]
             entries = [Text.assemble((f"{i:>2}", "bold yellow"), f". {text}") for i, text in items]
-            if len(entries) <= 8:
+            if len(entries) <= 12:
                 for e in entries:
                     self.console.print(Text(indent) + e)
             else:
-                self.console.print(Columns(entries, padding=(0, 3), column_first=True), style="", soft_wrap=False)
+                self.console.print(Padding(Columns(entries, padding=(0, 3), column_first=True), (0, 0, 0, len(indent))))

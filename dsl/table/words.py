@@ -80,11 +80,17 @@ class Words:
         if len(values) == 1:                # one thing chosen: the thing is the option
             args = self.value(values[0], known)
         else:
-            args = self.say("、", ", ").join(
-                f"{n.name(k)} {self.value(a, known)}" if k else self.value(a, known) for k, a in zip(names, values))
+            args = self.say("、", ", ").join(self._named(n.name(k) if k else "", self.value(a, known))
+                                             for k, a in zip(names, values))
         if head and args:
             return f"{head}: {args}"
         return head or args or self.say("選ぶ", "choose")
+
+    @staticmethod
+    def _named(noun: str, value: str) -> str:
+        """'face 3'; a value that already says what it is stands alone ('grace card', not
+        'grace card grace card')."""
+        return value if not noun or noun in value else f"{noun} {value}"
 
     def space(self, z: int) -> str:
         """A board's space by its row and column ('row 1, column 2'), after the board's
