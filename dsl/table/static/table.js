@@ -5,7 +5,7 @@
 
 const WORDS = {
   en: {you: "You are", designer: "Designer (sees everything)", options: "Your options", counters: "Counters",
-       log: "What happened", undo: "Undo", lang: "日本語", yourTurn: "Your turn", waitingFor: "Waiting for",
+       log: "What happened", undo: "Undo", lang: "JA", yourTurn: "Your turn", waitingFor: "Waiting for",
        ended: "The game has ended", hidden: "face down", empty: "empty", step: "Step", of: "of",
        designerView: "Designer's view", seatView: "view", noOptions: "Nothing to choose right now.",
        connecting: "connecting…", lost: "connection lost: rejoining…", refused: "Refused",
@@ -13,7 +13,7 @@ const WORDS = {
        plays: "plays itself", pickOne: "Several options use this: pick one", cards: "pieces",
        deadEnd: "Dead end", note: "Note", choosing: "choosing", human: "person", bot: "bot:"},
   ja: {you: "あなたは", designer: "デザイナー(すべて見える)", options: "選べること", counters: "カウンター",
-       log: "これまでの出来事", undo: "取り消す", lang: "English", yourTurn: "あなたの番です", waitingFor: "待っている人:",
+       log: "これまでの出来事", undo: "取り消す", lang: "EN", yourTurn: "あなたの番です", waitingFor: "待っている人:",
        ended: "ゲーム終了", hidden: "裏向き", empty: "空", step: "手順", of: "/",
        designerView: "デザイナーの視点", seatView: "の視点", noOptions: "今は選ぶことがありません。",
        connecting: "接続中…", lost: "接続が切れました。再接続しています…", refused: "受け付けられません",
@@ -29,7 +29,7 @@ const token = decodeURIComponent(location.hash.slice(1));
 // the page's language: the one last chosen here, else the one the server was started with
 let lang = localStorage.getItem("playtest-lang") || "en";
 const chosen = !!localStorage.getItem("playtest-lang");
-let socket = null, last = null, retry = 500, picking = null;
+let socket = null, last = null, retry = 500, picking = null, arrived = Promise.resolve();
 let diceFamilies = new Set();       // zone families (hand(1), hand(2)...) whose visible pieces are dice
 
 function t(key) { return WORDS[lang][key]; }
@@ -48,7 +48,7 @@ function connect() {
   document.body.dataset.state = "connecting";
   socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + room);
   socket.onopen = () => { retry = 500; send(chosen ? {type: "join", token: token, lang: lang} : {type: "join", token: token}); };
-  socket.onmessage = (e) => receive(JSON.parse(e.data));
+  socket.onmessage = (e) => { arrived = arrived.then(() => receive(JSON.parse(e.data))); };
   socket.onclose = () => {
     document.body.dataset.state = "lost";
     $("link").title = t("lost");
@@ -59,9 +59,17 @@ function connect() {
 
 function send(msg) { if (socket && socket.readyState === 1) socket.send(JSON.stringify(msg)); }
 
-function receive(msg) {
+// Japanese text drawn before its font has loaded keeps empty boxes in chromium even after the
+// font arrives, so nothing Japanese is drawn until the font is there (the machine's own, or the
+// one the table serves)
+function fontFor(l) {
+  return l === "ja" ? document.fonts.load("16px 'Table JP'", "日本語あア").catch(() => null) : Promise.resolve();
+}
+
+async function receive(msg) {
   if (msg.type === "refused") { toast(t("refused") + ": " + msg.reason); return; }
   if (msg.type !== "view") return;
+  await fontFor(msg.lang);
   document.body.dataset.state = "live";
   $("link").title = "";
   last = msg;
@@ -92,14 +100,14 @@ function render() {
   $("lang").textContent = t("lang");
   $("undo").textContent = t("undo");
   $("undo").hidden = !(msg.mode === "table" && msg.role === "designer");
+  $("options-panel").hidden = msg.mode === "table" && msg.role === "designer";     // the designer watches
   $("options-title").textContent = msg.mode === "replay" ? t("narration") : t("options");
-  $("counters-title").textContent = t("counters");
   $("log-title").textContent = t("log");
   const choosable = choosableOf(v.options || []);
   drawZones(v, msg, choosable);
   drawTurn(v, msg);
   if (msg.mode === "replay") drawReplay(msg); else drawOptions(v.options || []);
-  drawCounters(v.counters || [], v.players);
+  drawCounters(v.counters || []);
   $("log-panel").hidden = msg.mode === "replay";
   if (msg.mode !== "replay") drawLog(v.log || []);
 }
@@ -131,7 +139,7 @@ function drawZones(v, msg, choosable) {
     const kind = (msg.seats || [])[i];
     if (kind) head.append(el("span", "seat-kind", kind === "human" ? t("human") : t("bot") + " " + kind));
     if (actors.has(i)) head.append(el("span", "seat-acting", t("choosing")));
-    box.append(head);
+    box.append(head, el("div", "seat-values"), el("div", "seat-zones"));
     seatBoxes.push(box);
     (i === me ? mine : others).append(box);
   }
@@ -147,7 +155,7 @@ function drawZones(v, msg, choosable) {
       continue;
     }
     const area = drawZone(z, choosable, diceFamilies.has(family(z)));
-    if (z.owner !== null && z.owner !== undefined && seatBoxes[z.owner]) seatBoxes[z.owner].append(area);
+    if (z.owner !== null && z.owner !== undefined && seatBoxes[z.owner]) seatBoxes[z.owner].lastChild.append(area);
     else shared.append(area);
   }
   for (const g of grids.values()) shared.prepend(drawGrid(g, choosable));
@@ -306,14 +314,19 @@ function act(index) {
   document.querySelectorAll("button.option").forEach((b) => { b.disabled = true; });
 }
 
-function drawCounters(counters, players) {
-  const box = $("counters");
+// the standing values on the table's centre; a value per player in that player's seat
+function drawCounters(counters) {
+  const box = $("standing");
   box.replaceChildren();
-  $("counters-panel").hidden = !counters.length;
   for (const c of counters) {
-    const row = el("div", "counter");
-    row.append(el("span", "counter-title", c.title || c.name));
     const values = c.texts || c.values;
+    if (c.per === "player" && values) {
+      for (const [who, x] of Object.entries(values)) {
+        const seat = document.querySelector(`.seat[data-seat="${Number(who.slice(1)) - 1}"] .seat-values`);
+        if (seat) seat.append(tile(c.title || c.name, show(x)));
+      }
+      continue;
+    }
     if (values !== null && typeof values === "object") {
       const chips = el("span", "chips");
       for (const [k, x] of Object.entries(values)) {
@@ -321,12 +334,19 @@ function drawCounters(counters, players) {
         chip.append(el("b", "", k), el("span", "", show(x)));
         chips.append(chip);
       }
-      row.append(chips);
+      const row = tile(c.title || c.name, "");
+      row.lastChild.replaceWith(chips);
+      box.append(row);
     } else {
-      row.append(el("span", "chip big", show(c.text !== undefined ? c.text : c.value)));
+      box.append(tile(c.title || c.name, show(c.text !== undefined ? c.text : c.value)));
     }
-    box.append(row);
   }
+}
+
+function tile(title, value) {
+  const e = el("div", "tile");
+  e.append(el("span", "tile-title", title), el("span", "tile-value", value));
+  return e;
 }
 
 function show(x) {
@@ -379,6 +399,7 @@ function step(to) {
 
 // ------------------------------------------------------------------ the lobby
 async function lobby(start) {
+  await fontFor(lang);
   $("main").hidden = true;
   $("lobby").hidden = false;
   $("lobby-title").textContent = t("lobby");
