@@ -131,3 +131,37 @@ def seat_view(link: str) -> dict:
     with connect(address.replace("http://", "ws://").replace("/table/", "/ws/")) as ws:
         ws.send(json.dumps({"type": "join", "token": token}))
         return json.loads(ws.recv())["view"]
+
+
+def test_a_dead_end_replay_opens_at_its_dead_end_and_steps_back_from_any_seat(browser, tmp_path):
+    subprocess.run([sys.executable, "-m", "dsl.cli", "simulate", str(BLUFF), "-p", "2", "-n", "300", "--seed", "1",
+                    "--workers", "1", "--save-dead-ends", str(tmp_path)], cwd=ROOT, check=True, capture_output=True)
+    saved = sorted(tmp_path.glob("*.json"))[0]
+    steps = len(replay_mod.load(str(saved)).actions)
+    proc = subprocess.Popen([sys.executable, "-m", "dsl.cli", "replay", str(saved), "--serve", "--port", "0"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        said = [proc.stdout.readline() for _ in range(2)]
+        assert said[0].endswith(f"{steps} actions, opening at step {steps} of {steps} (the dead end)\n"), said
+        page = browser.new_page(viewport={"width": 1400, "height": 800})
+        page.goto(said[1].strip())
+        page.wait_for_selector("body[data-state=live]")
+        assert page.inner_text("#stepno") == f"Step {steps} of {steps}"
+        assert "DEAD END" in page.inner_text("#result") and "resolve_challenge" in page.inner_text("#result")
+        assert page.locator(".piece.back, .piece.die.hidden").count() == 0         # the designer sees all
+        page.select_option("#lookas", "1")
+        page.click("#first")
+        page.wait_for_function("() => document.querySelector('#stepno').textContent === 'Step 0 of %d'" % steps)
+        # forward, step by step, as P2 sees it: once the dice are rolled P1's are hidden from P2
+        for step in range(1, steps + 1):
+            page.click("#forward")
+            page.wait_for_function("s => document.querySelector('#stepno').textContent === s",
+                                   arg=f"Step {step} of {steps}")
+            assert page.locator(".narration li.now").count() >= 1
+            if page.locator("[data-zone='cup(1)'] .piece.die.hidden").count():
+                break
+        assert page.locator("[data-zone='cup(1)'] .piece.die.hidden").count() == 5
+        assert page.locator("[data-zone='cup(2)'] .piece.die:not(.hidden)").count() == 5
+    finally:
+        proc.terminate()
+        proc.wait()

@@ -356,10 +356,14 @@ function show(x) {
   return String(x);
 }
 
+// the narration marks a step's start with "== " and indents what happened in it
+function logLine(line) {
+  return line.startsWith("== ") ? el("li", "heading", line.slice(3)) : el("li", "", line.trim());
+}
+
 function drawLog(lines) {
   const box = $("log");
-  // the narration marks a step's start with "== " and indents what happened in it
-  box.replaceChildren(...lines.map((line) => line.startsWith("== ") ? el("li", "heading", line.slice(3)) : el("li", "", line.trim())));
+  box.replaceChildren(...lines.map(logLine));
   box.scrollTop = box.scrollHeight;
 }
 
@@ -385,7 +389,11 @@ function drawReplay(msg) {
   if (msg.note) box.append(el("p", "note", msg.note));
   const lines = msg.view.log || [], from = lines.length - (msg.fresh || 0);
   const said = el("ol", "narration");
-  lines.forEach((line, k) => said.append(el("li", k >= from ? "now" : "", line)));
+  lines.forEach((line, k) => {
+    const li = logLine(line);
+    if (k >= from) li.classList.add("now");
+    said.append(li);
+  });
   box.append(said);
   const now = said.querySelector(".now");
   if (now) now.scrollIntoView({block: "nearest"}); else said.scrollTop = said.scrollHeight;
