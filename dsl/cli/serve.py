@@ -1,6 +1,7 @@
 """serve: the play table in the browser, and a replay shown step by step there."""
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 import socket
@@ -41,7 +42,7 @@ starts more. The game is written to its replay file after every move (--save DIR
 @click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True,
               help="The pages' language at first (each page can switch).")
 @_variant_option
-@click.option("--save", "save_dir", type=click.Path(), default=os.path.join("out", "table"), show_default=True,
+@click.option("--save", "save_dir", type=click.Path(), default=os.path.join("out", "tables"), show_default=True,
               help="Folder the game's replay is written to as it goes.")
 @click.option("--resume", type=click.Path(), default=None, help="Continue the game saved in this replay file.")
 @_address_options
@@ -141,8 +142,9 @@ def _bind_or_exit(host: str, port: int) -> socket.socket:
     except socket.gaierror:
         _fail(f"--host {host}: no such address on this machine", 2)
     except OSError as e:
-        _fail(f"cannot serve on {host}:{port} ({e.strerror or e}): another program may use the port; "
-              "try --port 0 (any free port)", 2)
+        hint = ("another program uses the port; try --port 0 (any free port)" if e.errno == errno.EADDRINUSE
+                else "is it an address of this machine? 0.0.0.0 serves on all of them")
+        _fail(f"cannot serve on {host}:{port} ({e.strerror or e}): {hint}", 2)
     sock.listen(64)
     return sock
 
