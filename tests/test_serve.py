@@ -4,11 +4,14 @@ page rejoins its seat, the designer sees all and may undo, the lobby starts game
 game steps forward and back."""
 from __future__ import annotations
 
+import glob
 import json
+import os
 import random
 from contextlib import ExitStack
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 from starlette.testclient import TestClient
 
 from dsl.analyses import replay as replay_mod
@@ -266,3 +269,34 @@ def test_a_saved_game_steps_forward_and_back_from_any_seat(tmp_path, stack):
         ws.send_json(bad)
         assert says in ws.receive_json()["reason"]
     ws.close()
+
+
+GAMES = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "..", "games", "*.rules")))
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.endswith("populus.rules") else p
+                                  for p in GAMES], ids=lambda p: os.path.basename(p)[:-6])     # Populus: ~20 s
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2 ** 31 - 1), choices=st.randoms(use_true_random=False))
+def test_every_game_sends_each_seat_only_what_it_may_see(path, seed, choices):
+    """Over random games of every seed game, every human seat at its own socket: each message is
+    that seat's own view, and names no piece the engine's observation hides from the seat."""
+    game = rules_of(path).game
+    n = game.min_players
+    table = table_of(path, ["human"] * n, seed)
+    with ExitStack() as stack:
+        host, room, client = served(table, stack)
+        socks = {s: joined(client, room, s)[0] for s in range(n)}
+        for _ in range(40):             # a long game is checked over its first decisions
+            if table.ended():
+                break
+            seat = table.humans_to_act()[0]
+            socks[seat].send_json({"type": "act", "token": room.token_of(seat), "version": table.version,
+                                   "index": choices.randrange(len(table.options(seat))) + 1})
+            for s, ws in socks.items():
+                msg = ws.receive_json()
+                assert not FORBIDDEN_KEYS & set(keys_in(msg))
+                assert msg["view"] == json.loads(json.dumps(table.view(s, "en")))
+                observed = {o["piece"] for z in table.game.observation(table.state, s)["zones"].values()
+                            for o in z if o is not None}
+                assert piece_ids(msg["view"]) <= observed | V.visible_pieces(table.game, table.state, s)
