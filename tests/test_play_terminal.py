@@ -168,6 +168,10 @@ def test_bad_seats_and_a_missing_game_are_clear_errors(tmp_path):
     assert out.returncode == 2 and "unknown agent 'clever'" in out.stderr and "Traceback" not in out.stderr
     out = cli("play", "games/bluff.rules", "-p", "3", "--seats", "human,random", "--save", str(tmp_path / "x.json"))
     assert out.returncode == 2 and "names 2 seats for 3 players" in out.stderr
+    taken = tmp_path / "taken.json"
+    taken.write_text("{}", encoding="utf-8")
+    out = cli("play", "games/bluff.rules", "-p", "2", "--save", str(taken))
+    assert out.returncode == 2 and "the file is there already" in out.stderr and taken.read_text() == "{}"
     out = cli("play")
     assert out.returncode == 2 and "name the game's rule file" in out.stderr
     out = cli("play", "--resume", str(tmp_path / "none.json"))

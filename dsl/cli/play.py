@@ -65,14 +65,17 @@ def play(file, variants, players, seats, seed, lang, save, resume):
         spec = spec or ["human"] + ["random"] * (game.n - 1)
         if len(spec) != game.n:
             _fail(f"--seats names {len(spec)} seats for {game.n} players: give one per seat", 2)
+        if save and os.path.exists(save):
+            _fail(f"--save {save}: the file is there already; go on with that game with --resume {save}, "
+                  "or give another file", 2)
         save = save or _free_name(os.path.join("out", "tables"), file, variants)
         writable_or_exit(save, "--save")
         try:
             table = Table(rules, game.n, spec, secrets.randbelow(2**31) if seed is None else seed, save,
                           list(variants))
         except ValueError as e:
-            _fail(f"--seats: {e}" if "agent" not in str(e) else f"--seats: {e}".split("; valid forms")[0]
-                  + "; a seat is human or one of " + ", ".join(FORMS), 2)
+            reason = str(e).split("; valid forms")[0]
+            _fail(f"--seats: {reason}; a seat is human or one of " + ", ".join(FORMS), 2)
         except OSError as e:
             _fail(f"{save}: cannot write the game ({e.strerror or e})")
     try:
