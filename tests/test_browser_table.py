@@ -1,5 +1,6 @@
 """The table in a real browser (Playwright driving Debian's chromium): two people and a bot finish
-a game of Bluff and of Democracy, each person on their own page, clicking options and cards."""
+a game of Bluff and of Democracy, each person on their own page, clicking options and cards;
+two people finish tic-tac-toe clicking the board's spaces; a dead end's replay steps back and forth."""
 from __future__ import annotations
 
 import json
@@ -12,7 +13,9 @@ import pytest
 
 from dsl.analyses import replay as replay_mod
 
-from _util import BLUFF, DEMOCRACY, ROOT, game_of
+from _util import BLUFF, DEMOCRACY, GAMES, ROOT, game_of
+
+TICTACTOE = GAMES / "tictactoe.rules"
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -59,9 +62,10 @@ def version(page) -> str:
     return page.evaluate("document.body.dataset.version")
 
 
-def finish(pages, use_cards: bool) -> int:
-    """Each page takes its turn when its page says so, until both pages show the game's end;
-    returns how many choices the pages made."""
+def finish(pages, clickable) -> int:
+    """Each page takes its turn when its page says so, until both pages show the game's end:
+    every other choice by a click on what `clickable` selects (cards, spaces) where it can, the
+    rest by option buttons; returns how many choices the pages made."""
     made = 0
     while not all(p.evaluate("document.body.dataset.ended") == "yes" for p in pages):
         page = next((p for p in pages if p.locator("#turn .turn-line.yours").count()), None)
@@ -71,8 +75,8 @@ def finish(pages, use_cards: bool) -> int:
                 "seen => document.body.dataset.ended === 'yes' || document.body.dataset.version !== seen", arg=seen[0])
             continue
         before = version(page)
-        cards = page.locator(".piece.choosable")
-        if use_cards and cards.count() and made % 2 == 0:
+        cards = page.locator(clickable or "none")
+        if clickable and cards.count() and made % 2 == 0:
             cards.nth(made % cards.count()).click()
             page.wait_for_function("v => document.body.dataset.version !== v || document.body.dataset.picking === 'yes'",
                                    arg=before)
@@ -89,12 +93,14 @@ def finish(pages, use_cards: bool) -> int:
     return made
 
 
-@pytest.mark.parametrize("path, seed, cards", [
-    (BLUFF, 4, False),
-    pytest.param(DEMOCRACY, 6, True, marks=pytest.mark.slow),       # about 20 s: some 150 choices
-], ids=["bluff", "democracy"])
-def test_two_people_and_a_bot_finish_a_game_from_their_own_pages(browser, serve, path, seed, cards):
-    links, saved = serve(str(path), "--seats", "human,human,random", "--seed", str(seed))
+@pytest.mark.parametrize("path, seats, seed, clickable", [
+    (BLUFF, "human,human,random", 4, None),
+    pytest.param(DEMOCRACY, "human,human,random", 6, ".piece.choosable", marks=pytest.mark.slow),     # ~20 s
+    (TICTACTOE, "human,human", 2, ".cell.choosable"),
+], ids=["bluff", "democracy", "tictactoe"])
+def test_people_and_a_bot_finish_a_game_from_their_own_pages(browser, serve, path, seats, seed, clickable):
+    links, saved = serve(str(path), "--seats", seats, "--seed", str(seed))
+    n = len(seats.split(","))
     pages = []
     for seat in ("P1", "P2"):
         page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
@@ -104,13 +110,13 @@ def test_two_people_and_a_bot_finish_a_game_from_their_own_pages(browser, serve,
         page.wait_for_selector("body[data-state=live]")
         assert page.locator("#who").inner_text().endswith(seat)
         pages.append((page, errors))
-    made = finish([p for p, _ in pages], cards)
+    made = finish([p for p, _ in pages], clickable)
     rep = replay_mod.load(saved)
-    state = replay_mod.run(game_of(str(path), 3), rep.actions, log=False)
+    state = replay_mod.run(game_of(str(path), n), rep.actions, log=False)
     assert state.is_terminal()
     assert made == sum(1 for actor, _ in rep.actions if actor in (0, 1)) and made >= 3
     data = json.loads(open(saved, encoding="utf-8").read())
-    assert data["seats"] == ["human", "human", "random"] and data["undone"] == []
+    assert data["seats"] == seats.split(",") and data["undone"] == []
     for seat, (page, errors) in zip(("P1", "P2"), pages):
         assert errors == []
         assert page.locator("#result").inner_text().strip()

@@ -67,7 +67,11 @@ function fontFor(l) {
 }
 
 async function receive(msg) {
-  if (msg.type === "refused") { toast(t("refused") + ": " + msg.reason); return; }
+  if (msg.type === "refused") {
+    toast(t("refused") + ": " + msg.reason);
+    if (last) render();         // the options it disabled while waiting come back
+    return;
+  }
   if (msg.type !== "view") return;
   await fontFor(msg.lang);
   document.body.dataset.state = "live";
@@ -194,7 +198,10 @@ function drawPile(pieces, choosable) {
     under.style.setProperty("--d", (depth - k) * 2 + "px");
     stack.append(under);
   }
-  stack.append(drawPiece(pieces[pieces.length - 1], choosable));
+  const top = drawPiece(pieces[pieces.length - 1], choosable);
+  stack.classList.toggle("of-tokens", top.classList.contains("token"));
+  stack.classList.toggle("of-dice", top.classList.contains("die"));
+  stack.append(top);
   return stack;
 }
 
@@ -237,6 +244,12 @@ function drawPiece(p, choosable, dice) {
     e = el("div", "piece die");
     e.title = p.name || p.label || "";
     for (let k = 1; k <= 9; k++) e.append(el("i", PIPS[p.face].includes(k) ? "pip" : ""));
+  } else if (!p.index && !p.suit) {
+    // neither a die nor a card with a printed value: a token, as the token sheets print it
+    e = el("div", "piece token", p.name || p.label || "");
+    const ink = colour(p.color);
+    if (ink) e.style.background = ink;
+    e.title = p.name || p.label || "";
   } else {
     e = el("div", "piece card");
     const ink = colour(p.color);
