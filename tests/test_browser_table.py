@@ -171,3 +171,19 @@ def test_a_dead_end_replay_opens_at_its_dead_end_and_steps_back_from_any_seat(br
     finally:
         proc.terminate()
         proc.wait()
+
+
+def test_a_page_whose_connection_drops_rejoins_its_seat_and_plays_on(browser, serve):
+    links, saved = serve(str(BLUFF), "--seats", "human,random", "--seed", "3")
+    page = browser.new_page()
+    page.goto(links["P1"])
+    page.wait_for_selector("body[data-state=live]")
+    before = version(page)
+    page.evaluate("socket.close()")
+    page.wait_for_selector("body[data-state=lost]")
+    page.wait_for_selector("body[data-state=live]")        # it reconnected with its own token
+    assert page.locator("#who").inner_text().endswith("P1") and version(page) == before
+    mine = [a for a in replay_mod.load(saved).actions if a[0] == 0]
+    page.locator("button.option").first.click()
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
+    assert len([a for a in replay_mod.load(saved).actions if a[0] == 0]) == len(mine) + 1
