@@ -421,6 +421,7 @@ function step(to) {
 // ------------------------------------------------------------------ the lobby
 async function lobby(start) {
   await fontFor(lang);
+  document.body.dataset.mode = "lobby";
   $("main").hidden = true;
   $("lobby").hidden = false;
   $("lobby-title").textContent = t("lobby");
