@@ -9,7 +9,7 @@ known shape; a refusal says why in one line and changes nothing.
 Links carry their token after `#`, so it stays in the browser (never in a request line or a
 server log): the page sends it in its first message over the socket.
 
-May import: the table core (dsl/table), the engine, analyses.replay, printing; starlette.
+May import: the table core (dsl/table), the language, printing (the font); starlette.
 """
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..language import syntax as S
 from .session import Refused
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
@@ -69,6 +70,7 @@ class Room(_Tokens):
     lang: str
     tokens: dict = field(default_factory=dict)      # token -> seat, None for the designer
     conns: dict = field(default_factory=dict)       # WebSocket -> Conn
+    # held while the table changes (in a thread) and while views are read from it
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def snapshot(self, seat: Optional[int], lang: str) -> dict:
@@ -104,7 +106,6 @@ class ReplayRoom(_Tokens):
     lang: str
     tokens: dict = field(default_factory=dict)
     conns: dict = field(default_factory=dict)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def snapshot(self, seat: Optional[int], lang: str, step: Optional[int] = None) -> dict:
         b = self.book
@@ -205,19 +206,18 @@ class Host:
             await _refuse(ws, "no such game on this table")
             await ws.close(code=1008)
             return
-        joined = None
         try:
             while True:
                 try:
                     msg = await _message(ws)
-                    if joined is None:
-                        joined = self._join(room, ws, msg)
-                        await ws.send_json(self._snapshot(room, ws))
+                    if ws not in room.conns:
+                        self._join(room, ws, msg)
+                        await _send(room, ws, lambda: _again(room, room.conns[ws]))
                         continue
-                    await self._handle(room, ws, joined, msg)
+                    await self._handle(room, ws, msg)
                 except Refusal as e:
                     await _refuse(ws, str(e))
-                    if joined is None and isinstance(e, _Unknown):
+                    if isinstance(e, _Unknown):
                         await ws.close(code=1008)
                         return
         except WebSocketDisconnect:
@@ -233,32 +233,28 @@ class Host:
             raise _Unknown("that token sits at no seat of this game")
         lang = msg.get("lang", room.lang)
         room.conns[ws] = Conn(room.tokens[tok], tok, lang if lang in LANGS else room.lang)
-        return tok
 
-    def _snapshot(self, room, ws: WebSocket) -> dict:
-        return _again(room, room.conns[ws])
-
-    async def _handle(self, room, ws: WebSocket, tok: str, msg: dict) -> None:
+    async def _handle(self, room, ws: WebSocket, msg: dict) -> None:
         conn = room.conns[ws]
         if msg["type"] == "lang":
             if msg.get("lang") not in LANGS:
                 raise Refusal(f"'lang' must be one of {', '.join(LANGS)}")
             conn.lang = msg["lang"]
-            await ws.send_json(_again(room, conn))
+            await _send(room, ws, lambda: _again(room, conn))
             return
         if isinstance(room, ReplayRoom):
             await ws.send_json(_replay_step(room, conn, msg))
             return
         if msg["type"] not in ("act", "undo"):
             raise Refusal(f"unknown message type {_short(msg['type'])}: act, undo or lang")
-        if msg.get("token", tok) != tok:
+        if msg.get("token", conn.token) != conn.token:
             raise Refusal("that token is not the one this connection joined with: one seat, one token")
         async with room.lock:
             try:
                 await room.act(conn.seat, msg)
             except Refused as e:
                 raise Refusal(str(e))
-        await _broadcast(room)
+            await _broadcast(room)
 
 
 async def _font(request: Request):
@@ -272,9 +268,8 @@ class _Unknown(Refusal):
 
 
 def _title(room) -> str:
-    if isinstance(room, ReplayRoom):
-        return room.book.view(room.book.start, None, room.lang)["game"]
-    return room.table.view(None, room.lang)["game"]
+    g = (room.book.rules if isinstance(room, ReplayRoom) else room.table.game.rules).game
+    return S.text_of(g.texts, "title", room.lang) or S.text_of(g.texts, "title", "en") or g.name
 
 
 def _again(room, conn: Conn) -> dict:
@@ -313,6 +308,15 @@ async def _message(ws: WebSocket) -> dict:
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         raise Refusal("a message is a JSON object with a \"type\"")
     return msg
+
+
+async def _send(room, ws: WebSocket, snapshot: Callable) -> None:
+    """One page's view, read while no move is being made at its table."""
+    if isinstance(room, ReplayRoom):
+        await ws.send_json(snapshot())
+        return
+    async with room.lock:
+        await ws.send_json(snapshot())
 
 
 async def _refuse(ws: WebSocket, reason: str) -> None:
