@@ -300,3 +300,20 @@ def test_every_game_sends_each_seat_only_what_it_may_see(path, seed, choices):
                 observed = {o["piece"] for z in table.game.observation(table.state, s)["zones"].values()
                             for o in z if o is not None}
                 assert piece_ids(msg["view"]) <= observed | V.visible_pieces(table.game, table.state, s)
+
+
+@pytest.mark.parametrize("args, says", [
+    ([str(BLUFF), "--seats", "human,robot"], "--seats: unknown agent 'robot'"),
+    ([str(BLUFF), "--seats", "human,human", "-p", "3"], "--seats names 2 seats for 3 players"),
+    ([str(BLUFF)], "bluff is for 2 to 6 players: say how many"),
+    ([], "which game?"),
+    (["--resume", "nosuch.json"], "nosuch.json: no such replay file"),
+    ([str(BLUFF), "--resume", "x.json"], "either a GAME to start or --resume FILE"),
+    (["--resume", "x.json", "--seed", "3"], "leave out --seats, -p, --seed and -v"),
+], ids=["agent", "count", "players", "game", "resume", "both", "resume-seed"])
+def test_serve_refuses_what_it_cannot_start_with_one_clear_line(args, says, tmp_path):
+    from click.testing import CliRunner
+    from dsl.cli import main
+    result = CliRunner().invoke(main, ["serve", *args, "--save", str(tmp_path)])
+    assert result.exit_code in (1, 2) and says in result.output and "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []

@@ -27,7 +27,7 @@ def _address_options(f):
 \b
   playtest serve games/bluff.rules --seats human,human,random
   playtest serve games/bluff.rules --seats human,human --host 0.0.0.0    (friends on the LAN)
-  playtest serve --resume out/table/bluff-table-seed7.json               (after a crash or a restart)
+  playtest serve --resume out/tables/bluff-table-seed7.json              (after a crash or a restart)
 
 \b
 Prints one link per human seat (each with a token nobody can guess: send each player theirs),
@@ -53,6 +53,9 @@ def serve(game, seats, players, seed, lang, variants, save_dir, resume, host, po
     if resume:
         if game:
             _fail("give either a GAME to start or --resume FILE, not both", 2)
+        if seats or players or seed is not None or variants:
+            _fail("--resume continues the saved game with its own seats, players, seed and variants: "
+                  "leave out --seats, -p, --seed and -v", 2)
         try:
             first = Table.resume(resume)
         except replay_mod.ReplayError as e:
