@@ -156,3 +156,19 @@ def test_resume_refuses_a_file_that_is_not_a_tables_replay(tmp_path):
     with pytest.raises(replay_mod.ReplayError, match="action 1"):
         Table.resume(str(path))
     assert table.ended() is False
+
+
+@pytest.mark.parametrize("game", ["bluff", "byzantine", "democracy", "dream-duels", "populus", "tictactoe"])
+def test_a_whole_game_with_bots_replays_and_resumes_to_the_state_it_ended_in(tmp_path, game):
+    r = rules(game)
+    n = min(3, r.game.max_players) if r.game.min_players <= 3 else r.game.min_players
+    table = Table(r, n, ["human"] + ["random"] * (n - 1), 3)
+    table.advance()
+    play_some(table, 10_000, random.Random(1))
+    assert table.ended()
+    # a dead end a bot meets is met again where the replay is run (the bot is asked when it is first)
+    again = replay_mod.run(Game(r, n), table.actions, log=False)
+    assert again.digest() == table.state.digest() and again.is_terminal()
+    path = tmp_path / "end.json"
+    path.write_text(json.dumps(table.to_json()), encoding="utf-8")
+    assert Table.resume(str(path)).state.digest() == table.state.digest()

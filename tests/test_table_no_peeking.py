@@ -94,6 +94,7 @@ def _check_seat(table, seat, rng):
     game, state = table.game, table.state
     w = table.words("en")
     view = table.view(seat, "en")
+    assert json.loads(json.dumps(view)) == view         # plain data, as a server sends it
     observed = _observed(game, state, seat)
     shown = [[None if p is None else p["id"] for p in z["pieces"]] for z in view["zones"]]
     assert shown == observed

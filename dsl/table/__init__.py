@@ -2,10 +2,11 @@
 
 `session.py` holds the Table (one game, its seats, its replay written after every action),
 `view.py` a seat's view as plain data, `words.py` options and pieces in words, `terminal.py`
-the table in a terminal. The browser table builds on the same Table.
+the table in a terminal, `stats.py` games played at the table beside random play. The
+browser table builds on the same Table.
 
 May import: the language, the engine, the agents, printing (narration, the card sheets'
-symbols) and analyses.replay; nothing from the CLI.
+symbols), analyses.replay and (for stats.py) analyses.simulate's play loop; nothing from the CLI.
 """
 from .session import HUMAN, Refused, Table
 

@@ -53,6 +53,7 @@ class Table:
         self.actions = []
         self.state = self.game.new_initial_state(log=True)
         self._known = []            # (log length after an action, per seat the pieces it could see)
+        self._ends = []             # the log lengths alone, to find an event's action
         self._late = {}             # a face-down choice's event -> per seat what it knew once all were revealed
         self._mark(None)
         for actor, move in actions:
@@ -68,6 +69,7 @@ class Table:
             known = V.visible_pieces(self.game, s, p) | V.seen_in(self.game, s.log[start:], p, self._zone_at)
             seen.append(known if before is None else known | before[p])
         self._known.append((len(s.log), seen))
+        self._ends.append(len(s.log))
 
     def _apply(self, actor: int, move) -> None:
         before = [V.visible_pieces(self.game, self.state, p) for p in range(self.game.n)]
@@ -101,20 +103,14 @@ class Table:
             self._late[i] = [a | b for a, b in zip(then, now)]
 
     def _known_at_all(self, i: int) -> list:
+        """Per seat, the pieces it could see around log event i."""
         if i in self._late:
             return self._late[i]
-        k = bisect.bisect_right([end for end, _ in self._known], i)
+        k = bisect.bisect_right(self._ends, i)
         return self._known[min(k, len(self._known) - 1)][1]
 
     def _known_at(self, seat):
-        ends = [end for end, _ in self._known]
-
-        def known(i):
-            if i in self._late:
-                return self._late[i][seat]
-            k = bisect.bisect_right(ends, i)
-            return self._known[min(k, len(self._known) - 1)][1][seat]
-        return known
+        return lambda i: self._known_at_all(i)[seat]
 
     def _rng(self) -> random.Random:
         return random.Random(f"{self.seed}:{len(self.actions)}")
@@ -130,30 +126,21 @@ class Table:
         return [int(p) for p in s.current_actors() if self.seats[int(p)] == HUMAN]
 
     def advance(self) -> None:
-        """Plays chance and bots until a human must decide or the game ends."""
+        """Plays chance and bots until a human must decide or the game ends, saving after each."""
         s = self.state
-        changed = False
         while not s.is_terminal():
             if s.is_chance():
                 self._apply(CHANCE, self._rng().randrange(s.chance_outcomes()))
-                changed = True
-                continue
-            if self.game.decision(s) is None:   # nobody can decide: the game ends in its dead end here
-                changed = True
-                break
-            bots = [int(p) for p in s.current_actors() if self.seats[int(p)] != HUMAN]
-            if not bots:
-                break
-            p = bots[0]
-            moves = s.legal_moves(p)
-            if not moves:
-                self.game.decision(s)
-                changed = True
-                break
-            self._apply(p, self.agents[p].act(s, p, self._rng(), moves))
-            changed = True
-        if changed:
-            self.version += 1
+            elif self.game.decision(s) is None:
+                self.version += 1           # nobody can decide: the game has ended in its dead end here
+            else:
+                # a bot with no move waits: once it is the first asked, `decision` ends the game
+                # there, as it does when the replay is run again
+                bot = next(((p, m) for p in s.current_actors() if self.seats[int(p)] != HUMAN
+                            for m in [s.legal_moves(p)] if m), None)
+                if bot is None:
+                    return
+                self._apply(bot[0], self.agents[bot[0]].act(s, bot[0], self._rng(), bot[1]))
             self._save()
 
     def _moves(self, seat: int) -> list:
@@ -249,10 +236,11 @@ class Table:
     # ------------------------------------------------------------ the replay
     def replay(self) -> replay_mod.Replay:
         rules = self.game.rules
-        sources = [list(p) for p in rules.sources] or [[rules.path, rules.source]]
+        if not hasattr(self, "_stamp"):     # the rules do not change during a game: hashed once
+            self._stamp = (replay_mod.fingerprint(rules), [list(p) for p in rules.sources] or [[rules.path, rules.source]])
         return replay_mod.Replay(rules.path, list(self.variants), self.game.n, self.seed, 0, list(self.actions),
-                                 "played at the table: " + ", ".join(self.seats),
-                                 replay_mod.fingerprint(rules), sources, self.state.digest())
+                                 "played at the table: " + ", ".join(self.seats), self._stamp[0],
+                                 self._stamp[1], self.state.digest())
 
     def to_json(self) -> dict:
         return {**self.replay().to_json(), "seats": list(self.seats), "undone": self.undone}
