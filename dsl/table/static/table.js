@@ -147,6 +147,20 @@ function drawZones(v, msg, choosable) {
     seatBoxes.push(box);
     (i === me ? mine : others).append(box);
   }
+  const teams = new Map();
+  const teamBox = (k) => {
+    // a team's own zones together, as a seat's are (the view does not say who is in which team)
+    if (!teams.has(k)) {
+      const box = el("div", "seat team");
+      const head = el("div", "seat-head");
+      head.append(el("span", "seat-name", "T" + (k + 1)));
+      box.append(head, el("div", "seat-zones"));
+      teams.set(k, box);
+      $("teams").append(box);
+    }
+    return teams.get(k);
+  };
+  $("teams").replaceChildren();
   const grids = new Map();
   diceFamilies = new Set();
   const family = (z) => z.name.split("(")[0];
@@ -160,6 +174,7 @@ function drawZones(v, msg, choosable) {
     }
     const area = drawZone(z, choosable, diceFamilies.has(family(z)));
     if (z.owner !== null && z.owner !== undefined && seatBoxes[z.owner]) seatBoxes[z.owner].lastChild.append(area);
+    else if (z.team !== null && z.team !== undefined) teamBox(z.team).lastChild.append(area);
     else shared.append(area);
   }
   for (const g of grids.values()) shared.prepend(drawGrid(g, choosable));
