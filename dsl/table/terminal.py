@@ -160,7 +160,8 @@ class Terminal:
         # the log first: the hand, the table and the options stay next to the prompt
         log = view["log"][since:]
         if log:
-            c.print(Text(self.say("── これまでの流れ ──", "── since your last turn ──"), style="dim"))
+            c.print(Text(self.say("── 前の番からの流れ ──", "── since your last turn ──") if since
+                         else self.say("── これまでの流れ ──", "── so far ──"), style="dim"))
             if len(log) > _LOG_LINES:
                 c.print(Text(self.say(f"   (前の {len(log) - _LOG_LINES} 行は playtest replay で)",
                                       f"   ({len(log) - _LOG_LINES} earlier lines: see playtest replay)"), style="dim"))
