@@ -15,6 +15,7 @@ from . import play  # noqa: F401
 from . import printing  # noqa: F401
 from . import replay  # noqa: F401
 from . import report  # noqa: F401
+from . import serve  # noqa: F401
 from . import simulate  # noqa: F401
 from . import solve  # noqa: F401
 

@@ -9,6 +9,7 @@ from ..language.diagnostics import shown
 from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, _echo_errors
 from .common import RULE_FILE
 from .options import lang_option, say
+from .serve import _address_options, serve_replay
 
 
 @main.command(help="""Replay a saved game step by step, narrated in English or Japanese.
@@ -24,7 +25,9 @@ ends in the state it was saved with.""")
 @click.option("--rules", "rules_path", type=RULE_FILE, default=None,
               help="Rule file to play under instead of the rules the replay carries.")
 @_variant_option
-def replay(file, lang, rules_path, variants):
+@click.option("--serve", is_flag=True, help="Show the game step by step in the browser (any seat's view or the designer's).")
+@_address_options
+def replay(file, lang, rules_path, variants, serve, host, port):
     from ..printing.narrate import Narrator
     try:
         rep = replay_mod.load(file)
@@ -44,6 +47,8 @@ def replay(file, lang, rules_path, variants):
         state = replay_mod.run(game, rep.actions, log=True)
     except replay_mod.ReplayError as e:
         _fail(f"{file}: {e}")
+    if serve:
+        return serve_replay(file, rules, rep, lang, host, port)
     narrator = Narrator(game, lang)
     if rep.note:
         click.echo(f"# {shown(rep.note)}")

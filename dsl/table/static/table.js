@@ -1,0 +1,486 @@
+// The play table in the browser: draws whatever view the server sends, for any game, and sends
+// back only which option was taken. Everything shown comes from the view JSON, always as text
+// (textContent), never as markup: a rule file's words cannot become HTML here.
+"use strict";
+
+const WORDS = {
+  en: {you: "You are", designer: "Designer (sees everything)", options: "Your options", counters: "Counters",
+       log: "What happened", undo: "Undo", lang: "JA", yourTurn: "Your turn", waitingFor: "Waiting for",
+       ended: "The game has ended", hidden: "face down", empty: "empty", step: "Step", of: "of",
+       designerView: "Designer's view", seatView: "view", noOptions: "Nothing to choose right now.",
+       connecting: "connecting…", lost: "connection lost: rejoining…", refused: "Refused",
+       narration: "Narration", lobby: "Games on this table", start: "Start another game", open: "open",
+       plays: "plays itself", pickOne: "Several options use this: pick one", cards: "pieces",
+       deadEnd: "Dead end", note: "Note", choosing: "choosing", human: "person", bot: "bot:"},
+  ja: {you: "あなたは", designer: "デザイナー(すべて見える)", options: "選べること", counters: "カウンター",
+       log: "これまでの出来事", undo: "取り消す", lang: "EN", yourTurn: "あなたの番です", waitingFor: "待っている人:",
+       ended: "ゲーム終了", hidden: "裏向き", empty: "空", step: "手順", of: "/",
+       designerView: "デザイナーの視点", seatView: "の視点", noOptions: "今は選ぶことがありません。",
+       connecting: "接続中…", lost: "接続が切れました。再接続しています…", refused: "受け付けられません",
+       narration: "実況", lobby: "このテーブルのゲーム", start: "もう1ゲーム始める", open: "開く",
+       plays: "自動でプレイ", pickOne: "これを使う選択肢が複数あります。1つ選んでください", cards: "個",
+       deadEnd: "行き詰まり", note: "メモ", choosing: "選択中", human: "人", bot: "ボット:"},
+};
+
+const $ = (id) => document.getElementById(id);
+const mode = location.pathname.split("/")[1];          // table | replay | lobby
+const room = location.pathname.split("/")[2] || "";
+const token = decodeURIComponent(location.hash.slice(1));
+// the page's language: the one last chosen here, else the one the server was started with
+let lang = localStorage.getItem("playtest-lang") || "en";
+const chosen = !!localStorage.getItem("playtest-lang");
+let socket = null, last = null, retry = 500, picking = null, arrived = Promise.resolve();
+let diceFamilies = new Set();       // zone families (hand(1), hand(2)...) whose visible pieces are dice
+
+function t(key) { return WORDS[lang][key]; }
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  return e;
+}
+
+function colour(c) { return typeof c === "string" && /^#[0-9a-fA-F]{3,8}$/.test(c) ? c : null; }
+
+// ------------------------------------------------------------------ the connection
+function connect() {
+  document.body.dataset.state = "connecting";
+  socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + room);
+  socket.onopen = () => { retry = 500; send(chosen ? {type: "join", token: token, lang: lang} : {type: "join", token: token}); };
+  socket.onmessage = (e) => { arrived = arrived.then(() => receive(JSON.parse(e.data))); };
+  socket.onclose = () => {
+    document.body.dataset.state = "lost";
+    $("link").title = t("lost");
+    setTimeout(connect, retry);           // a dropped connection rejoins the same seat with the same token
+    retry = Math.min(retry * 2, 5000);
+  };
+}
+
+function send(msg) { if (socket && socket.readyState === 1) socket.send(JSON.stringify(msg)); }
+
+// Japanese text drawn before its font has loaded keeps empty boxes in chromium even after the
+// font arrives, so nothing Japanese is drawn until the font is there (the machine's own, or the
+// one the table serves)
+function fontFor(l) {
+  return l === "ja" ? document.fonts.load("16px 'Table JP'", "日本語あア").catch(() => null) : Promise.resolve();
+}
+
+async function receive(msg) {
+  if (msg.type === "refused") {
+    toast(t("refused") + ": " + msg.reason);
+    if (last) render();         // the options it disabled while waiting come back
+    return;
+  }
+  if (msg.type !== "view") return;
+  await fontFor(msg.lang);
+  document.body.dataset.state = "live";
+  $("link").title = "";
+  last = msg;
+  lang = msg.lang || lang;
+  picking = null;
+  document.body.dataset.picking = "no";
+  render();
+}
+
+function toast(text) {
+  const box = $("toast");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
+}
+
+// ------------------------------------------------------------------ drawing
+function render() {
+  const msg = last, v = msg.view;
+  document.documentElement.lang = lang;
+  document.title = v.game;
+  document.body.dataset.version = msg.version === undefined ? "" : msg.version;
+  document.body.dataset.ended = v.ended ? "yes" : "no";
+  document.body.dataset.mode = msg.mode;
+  $("game").textContent = v.game;
+  $("who").textContent = msg.mode === "replay" ? "" : (msg.role === "designer" ? t("designer") : t("you") + " " + v.you);
+  $("lang").textContent = t("lang");
+  $("undo").textContent = t("undo");
+  $("undo").hidden = !(msg.mode === "table" && msg.role === "designer");
+  $("options-panel").hidden = msg.mode === "table" && msg.role === "designer";     // the designer watches
+  $("options-title").textContent = msg.mode === "replay" ? t("narration") : t("options");
+  $("log-title").textContent = t("log");
+  const choosable = choosableOf(v.options || []);
+  drawZones(v, msg, choosable);
+  drawTurn(v, msg);
+  if (msg.mode === "replay") drawReplay(msg); else drawOptions(v.options || []);
+  drawCounters(v.counters || []);
+  $("log-panel").hidden = msg.mode === "replay";
+  if (msg.mode !== "replay") drawLog(v.log || []);
+}
+
+function choosableOf(options) {
+  const pieces = new Map(), spaces = new Map();
+  for (const o of options) {
+    for (const p of o.pieces || []) { if (!pieces.has(p)) pieces.set(p, []); pieces.get(p).push(o); }
+    for (const s of o.spaces || []) { if (!spaces.has(s)) spaces.set(s, []); spaces.get(s).push(o); }
+  }
+  return {pieces, spaces};
+}
+
+function seatName(i) { return "P" + (i + 1); }
+
+function drawZones(v, msg, choosable) {
+  const others = $("others"), mine = $("mine"), shared = $("shared");
+  others.replaceChildren(); mine.replaceChildren(); shared.replaceChildren();
+  const seatBoxes = [];
+  const me = msg.role === "seat" ? v.seat : null;
+  const actors = new Set((v.turn && v.turn.actors) || []);
+  for (let i = 0; i < v.players; i++) {
+    const box = el("div", "seat");
+    box.dataset.seat = i;
+    if (actors.has(i)) box.classList.add("acting");
+    if (i === me) box.classList.add("me");
+    const head = el("div", "seat-head");
+    head.append(el("span", "seat-name", seatName(i)));
+    const kind = (msg.seats || [])[i];
+    if (kind) head.append(el("span", "seat-kind", kind === "human" ? t("human") : t("bot") + " " + kind));
+    if (actors.has(i)) head.append(el("span", "seat-acting", t("choosing")));
+    box.append(head, el("div", "seat-values"), el("div", "seat-zones"));
+    seatBoxes.push(box);
+    (i === me ? mine : others).append(box);
+  }
+  const teams = new Map();
+  const teamBox = (k) => {
+    // a team's own zones together, as a seat's are (the view does not say who is in which team)
+    if (!teams.has(k)) {
+      const box = el("div", "seat team");
+      const head = el("div", "seat-head");
+      head.append(el("span", "seat-name", "T" + (k + 1)));
+      box.append(head, el("div", "seat-zones"));
+      teams.set(k, box);
+      $("teams").append(box);
+    }
+    return teams.get(k);
+  };
+  $("teams").replaceChildren();
+  const grids = new Map();
+  diceFamilies = new Set();
+  const family = (z) => z.name.split("(")[0];
+  for (const z of v.zones) if ((z.pieces || []).some(isDie)) diceFamilies.add(family(z));
+  for (const z of v.zones) {
+    if (z.grid) {
+      const key = z.name.split("(")[0] + ":" + z.grid.rows + "x" + z.grid.cols;
+      if (!grids.has(key)) grids.set(key, {rows: z.grid.rows, cols: z.grid.cols, cells: []});
+      grids.get(key).cells.push(z);
+      continue;
+    }
+    const area = drawZone(z, choosable, diceFamilies.has(family(z)));
+    if (z.owner !== null && z.owner !== undefined && seatBoxes[z.owner]) seatBoxes[z.owner].lastChild.append(area);
+    else if (z.team !== null && z.team !== undefined) teamBox(z.team).lastChild.append(area);
+    else shared.append(area);
+  }
+  for (const g of grids.values()) shared.prepend(drawGrid(g, choosable));
+}
+
+function drawZone(z, choosable, dice) {
+  const area = el("div", "zone kind-" + (z.kind || "pile"));
+  area.dataset.zone = z.name;
+  const label = el("div", "zone-title");
+  label.append(el("span", "", z.title || z.name), el("span", "count", z.count));
+  area.append(label);
+  markSpace(area, z.name, choosable);
+  const row = el("div", "pieces");
+  const pieces = z.pieces || [];
+  if (pieces.length === 0) row.append(el("span", "empty", t("empty")));
+  else if (z.kind === "pile") row.append(drawPile(pieces, choosable));
+  else pieces.forEach((p, k) => {
+    const e = drawPiece(p, choosable, dice);
+    if (z.kind === "hand" && pieces.length > 1) {
+      const mid = (pieces.length - 1) / 2, tilt = Math.max(-18, Math.min(18, (k - mid) * (24 / pieces.length)));
+      e.style.setProperty("--tilt", tilt.toFixed(1) + "deg");
+      e.style.setProperty("--lift", (Math.abs(k - mid) * 1.5).toFixed(1) + "px");
+    }
+    row.append(e);
+  });
+  area.append(row);
+  return area;
+}
+
+function drawPile(pieces, choosable) {
+  // a pile shows its top piece on a stack as thick as it is tall
+  const stack = el("div", "stack");
+  const depth = Math.min(pieces.length - 1, 4);
+  for (let k = 0; k < depth; k++) {
+    const under = el("div", "under");
+    under.style.setProperty("--d", (depth - k) * 2 + "px");
+    stack.append(under);
+  }
+  const top = drawPiece(pieces[pieces.length - 1], choosable);
+  stack.classList.toggle("of-tokens", top.classList.contains("token"));
+  stack.classList.toggle("of-dice", top.classList.contains("die"));
+  stack.append(top);
+  return stack;
+}
+
+function drawGrid(g, choosable) {
+  const board = el("div", "board");
+  board.style.gridTemplateColumns = "repeat(" + g.cols + ", minmax(64px, 1fr))";
+  for (const z of g.cells) {
+    const cell = el("div", "cell");
+    cell.dataset.zone = z.name;
+    cell.style.gridRow = String(z.grid.row + 1);
+    cell.style.gridColumn = String(z.grid.col + 1);
+    markSpace(cell, z.name, choosable);
+    for (const p of z.pieces || []) cell.append(drawPiece(p, choosable));
+    board.append(cell);
+  }
+  return board;
+}
+
+function markSpace(node, name, choosable) {
+  const options = choosable.spaces.get(name);
+  if (!options) return;
+  node.classList.add("choosable");
+  node.addEventListener("click", (e) => { if (e.target === node || !e.target.closest(".piece.choosable")) choose(options); });
+}
+
+const PIPS = {1: [5], 2: [1, 9], 3: [1, 5, 9], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9]};
+
+// a die: a piece with a face from 1 to 6 and no suit
+function isDie(p) { return !!p && Number.isInteger(p.face) && !p.suit && !!PIPS[p.face]; }
+
+function drawPiece(p, choosable, dice) {
+  if (p === null || p === undefined) {
+    // a hidden piece has no kind in the view: it is drawn like the pieces its zone's family shows
+    const back = dice ? el("div", "piece die hidden", "?") : el("div", "piece back");
+    back.title = t("hidden");
+    return back;
+  }
+  let e;
+  if (isDie(p)) {
+    e = el("div", "piece die");
+    e.title = p.name || p.label || "";
+    for (let k = 1; k <= 9; k++) e.append(el("i", PIPS[p.face].includes(k) ? "pip" : ""));
+  } else if (!p.index && !p.suit) {
+    // neither a die nor a card with a printed value: a token, as the token sheets print it
+    e = el("div", "piece token", p.name || p.label || "");
+    const ink = colour(p.color);
+    if (ink) e.style.background = ink;
+    e.title = p.name || p.label || "";
+  } else {
+    e = el("div", "piece card");
+    const ink = colour(p.color);
+    if (ink) e.style.color = ink;
+    // the printed name is the suit's mark before the index ("♦7"): the corners show both
+    const name = p.name || "", index = p.index || "";
+    const mark = index && name.endsWith(index) && name.length - index.length <= 2 ? name.slice(0, name.length - index.length) : "";
+    if (p.index || mark) {
+      for (const side of ["tl", "br"]) {
+        const corner = el("div", "corner " + side);
+        if (p.index) corner.append(el("b", "", p.index));
+        if (mark) corner.append(el("span", "", mark));
+        e.append(corner);
+      }
+    }
+    if (mark) {
+      const middle = el("div", "face big");
+      middle.append(el("span", "", index), el("span", "mark", mark));
+      e.append(middle);
+    } else {
+      e.append(el("div", "face", p.name || p.label || ""));
+    }
+    e.title = p.name || p.label || "";
+  }
+  e.dataset.piece = p.id;
+  const options = choosable.pieces.get(p.id);
+  if (options) {
+    e.classList.add("choosable");
+    e.addEventListener("click", (ev) => { ev.stopPropagation(); choose(options); });
+  }
+  return e;
+}
+
+function drawTurn(v, msg) {
+  const box = $("turn"), res = $("result");
+  box.replaceChildren();
+  const turn = v.turn || {};
+  if (v.ended) {
+    box.append(el("div", "turn-line", t("ended")));
+  } else if (turn.waiting_for_you) {
+    box.append(el("div", "turn-line yours", t("yourTurn")));
+  } else if ((turn.actors || []).length) {
+    box.append(el("div", "turn-line", t("waitingFor") + " " + turn.actors.map(seatName).join(", ")));
+  }
+  if (turn.step) box.append(el("div", "step", turn.step));
+  res.hidden = !v.result;
+  res.textContent = v.result || "";
+  res.classList.toggle("dead", !!msg.dead_end);
+}
+
+function drawOptions(options) {
+  const box = $("options");
+  box.replaceChildren();
+  if (!options.length) { box.append(el("p", "quiet", t("noOptions"))); return; }
+  if (picking) box.append(el("p", "quiet", t("pickOne")));
+  for (const o of options) {
+    const b = el("button", "option", o.text);
+    b.dataset.index = o.index;
+    b.dataset.option = o.option || "";
+    if (picking && !picking.includes(o)) b.classList.add("faded");
+    b.addEventListener("click", () => act(o.index));
+    box.append(b);
+  }
+}
+
+function choose(options) {
+  if (options.length === 1) { act(options[0].index); return; }
+  picking = options;
+  document.body.dataset.picking = "yes";
+  drawOptions(last.view.options || []);
+}
+
+function act(index) {
+  send({type: "act", token: token, index: index, version: last.version});
+  document.querySelectorAll("button.option").forEach((b) => { b.disabled = true; });
+}
+
+// the standing values on the table's centre; a value per player in that player's seat
+function drawCounters(counters) {
+  const box = $("standing");
+  box.replaceChildren();
+  for (const c of counters) {
+    const values = c.texts || c.values;
+    if (c.per === "player" && values) {
+      for (const [who, x] of Object.entries(values)) {
+        const seat = document.querySelector(`.seat[data-seat="${Number(who.slice(1)) - 1}"] .seat-values`);
+        if (seat) seat.append(tile(c.title || c.name, show(x)));
+      }
+      continue;
+    }
+    if (values !== null && typeof values === "object") {
+      const chips = el("span", "chips");
+      for (const [k, x] of Object.entries(values)) {
+        const chip = el("span", "chip");
+        chip.append(el("b", "", k), el("span", "", show(x)));
+        chips.append(chip);
+      }
+      const row = tile(c.title || c.name, "");
+      row.lastChild.replaceWith(chips);
+      box.append(row);
+    } else {
+      box.append(tile(c.title || c.name, show(c.text !== undefined ? c.text : c.value)));
+    }
+  }
+}
+
+function tile(title, value) {
+  const e = el("div", "tile");
+  e.append(el("span", "tile-title", title), el("span", "tile-value", value));
+  return e;
+}
+
+function show(x) {
+  if (x === null || x === undefined) return "—";
+  if (Array.isArray(x)) return x.map(show).join(", ");
+  if (typeof x === "object") return Object.entries(x).map(([k, y]) => k + ": " + show(y)).join(", ");
+  return String(x);
+}
+
+// the narration marks a step's start with "== " and indents what happened in it
+function logLine(line) {
+  return line.startsWith("== ") ? el("li", "heading", line.slice(3)) : el("li", "", line.trim());
+}
+
+function drawLog(lines) {
+  const box = $("log");
+  box.replaceChildren(...lines.map(logLine));
+  box.scrollTop = box.scrollHeight;
+}
+
+// ------------------------------------------------------------------ the replay stepper
+function drawReplay(msg) {
+  $("replay-controls").hidden = false;
+  $("stepno").textContent = t("step") + " " + msg.step + " " + t("of") + " " + msg.steps;
+  const scrub = $("scrub");
+  scrub.max = msg.steps;
+  scrub.value = msg.step;
+  const look = $("lookas");
+  const want = msg.looking_as === null ? "" : String(msg.looking_as);
+  look.replaceChildren(el("option", "", t("designerView")));
+  look.firstChild.value = "";
+  (msg.seats || []).forEach((_, i) => {
+    const o = el("option", "", seatName(i) + " " + t("seatView"));
+    o.value = String(i);
+    look.append(o);
+  });
+  look.value = want;
+  const box = $("options");
+  box.replaceChildren();
+  if (msg.note) box.append(el("p", "note", msg.note));
+  const lines = msg.view.log || [], from = lines.length - (msg.fresh || 0);
+  const said = el("ol", "narration");
+  lines.forEach((line, k) => {
+    const li = logLine(line);
+    if (k >= from) li.classList.add("now");
+    said.append(li);
+  });
+  box.append(said);
+  const now = said.querySelector(".now");
+  if (now) now.scrollIntoView({block: "nearest"}); else said.scrollTop = said.scrollHeight;
+}
+
+function step(to) {
+  if (!last || last.mode !== "replay") return;
+  const seat = $("lookas").value === "" ? null : Number($("lookas").value);
+  send({type: "step", step: Math.max(0, Math.min(last.steps, to)), seat: seat});
+}
+
+// ------------------------------------------------------------------ the lobby
+async function lobby(start) {
+  await fontFor(lang);
+  document.body.dataset.mode = "lobby";
+  $("main").hidden = true;
+  $("lobby").hidden = false;
+  $("lobby-title").textContent = t("lobby");
+  $("start").textContent = t("start");
+  const seats = $("new-seats").value.trim();
+  const body = {key: token};
+  if (start) { body.start = true; if (seats) body.seats = seats; }
+  const answer = await fetch("/games", {method: "POST", body: JSON.stringify(body)});
+  const data = await answer.json();
+  if (!answer.ok) { toast(data.error); return; }
+  const box = $("games");
+  box.replaceChildren();
+  for (const g of data.games) {
+    const card = el("div", "panel");
+    card.append(el("h3", "", g.game));
+    for (const l of g.links) {
+      const line = el("p", "");
+      line.append(el("b", "", l.seat === null ? t("designer") : seatName(l.seat) + " (" + l.kind + ")"), " ");
+      if (l.url) { const a = el("a", "", l.url); a.href = l.url; line.append(a); }
+      else line.append(el("span", "quiet", t("plays")));
+      card.append(line);
+    }
+    box.append(card);
+  }
+}
+
+// ------------------------------------------------------------------ wiring
+$("lang").addEventListener("click", () => {
+  lang = lang === "ja" ? "en" : "ja";
+  localStorage.setItem("playtest-lang", lang);
+  if (mode === "lobby") lobby(false); else send({type: "lang", lang: lang});
+});
+$("undo").addEventListener("click", () => send({type: "undo", token: token}));
+$("first").addEventListener("click", () => step(0));
+$("back").addEventListener("click", () => step(last.step - 1));
+$("forward").addEventListener("click", () => step(last.step + 1));
+$("last").addEventListener("click", () => step(last.steps));
+$("scrub").addEventListener("input", (e) => step(Number(e.target.value)));
+$("lookas").addEventListener("change", () => step(last.step));
+document.addEventListener("keydown", (e) => {
+  if (!last || last.mode !== "replay" || e.target.tagName === "INPUT") return;
+  if (e.key === "ArrowLeft") step(last.step - 1);
+  if (e.key === "ArrowRight") step(last.step + 1);
+});
+$("start").addEventListener("click", () => lobby(true));
+$("lang").textContent = t("lang");
+if (mode === "lobby") lobby(false); else connect();
