@@ -3,7 +3,7 @@ simple types, and reports every problem it finds (errors and warnings) in one ru
 from __future__ import annotations
 
 
-from . import chains, constants, limits
+from . import chains, constants, inlined, limits
 from . import syntax as S
 from ..engine.builtins import BUILTINS
 from ..constructs.registry import hook
@@ -158,6 +158,7 @@ class Checker:
             self.error(games[0].span, "the game has no 'play' section", "add 'play' with the turn structure")
         self._step_names()
         self._recursion()
+        inlined.check(self)
         self._unused()
         assumed = self._assumed()
         for q in r.of(S.Question):
