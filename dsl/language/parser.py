@@ -268,7 +268,6 @@ def parse_text(text: str, path: str = "<text>") -> tuple[S.RuleFile | None, list
 
 def _parse(text: str, path: str):
     """parse_text, and the text as mended to parse after its mistakes (None if it never did)."""
-    diagnostics: list[Diagnostic] = []
     if len(text) > limits.MAX_FILE_CHARS:
         return None, [Diagnostic("error", path, S.Span(1, 1, 1, 1),
                                  f"the file is too long ({len(text):,} characters; at most {limits.MAX_FILE_CHARS:,})",
@@ -276,32 +275,79 @@ def _parse(text: str, path: str):
     work = text.replace("\r\n", "\n")
     if not work.endswith("\n"):
         work += "\n"
-    passed: dict[int, str] = {}     # line replaced by `pass` -> the text before that
-    for _ in range(MAX_SYNTAX_ERRORS):
+    try:
+        tree = _lark().parse(work)
+    except (UnexpectedInput, LarkError):
+        diagnostics, work = _mend(work, path)
         try:
             tree = _lark().parse(work)
+        except (UnexpectedInput, LarkError):
+            return None, diagnostics, None
+        past = _past_limits(tree, path)
+        return None, diagnostics + past, None if past else work
+    past = _past_limits(tree, path)
+    if past:
+        return None, past, None
+    token = FILE.set(path)
+    try:
+        decls = _transformer().transform(tree)
+    except LarkError as err:  # a transformer error wraps ours
+        orig = getattr(err, "orig_exc", err)
+        if isinstance(orig, TableError):
+            return None, [Diagnostic("error", path, orig.span, orig.message)], None
+        raise
+    finally:
+        FILE.reset(token)
+    return S.RuleFile(path, text, tuple(decls)), [], None
+
+
+def _mend(work: str, path: str) -> tuple[list[Diagnostic], str]:
+    """The syntax errors of a file that does not parse, and the file mended so that it does.
+    Each top-level item (a declaration, from one line at the margin to the next) is parsed
+    on its own, so that each is read about once whatever the number of mistakes; an item
+    with mistakes is mended line by line (_mend_item). Past MAX_SYNTAX_ERRORS, a broken
+    item is blanked without a word."""
+    lines = work[:-1].split("\n")         # it ends with a line break
+    starts = [0] + [i for i, line in enumerate(lines) if i and line[:1].strip() and not line.startswith("#")]
+    diagnostics: list[Diagnostic] = []
+    out = []
+    for start, end in zip(starts, starts[1:] + [len(lines)]):
+        item = "\n".join(lines[start:end]) + "\n"
+        if len(diagnostics) < MAX_SYNTAX_ERRORS:
+            found, item = _mend_item(item, path, MAX_SYNTAX_ERRORS - len(diagnostics))
+            diagnostics += [replace(d, span=replace(d.span, line=d.span.line + start, end_line=d.span.end_line + start))
+                            for d in found]
+        elif not _parses(item):
+            item = "\n" * (end - start)
+        out.append(item[:-1])
+    return diagnostics, "\n".join(out) + "\n"
+
+
+def _parses(text: str) -> bool:
+    try:
+        _lark().parse(text)
+    except (UnexpectedInput, LarkError):
+        return False
+    return True
+
+
+def _mend_item(work: str, path: str, budget: int) -> tuple[list[Diagnostic], str]:
+    """The syntax errors of one item, at most `budget`, and the item mended: after a mistake
+    the statement line is replaced by `pass` when that keeps the item whole (a second mistake
+    in the same block is found too), else the item is blanked; line numbers never move."""
+    text = work
+    diagnostics: list[Diagnostic] = []
+    passed: dict[int, str] = {}     # line replaced by `pass` -> the text before that
+    for _ in range(budget):
+        try:
+            _lark().parse(work)
         except DedentError as err:
-            line = _dedent_error_line(work)
-            err.line = line
+            err.line = _dedent_error_line(work)
             diagnostics.append(_syntax_diagnostic(path, text, err))
         except (UnexpectedInput, LarkError) as err:
             diagnostics.append(_syntax_diagnostic(path, text, err))
-            line = getattr(err, "line", 0) or 0
         else:
-            past = _past_limits(tree, path)
-            if diagnostics or past:
-                return None, diagnostics + past, None if past else work
-            token = FILE.set(path)
-            try:
-                decls = _transformer().transform(tree)
-            except LarkError as err:  # a transformer error wraps ours
-                orig = getattr(err, "orig_exc", err)
-                if isinstance(orig, TableError):
-                    return None, [Diagnostic("error", path, orig.span, orig.message)], None
-                raise
-            finally:
-                FILE.reset(token)
-            return S.RuleFile(path, text, tuple(decls)), diagnostics, None
+            return diagnostics, work
         line = diagnostics[-1].span.line
         if line in passed:
             # `pass` does not fit there (a declaration's own line): take that back, blank the item
@@ -317,7 +363,7 @@ def _parse(text: str, path: str):
         if new == work:
             break
         work = new
-    return None, diagnostics, None
+    return diagnostics, work if _parses(work) else "\n" * work.count("\n")
 
 
 _CHAINS = ("or_expr", "and_expr", "sum", "term")
