@@ -267,7 +267,7 @@ class Checker:
     def _name_span(self, span, name):
         """Where `name` is written on the line `span` starts on (a node's span starts at its keyword)."""
         import re
-        lines = self.rules.source_of(span).splitlines()
+        lines = self.once(("lines", span.file), lambda: self.rules.source_of(span).splitlines())
         line = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
         m = re.compile(r"(?<!\w)" + re.escape(name) + r"(?!\w)").search(line, max(span.column - 1, 0))
         if m is None:
