@@ -121,7 +121,7 @@ def _shown(result) -> str:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--baseline", default="main", help="revision to compare with (default main); 'none' for none")
+    ap.add_argument("--baseline", default="main", help="revision (or folder holding its dsl/ and grammars/) to compare with (default main); 'none' for none")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds before a baseline figure is cut off")
     ap.add_argument("--shapes", default=",".join(SHAPES), help="which shapes, comma-separated")
     ap.add_argument("--json", action="store_true", help="print the rows as JSON")
@@ -130,7 +130,10 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         old = None
-        if args.baseline != "none":
+        if Path(args.baseline).is_dir():
+            old = Path(args.baseline).resolve()       # a tree of the code before, unpacked already
+        elif args.baseline != "none":
+            (tmp / "baseline").mkdir()
             old = baseline_tree(args.baseline, tmp / "baseline")
         for shape in args.shapes.split(","):
             slow = False            # once the baseline times out, larger files would too

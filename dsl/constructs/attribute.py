@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from ..engine.values import Piece
 from ..language.building import span
-from ..language.kinds import ANY, NUM, PLAYER
+from ..language.kinds import ANY, BOOL, COLL, FAMILY, NUM, PIECE, PLAYER, TEAM, TEXT, ZONE
+from ..language.kinds import a as a_kind
 from ..language import syntax as S
 from ..language.syntax import Expr
 from ..printing.runs import Runs
@@ -31,7 +32,12 @@ GRAMMAR = {"attr": _attr}
 
 # ---------------------------------------------------------------- checks
 def check(ck, e, scope):
-    ck.expr(e.obj, scope)        # not its kind: holder(x) is a player or, in a zone kept per piece, that piece
+    # holder(x) is a player or, in a zone kept per piece, that piece: a kind the checker cannot
+    # tell passes; one it can tell and that never has the value fails every game that reads it
+    kind = ck.expr(e.obj, scope)
+    if kind in _NEVER.get(e.name, _NEVER[None]):
+        ck.error(e.obj.span, f"'.{e.name}' is read from {_READ_FROM.get(e.name, 'one piece')}, and this is {_of(ck, e.obj, kind)}",
+                 _hint(e, kind))
     if e.name in ("face", "seat"):
         return NUM
     if e.name == "owner":
@@ -45,6 +51,30 @@ def check(ck, e, scope):
 
 
 _BUILT_IN = {"face", "seat", "owner", "kind"}
+
+_VALUES = {NUM, BOOL, TEXT}
+_NEVER = {"seat": _VALUES | {COLL, ZONE, FAMILY, PIECE},       # a player or team
+          "owner": _VALUES | {COLL, FAMILY, PLAYER, TEAM},     # a piece or zone
+          None: _VALUES | {COLL, ZONE, FAMILY, PLAYER, TEAM}}   # face, kind, a column: a piece
+_READ_FROM = {"seat": "a player or a team", "owner": "one piece or one zone"}
+
+
+def _of(ck, obj, kind) -> str:
+    """What the object is, in the words of the file: a component's name is all its pieces."""
+    d = ck.declared.get(obj.id) if isinstance(obj, S.Name) else None
+    if isinstance(d, S.Component):
+        return f"{d.kind} '{d.name}': all its pieces together, not one of them"
+    return a_kind(kind)
+
+
+def _hint(e, kind) -> str:
+    named = e.obj.id if isinstance(e.obj, S.Name) else "..."
+    if kind in (COLL, ZONE, FAMILY) and e.name != "seat":
+        total = f", or add them all up: `sum(d.{e.name} for d in {named})`" if e.name != "owner" else ""
+        return f"read one piece, e.g. `first({named}).{e.name}`{total}"
+    if e.name == "seat":
+        return "a seat is a player's or team's: for a piece's, `x.owner.seat`"
+    return "read it from one piece: a loop's item, what a player chose, first(...) or top(...)"
 
 
 # ---------------------------------------------------------------- compilation

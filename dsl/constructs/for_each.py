@@ -10,6 +10,7 @@ from typing import Optional
 from ..engine.program import Label
 from ..language.building import not_texts, span
 from ..language.kinds import BOOL, COLL, PLAYER, TEAM, element_kind
+from ..language import chains
 from ..language import syntax as S
 from ..language.syntax import Expr, Stmt
 from ..printing.runs import Item, say, that
@@ -48,22 +49,10 @@ def _ending_half_way(ck, st) -> None:
     trigger watches can end the game between two of them: say so, and how to make it one event."""
     if element_kind(st.coll) not in (PLAYER, TEAM):
         return
-    rules = ck.once("rules by name", lambda: {r.name: r for r in ck.of(S.Rule)})
-    body = list(_reached(st.body, rules))
-    if not any(isinstance(n, S.Choose) for n in body):
+    chooses, written = _effects(st.body, ck.once("effects of rules", lambda: _effects_of_rules(ck)))
+    if not chooses:
         return
-    written = set()
-    for n in body:
-        if isinstance(n, S.Assign):
-            written.add(n.target.name)
-        elif isinstance(n, S.Move):
-            written.update(_names(n.source) | _names(n.dest) | (_names(n.count) if n.amount == "item" else set()))
-        elif isinstance(n, S.Eliminate):
-            written.add("alive")
-    for trig in ck.of(S.Trigger):
-        if not any(isinstance(n, S.EndGame) for n in S.walk(trig)):
-            continue
-        watched = _names(trig.cond) | (_names(trig.coll) if trig.coll is not None else set())
+    for trig, watched in ck.once("ending triggers", lambda: _ending_triggers(ck)):
         if watched & written:
             ck.warning(st.span, f"the game can end part-way through this 'for each': trigger '{trig.name}' "
                                 f"watches what it changes, and is checked after each choice",
@@ -71,15 +60,42 @@ def _ending_half_way(ck, st) -> None:
             return
 
 
-def _reached(stmts, rules, seen=None):
-    """Every node of these statements and of the rules they carry out."""
-    seen = set() if seen is None else seen
+def _ending_triggers(ck) -> list:
+    """(trigger, the names it watches) of every trigger that can end the game."""
+    return [(trig, _names(trig.cond) | (_names(trig.coll) if trig.coll is not None else set()))
+            for trig in ck.of(S.Trigger) if any(isinstance(n, S.EndGame) for n in S.walk(trig))]
+
+
+def _effects(stmts, of_rules: dict) -> tuple[bool, frozenset]:
+    """Whether these statements, or the rules they carry out, ask a player to choose, and
+    the names of what they change."""
+    chooses, written = False, set()
     for st in stmts:
         for n in S.walk(st):
-            yield n
-            if isinstance(n, S.Do) and n.rule in rules and n.rule not in seen:
-                seen.add(n.rule)
-                yield from _reached(rules[n.rule].body, rules, seen)
+            if isinstance(n, S.Choose):
+                chooses = True
+            elif isinstance(n, S.Assign):
+                written.add(n.target.name)
+            elif isinstance(n, S.Move):
+                written.update(_names(n.source) | _names(n.dest) | (_names(n.count) if n.amount == "item" else set()))
+            elif isinstance(n, S.Eliminate):
+                written.add("alive")
+            elif isinstance(n, S.Do) and n.rule in of_rules:
+                done_chooses, done_written = of_rules[n.rule]
+                chooses = chooses or done_chooses
+                written |= done_written
+    return chooses, frozenset(written)
+
+
+def _effects_of_rules(ck) -> dict:
+    """Rule name -> _effects of its body, each rule after the rules it carries out (so that
+    none is walked twice and no chain of `do` is followed by recursion)."""
+    rules = {r.name: r for r in ck.of(S.Rule)}
+    graph = {name: [st.rule for st in S.statements(r.body) if isinstance(st, S.Do)] for name, r in rules.items()}
+    out: dict = {}
+    for name in chains.postorder(graph):
+        out[name] = _effects(rules[name].body, out)
+    return out
 
 
 def _names(e) -> set:

@@ -3,7 +3,7 @@ simple types, and reports every problem it finds (errors and warnings) in one ru
 from __future__ import annotations
 
 
-from . import chains, constants, limits
+from . import chains, constants, inlined, limits
 from . import syntax as S
 from ..engine.builtins import BUILTINS
 from ..constructs.registry import hook
@@ -158,6 +158,8 @@ class Checker:
             self.error(games[0].span, "the game has no 'play' section", "add 'play' with the turn structure")
         self._step_names()
         self._recursion()
+        inlined.check(self)
+        self._reserved_names()
         self._unused()
         assumed = self._assumed()
         for q in r.of(S.Question):
@@ -249,6 +251,29 @@ class Checker:
             self.error(closing.span, f"rule '{cycle[0]}' runs itself: {' -> '.join(cycle)}",
                        "a rule cannot call itself; use 'repeat' for a rule that goes round")
 
+    def _reserved_names(self):
+        """A word of the language used as a name (an option called `pass`, a loop variable
+        called `if`) reads as the word wherever the name is used."""
+        for node in S.walk_rules(self.rules):
+            if type(node).__name__ in _NOT_NAMING:
+                continue
+            named = [getattr(node, f, None) for f in ("name", "var", "each_var")] + list(getattr(node, "params", ()))
+            for name in named:
+                if isinstance(name, str) and name in RESERVED:
+                    self.error(self._name_span(node.span, name),
+                               f"'{name}' is a word of the rule language and cannot be used as a name",
+                               f"choose another name, e.g. '{name}_{type(node).__name__.lower()}' or a word from the game")
+
+    def _name_span(self, span, name):
+        """Where `name` is written on the line `span` starts on (a node's span starts at its keyword)."""
+        import re
+        lines = self.once(("lines", span.file), lambda: self.rules.source_of(span).splitlines())
+        line = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
+        m = re.compile(r"(?<!\w)" + re.escape(name) + r"(?!\w)").search(line, max(span.column - 1, 0))
+        if m is None:
+            return span
+        return S.Span(span.line, m.start() + 1, span.line, m.end() + 1, span.file)
+
     # ------------------------------------------------------------ statements
     def block(self, stmts, scope, in_trigger):
         ended = False
@@ -328,6 +353,17 @@ class Checker:
         import re
         texts = [text for _, text in self.rules.sources] or [self.rules.source]
         return {w for text in texts for w in re.findall(r"\w+", text)}
+
+
+# Words that begin a statement or join its parts: a name spelt like one would read as it.
+# (Words that only begin a declaration or one of its lines, such as `number` or `hand`, can
+# still name things: the seed games do.)
+RESERVED = frozenset("""add and assume cases chooses do each eliminate else end for if in move not option or otherwise
+    pass phase repeat reveal roll set shuffle simultaneously step subtract then times together unhandled until when
+    where while""".split())
+# Their names are read, not given; or, for a step or phase, given but only ever read after
+# `step`, `phase`, `before` or `after`, where no statement can begin (Bluff's `step roll`)
+_NOT_NAMING = {"Attr", "Flow", "Patch", "Score", "Target", "CardSpec", "Block"}
 
 
 def _decl_kind(d) -> str:

@@ -13,3 +13,5 @@ MAX_PLAYERS = 100               # a game's player count
 MAX_PIECES = 100_000            # pieces of all components together, in a game being played
 MAX_OPTIONS = 100_000           # moves one decision may offer
 MAX_SUGGESTION_COMPARISONS = 200_000    # names compared in one file's "did you mean" hints
+MAX_CHAIN_DEPTH = 150           # levels of a chain of rules and values (inlined.py); the seeds reach 31
+MAX_WRITTEN_OUT = 10_000        # parts of a rule once the rules it does are written out; the seeds reach 2,702

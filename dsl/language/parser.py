@@ -6,6 +6,8 @@ the top-level item that holds it and tries again, so one run reports every broke
 from __future__ import annotations
 
 import os
+import re
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -20,6 +22,8 @@ from .diagnostics import Diagnostic, RuleFileError
 
 GRAMMAR = Path(__file__).resolve().parent.parent.parent / "grammars" / "rules.lark"
 MAX_SYNTAX_ERRORS = 20
+_WORD = re.compile(r"\w+")
+_QUOTED = re.compile(r"'(\w+)'")
 
 
 class _Indenter(Indenter):
@@ -258,40 +262,92 @@ def parse_text(text: str, path: str = "<text>") -> tuple[S.RuleFile | None, list
     After a mistake the parse goes on: the statement line is replaced by `pass` when that
     keeps the file whole (a second mistake in the same block is found too), else the whole
     declaration is blanked; line numbers never move."""
-    diagnostics: list[Diagnostic] = []
+    tree, diagnostics, _ = _parse(text, path)
+    return tree, diagnostics
+
+
+def _parse(text: str, path: str):
+    """parse_text, and the text as mended to parse after its mistakes (None if it never did)."""
     if len(text) > limits.MAX_FILE_CHARS:
         return None, [Diagnostic("error", path, S.Span(1, 1, 1, 1),
                                  f"the file is too long ({len(text):,} characters; at most {limits.MAX_FILE_CHARS:,})",
-                                 "a rule file is one game; split long texts or leave data out")]
+                                 "a rule file is one game; split long texts or leave data out")], None
     work = text.replace("\r\n", "\n")
     if not work.endswith("\n"):
         work += "\n"
-    passed: dict[int, str] = {}     # line replaced by `pass` -> the text before that
-    for _ in range(MAX_SYNTAX_ERRORS):
+    try:
+        tree = _lark().parse(work)
+    except (UnexpectedInput, LarkError):
+        diagnostics, work = _mend(work, path)
         try:
             tree = _lark().parse(work)
+        except (UnexpectedInput, LarkError):
+            return None, diagnostics, None
+        past = _past_limits(tree, path)
+        return None, diagnostics + past, None if past else work
+    past = _past_limits(tree, path)
+    if past:
+        return None, past, None
+    token = FILE.set(path)
+    try:
+        decls = _transformer().transform(tree)
+    except LarkError as err:  # a transformer error wraps ours
+        orig = getattr(err, "orig_exc", err)
+        if isinstance(orig, TableError):
+            return None, [Diagnostic("error", path, orig.span, orig.message)], None
+        raise
+    finally:
+        FILE.reset(token)
+    return S.RuleFile(path, text, tuple(decls)), [], None
+
+
+def _mend(work: str, path: str) -> tuple[list[Diagnostic], str]:
+    """The syntax errors of a file that does not parse, and the file mended so that it does.
+    Each top-level item (a declaration, from one line at the margin to the next) is parsed
+    on its own, so that each is read about once whatever the number of mistakes; an item
+    with mistakes is mended line by line (_mend_item). Past MAX_SYNTAX_ERRORS, a broken
+    item is blanked without a word."""
+    lines = work[:-1].split("\n")         # it ends with a line break
+    starts = [0] + [i for i, line in enumerate(lines) if i and line[:1].strip() and not line.startswith("#")]
+    diagnostics: list[Diagnostic] = []
+    out = []
+    for start, end in zip(starts, starts[1:] + [len(lines)]):
+        item = "\n".join(lines[start:end]) + "\n"
+        if len(diagnostics) < MAX_SYNTAX_ERRORS:
+            found, item = _mend_item(item, path, MAX_SYNTAX_ERRORS - len(diagnostics))
+            diagnostics += [replace(d, span=replace(d.span, line=d.span.line + start, end_line=d.span.end_line + start))
+                            for d in found]
+        elif not _parses(item):
+            item = "\n" * (end - start)
+        out.append(item[:-1])
+    return diagnostics, "\n".join(out) + "\n"
+
+
+def _parses(text: str) -> bool:
+    try:
+        _lark().parse(text)
+    except (UnexpectedInput, LarkError):
+        return False
+    return True
+
+
+def _mend_item(work: str, path: str, budget: int) -> tuple[list[Diagnostic], str]:
+    """The syntax errors of one item, at most `budget`, and the item mended: after a mistake
+    the statement line is replaced by `pass` when that keeps the item whole (a second mistake
+    in the same block is found too), else the item is blanked; line numbers never move."""
+    text = work
+    diagnostics: list[Diagnostic] = []
+    passed: dict[int, str] = {}     # line replaced by `pass` -> the text before that
+    for _ in range(budget):
+        try:
+            _lark().parse(work)
         except DedentError as err:
-            line = _dedent_error_line(work)
-            err.line = line
+            err.line = _dedent_error_line(work)
             diagnostics.append(_syntax_diagnostic(path, text, err))
         except (UnexpectedInput, LarkError) as err:
             diagnostics.append(_syntax_diagnostic(path, text, err))
-            line = getattr(err, "line", 0) or 0
         else:
-            diagnostics += _past_limits(tree, path)
-            if diagnostics:
-                return None, diagnostics
-            token = FILE.set(path)
-            try:
-                decls = _transformer().transform(tree)
-            except LarkError as err:  # a transformer error wraps ours
-                orig = getattr(err, "orig_exc", err)
-                if isinstance(orig, TableError):
-                    return None, [Diagnostic("error", path, orig.span, orig.message)]
-                raise
-            finally:
-                FILE.reset(token)
-            return S.RuleFile(path, text, tuple(decls)), diagnostics
+            return diagnostics, work
         line = diagnostics[-1].span.line
         if line in passed:
             # `pass` does not fit there (a declaration's own line): take that back, blank the item
@@ -307,7 +363,7 @@ def parse_text(text: str, path: str = "<text>") -> tuple[S.RuleFile | None, list
         if new == work:
             break
         work = new
-    return None, diagnostics
+    return diagnostics, work if _parses(work) else "\n" * work.count("\n")
 
 
 _CHAINS = ("or_expr", "and_expr", "sum", "term")
@@ -372,7 +428,27 @@ def read_source(path: str) -> str:
 
 def parse_file(path: str) -> S.RuleFile:
     text = read_source(path)
-    tree, diagnostics = parse_text(text, path)
+    tree, diagnostics, mended = _parse(text, path)
     if tree is None:
-        raise RuleFileError(diagnostics, text)
+        more = _errors_behind(text, mended, path) if mended is not None else []
+        raise RuleFileError(sorted(diagnostics + more, key=lambda d: (d.span.line, d.span.column)), text)
     return tree
+
+
+def _errors_behind(text: str, mended: str, path: str) -> list[Diagnostic]:
+    """The checker's errors in the rest of a file with syntax errors, so that one mistake does
+    not hide the others: the file is checked as mended to parse (each broken line made
+    `pass`, or its declaration blanked), and an error that could come of the mending (one
+    naming a word of a mended line: its declaration is gone) is left out, as are warnings."""
+    from .checker import check
+    tree, _, _ = _parse(mended, path)
+    if tree is None:
+        return []
+    mended_lines = mended.split("\n")
+    lost_lines, lost_words = set(), set()
+    for n, line in enumerate(text.replace("\r\n", "\n").split("\n")):
+        if n >= len(mended_lines) or mended_lines[n] != line:
+            lost_lines.add(n + 1)
+            lost_words.update(_WORD.findall(line))
+    return [d for d in check(replace(tree, source=text)) if d.severity == "error" and d.span.line not in lost_lines
+            and not any(name in lost_words for name in _QUOTED.findall(d.message))]
