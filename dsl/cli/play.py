@@ -8,6 +8,7 @@ import secrets
 import click
 
 from ..agents.spec import FORMS
+from .options import games_option, json_option, lang_option, seed_option
 from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, players_option, writable_or_exit
 
 
@@ -32,7 +33,7 @@ Examples:
               help="Who sits in each seat, in order: human, or a bot as --agents takes it (random, flat:N, "
                    "ismcts:N). Default: one human and random bots.")
 @click.option("--seed", type=int, default=None, help="Seed for the shuffles, dice and bots (default: a new one each game, kept in the save).")
-@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True)
+@lang_option("Language of the table: en or ja.")
 @click.option("--save", "save", type=click.Path(), default=None,
               help="Replay file written after every move (default: out/tables/GAME.json, numbered if taken).")
 @click.option("--resume", type=click.Path(), default=None, help="Go on with a game saved by play.")
@@ -110,10 +111,10 @@ games from --seed, as `simulate` plays them.
 Example:
   playtest table-stats out/tables -n 500""")
 @click.argument("folder", type=click.Path(exists=True, file_okay=False))
-@click.option("-n", "games", type=click.IntRange(1), default=200, show_default=True, help="Random games to compare with.")
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
+@games_option(200, "Random games to compare with.")
+@seed_option("Seed of the random games: the same seed gives the same figures.")
+@lang_option("Language of the tables: en or ja.")
+@json_option("Print one JSON object instead of tables.")
 def table_stats(folder, games, seed, lang, as_json):
     import json
     from ..analyses.replay import ReplayError

@@ -8,6 +8,8 @@ import socket
 
 import click
 
+from .options import lang_option
+
 from ..language.diagnostics import shown
 from .common import _fail, _game_or_exit, _load_or_exit, _variant_option, main, players_option, writable_or_exit
 
@@ -39,8 +41,7 @@ starts more. The game is written to its replay file after every move (--save DIR
                    "one kind for every seat. Default: human at every seat.")
 @players_option
 @click.option("--seed", type=int, default=None, help="Seed of the deal and the dice (default: a fresh one each game).")
-@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True,
-              help="The pages' language at first (each page can switch).")
+@lang_option("The pages' language at first (each page can switch).")
 @_variant_option
 @click.option("--save", "save_dir", type=click.Path(), default=os.path.join("out", "tables"), show_default=True,
               help="Folder the game's replay is written to as it goes.")
