@@ -11,7 +11,7 @@ import os
 from importlib.metadata import PackageNotFoundError, version
 
 from lsprotocol import types as T
-from pygls.exceptions import JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -22,6 +22,7 @@ from .completion import complete, keyword_of, lark_parser
 from .hover import hover
 from .outline import outline
 from .resolve import Analysis, Workspace
+from .stream import REFUSED, GuardedInput
 from .tokens import NAME, word_at
 
 
@@ -247,5 +248,12 @@ def _code_action(ls: RulesServer, params: T.CodeActionParams):
     return out
 
 
+@server.feature(REFUSED)
+def _refused(ls: RulesServer, params):
+    """A request the guarded input could not pass on: its error, under the request's own id."""
+    raise JsonRpcException(str(getattr(params, "message", "")), int(getattr(params, "code", -32600)))
+
+
 def main() -> None:
-    server.start_io()
+    import sys
+    server.start_io(GuardedInput(sys.stdin.buffer.fileno(), server.protocol.structure_message), sys.stdout.buffer)
