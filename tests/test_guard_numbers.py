@@ -32,6 +32,9 @@ def test_a_huge_number_of_games_is_refused_before_any_game(command):
     (["explore", BLUFF, "-p", "2", "--max-states", HUGE], f"{HUGE} is not in the range 1<=x<=10000000"),
     (["fuzz", BLUFF, "-p", "2", "--max-time", "1e300"], "1e+300 seconds is more than a week (604,800 seconds)"),
     (["simulate", BLUFF, "-p", "2", "--seed", HUGE], f"{HUGE} is not in the range"),
+    (["match", BLUFF, "-p", "2", f"flat:{HUGE}", "random"], "agent A: 100,000,000,000,000,000,000 iterations a decision is more than 1,000,000"),
+    (["simulate", BLUFF, "-p", "2", "--agents", "ismcts:5:time=1e200"], "--agents: 1e+200 seconds a decision is more than a week"),
+    (["report", BLUFF, "-p", "2", "--skill", "ismcts:2000000"], "--skill: 2,000,000 iterations a decision is more than 1,000,000"),
 ])
 def test_other_huge_numbers_are_refused(command, message):
     r = run(*command)

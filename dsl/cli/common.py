@@ -8,7 +8,7 @@ from typing import Optional
 import click
 
 from .. import io_guard
-from ..analyses.bounds import MAX_GAMES, MAX_SEED, MAX_WORKERS, MIN_SEED
+from ..analyses.bounds import MAX_GAMES, MAX_ITERATIONS, MAX_SECONDS, MAX_SEED, MAX_WORKERS, MIN_SEED
 from ..language.diagnostics import RuleFileError
 from ..language.limits import MAX_FILE_CHARS
 from ..engine import Game, RuleError
@@ -106,6 +106,17 @@ def save_replay_or_exit(replay, game, folder: str, *parts) -> str:
                                    replay_mod.file_name(replay.rules, replay.variants, *parts))
     except OSError as e:
         _fail(f"{folder}: cannot save the replay ({e.strerror or e})")
+
+
+def within_budget_or_exit(agents: list, option: str) -> list:
+    """An agent's budget is a number on the command line too, bounded as the others are."""
+    for agent in agents:
+        budget = getattr(agent, "budget", None)
+        if budget is not None and budget.iterations > MAX_ITERATIONS:
+            _fail(f"{option}: {budget.iterations:,} iterations a decision is more than {MAX_ITERATIONS:,}", 2)
+        if budget is not None and budget.seconds is not None and budget.seconds > MAX_SECONDS:
+            _fail(f"{option}: {budget.seconds:g} seconds a decision is more than a week", 2)
+    return agents
 
 
 def _variant_option(f):
