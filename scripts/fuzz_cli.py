@@ -72,7 +72,8 @@ class Ground:
             self.specials.append(p("out", "null.html"))
         except OSError:
             pass
-        self.outputs = self.specials + [p("out", "new.html"), p("out", "folder"), p("a-file", "x.html"),
+        # the link's target is watched (a write through the link changes it), never named itself
+        self.outputs = [s for s in self.specials if s != target] + [p("out", "new.html"), p("out", "folder"), p("a-file", "x.html"),
                                         p("out", "sub", "r.html")]
         os.mkdir(p("out", "folder"))
         self.before = {s: _identity(s) for s in self.specials}
