@@ -8,6 +8,7 @@ else English. The only module here that imports pygls and lsprotocol.
 from __future__ import annotations
 
 import os
+import sys
 from importlib.metadata import PackageNotFoundError, version
 
 from lsprotocol import types as T
@@ -255,5 +256,4 @@ def _refused(ls: RulesServer, params):
 
 
 def main() -> None:
-    import sys
     server.start_io(GuardedInput(sys.stdin.buffer.fileno(), server.protocol.structure_message), sys.stdout.buffer)
