@@ -1,6 +1,7 @@
 """What every command shares: the group, loading with clear errors, progress."""
 from __future__ import annotations
 
+import os
 import sys
 from contextlib import ExitStack, contextmanager
 from typing import Optional
@@ -79,6 +80,8 @@ class RulePath(click.Path):
 
     def convert(self, value, param, ctx):
         value = super().convert(value, param, ctx)
+        if os.path.isdir(value):
+            return value            # the reader says so, with the position every rule file error has
         try:
             io_guard.check_input(value, MAX_RULE_BYTES, "rule file")
         except io_guard.Refused as e:
