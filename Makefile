@@ -6,7 +6,7 @@ PLAYTEST := $(BIN)/playtest
 GAMES := $(wildcard games/*.rules)
 N ?= 500
 
-.PHONY: demo simulate-all test test-slow install bench bench-instructions clean variants-table findings generated skill reports mutate
+.PHONY: fuzz-cli fuzz-lsp bench-check demo simulate-all test test-slow install bench bench-instructions clean variants-table findings generated skill reports mutate
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -79,3 +79,14 @@ clean:
 # generated/skill/: skill versus luck of every seed game (agents against random seats; slow: about an hour on 2 cores).
 skill: install
 	$(BIN)/python scripts/skill.py
+
+# Our own attack campaigns (bounded in time): command lines and paths; byte streams into the language server.
+fuzz-cli: install
+	$(BIN)/python scripts/fuzz_cli.py --seconds 600
+
+fuzz-lsp: install
+	$(BIN)/python scripts/fuzz_lsp.py --seconds 600
+
+# check's time against the file's size, 1 kB to 1 MB, beside the code of main
+bench-check: install
+	$(BIN)/python bench/check_scaling.py --baseline main

@@ -169,6 +169,9 @@ def ended_by_sigterm():
 @contextmanager
 def _signals_held():
     """Ctrl-C and SIGTERM wait until the block is done (they arrive right after it)."""
+    if not hasattr(signal, "pthread_sigmask"):     # not on every system
+        yield
+        return
     held = {signal.SIGINT, signal.SIGTERM}
     before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:

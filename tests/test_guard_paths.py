@@ -7,6 +7,7 @@ import json
 import os
 import resource
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -229,3 +230,39 @@ def test_write_atomic_refuses_a_symlink_for_every_caller(tmp_path):
         io_guard.write_atomic(str(tmp_path / "link"), "new")
     assert os.path.islink(tmp_path / "link") and (tmp_path / "target").read_text() == "keep me"
     shutil.rmtree(tmp_path)
+
+
+def _interrupted_set(tmp_path, patch: str) -> subprocess.CompletedProcess:
+    base = str(tmp_path / "r")
+    code = f"""
+import os, signal, sys
+sys.path.insert(0, {str(ROOT)!r})
+from dsl import io_guard
+{patch}
+io_guard.write_set([({base!r} + s, s) for s in (".json", ".csv", ".html")])
+"""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+
+
+def test_ctrl_c_during_the_renames_of_a_set_comes_after_all_of_them(tmp_path):
+    p = _interrupted_set(tmp_path, """
+real = os.replace
+def replace(a, b):
+    real(a, b)
+    os.kill(os.getpid(), signal.SIGINT)     # Ctrl-C right after the first file is in place
+os.replace = replace""")
+    assert p.returncode == -signal.SIGINT and "KeyboardInterrupt" in p.stderr
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["r.csv", "r.html", "r.json"]
+
+
+def test_sigterm_while_a_set_is_written_leaves_none_of_it(tmp_path):
+    p = _interrupted_set(tmp_path, """
+real, calls = os.fdopen, []
+def fdopen(*a, **k):
+    calls.append(1)
+    if len(calls) == 2:
+        os.kill(os.getpid(), signal.SIGTERM)    # while the second file is being written
+    return real(*a, **k)
+os.fdopen = fdopen""")
+    assert p.returncode == -signal.SIGTERM, p.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -32,13 +32,15 @@ def parse_values(text: str) -> list[int]:
                 bits = [int(x) for x in part.split("..")]
                 if len(bits) not in (2, 3) or bits[0] > bits[1] or (len(bits) == 3 and bits[2] < 1):
                     raise ValueError
-                values = range(bits[0], bits[1] + 1, bits[2] if len(bits) == 3 else 1)
+                step = bits[2] if len(bits) == 3 else 1
+                values = range(bits[0], bits[1] + 1, step)
+                count = (bits[1] - bits[0]) // step + 1         # len() of a range past 2**63 overflows
             else:
-                values = [int(part)]
+                count, values = 1, [int(part)]
         except ValueError:
             raise SweepError(f"'{text}' is not a list of whole numbers (write 2,3,4 or 1..3 or 2..10..2)") from None
-        if len(out) + len(values) > MAX_COMBINATIONS:       # a range is counted before it is listed
-            raise SweepError(f"'{text}' is {len(out) + len(values):,} values, more than the {MAX_COMBINATIONS} "
+        if len(out) + count > MAX_COMBINATIONS:
+            raise SweepError(f"'{text}' is {len(out) + count:,} values, more than the {MAX_COMBINATIONS} "
                              "combinations a sweep may have; sweep fewer values at once")
         out.extend(values)
     if any(v < 0 for v in out):

@@ -8,8 +8,8 @@ import sys
 import click
 
 from .common import main, players_option, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit
-from .common import RULE_FILE
 from .options import HiddenArgument, agents_option, games_option, json_option, seed_option
+from .common import RULE_FILE, within_budget_or_exit
 
 _AGENT_HELP = ("random | flat:N | ismcts:N | ismcts:N:c=X, with N iterations a decision "
                "(add :time=S for a time budget in seconds, which makes the run nondeterministic)")
@@ -19,7 +19,7 @@ DEFAULT_LEVELS = "random,flat:100,ismcts:100,ismcts:400"
 def _agent_or_exit(spec, what):
     from ..agents import parse_agent
     try:
-        return parse_agent(spec)
+        return within_budget_or_exit([parse_agent(spec)], what)[0]
     except ValueError as e:
         _fail(f"{what}: {e}", 2)
 

@@ -1,6 +1,7 @@
 """What every command shares: the group, loading with clear errors, progress."""
 from __future__ import annotations
 
+import os
 import sys
 from contextlib import ExitStack, contextmanager
 from typing import Optional
@@ -8,7 +9,7 @@ from typing import Optional
 import click
 
 from .. import io_guard
-from ..analyses.bounds import MAX_GAMES, MAX_SEED, MAX_WORKERS, MIN_SEED
+from ..analyses.bounds import MAX_GAMES, MAX_ITERATIONS, MAX_SECONDS, MAX_SEED, MAX_WORKERS, MIN_SEED
 from ..language.diagnostics import RuleFileError
 from ..language.limits import MAX_FILE_CHARS
 from ..engine import Game, RuleError
@@ -80,6 +81,8 @@ class RulePath(click.Path):
 
     def convert(self, value, param, ctx):
         value = super().convert(value, param, ctx)
+        if os.path.isdir(value):
+            return value            # the reader says so, with the position every rule file error has
         try:
             io_guard.check_input(value, MAX_RULE_BYTES, "rule file")
         except io_guard.Refused as e:
@@ -107,6 +110,17 @@ def save_replay_or_exit(replay, game, folder: str, *parts) -> str:
                                    replay_mod.file_name(replay.rules, replay.variants, *parts))
     except OSError as e:
         _fail(f"{folder}: cannot save the replay ({e.strerror or e})")
+
+
+def within_budget_or_exit(agents: list, option: str) -> list:
+    """An agent's budget is a number on the command line too, bounded as the others are."""
+    for agent in agents:
+        budget = getattr(agent, "budget", None)
+        if budget is not None and budget.iterations > MAX_ITERATIONS:
+            _fail(f"{option}: {budget.iterations:,} iterations a decision is more than {MAX_ITERATIONS:,}", 2)
+        if budget is not None and budget.seconds is not None and budget.seconds > MAX_SECONDS:
+            _fail(f"{option}: {budget.seconds:g} seconds a decision is more than a week", 2)
+    return agents
 
 
 def _variant_option(f):

@@ -9,6 +9,7 @@ import click
 
 from ..agents.spec import FORMS
 from .options import games_option, json_option, lang_option, seed_option
+from .common import RULE_FILE
 from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, players_option, writable_or_exit
 
 
@@ -26,7 +27,7 @@ Examples:
   playtest play games/bluff.rules --seats human,ismcts:200,random --lang ja
   playtest play games/tictactoe.rules --seats human,human  two people, one keyboard
   playtest play --resume out/tables/bluff.json             go on with a stopped game""")
-@click.argument("file", type=click.Path(), required=False)
+@click.argument("file", type=RULE_FILE, required=False)
 @_variant_option
 @players_option
 @click.option("--seats", default=None, metavar="SEAT,SEAT,...",

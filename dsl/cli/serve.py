@@ -11,6 +11,7 @@ import click
 from .options import lang_option
 
 from ..language.diagnostics import shown
+from .common import RULE_FILE
 from .common import _fail, _game_or_exit, _load_or_exit, _variant_option, main, players_option, writable_or_exit
 
 MAX_WS_BYTES = 2 ** 20      # the socket's own cap; the server refuses anything over 4 KB before reading it
@@ -35,7 +36,7 @@ def _address_options(f):
 Prints one link per human seat (each with a token nobody can guess: send each player theirs),
 a designer link that sees everything and may undo, and a lobby link that lists the games and
 starts more. The game is written to its replay file after every move (--save DIR).""")
-@click.argument("game", required=False, type=click.Path())
+@click.argument("game", required=False, type=RULE_FILE)
 @click.option("--seats", default=None, metavar="KIND[,KIND...]",
               help="Who sits where: 'human' or an agent (random, flat:N, ismcts:N), one a seat, comma-separated; "
                    "one kind for every seat. Default: human at every seat.")

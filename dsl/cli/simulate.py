@@ -10,9 +10,9 @@ from ..analyses import replay as replay_mod
 from ..analyses.simulate import Restriction, scoring as score_of, simulate as run_simulation
 from .common import (main, players_option, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit,
                      save_replay_or_exit, writable_or_exit)
-from .common import RULE_FILE
 from .options import (agents_option, alias, exit_if_crossed, fail_on_option, games_option, json_option, lang_option, pad, save_replays_option, say,
                       seed_option)
+from .common import RULE_FILE, within_budget_or_exit
 
 
 def _play_options(f):
@@ -133,7 +133,7 @@ def agents_or_exit(spec, players):
         return None
     from ..agents import parse_agents
     try:
-        return parse_agents(spec, players)
+        return within_budget_or_exit(parse_agents(spec, players), "--agents")
     except ValueError as e:
         _fail(f"--agents: {e}", 2)
 

@@ -7,6 +7,10 @@ import time
 
 import click
 
+from ..analyses.bounds import MAX_ITERATIONS, MAX_STATES
+from .options import lang_option, seed_option
+
+from .common import RULE_FILE
 from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit
 
 
@@ -40,21 +44,21 @@ Examples:
   playtest solve games/tictactoe.rules
   playtest solve tests/fixtures/kuhn.rules --agents random,flat:50,ismcts:100
   playtest solve tests/fixtures/leduc.rules --lang ja --json""")
-@click.argument("file", type=click.Path())
+@click.argument("file", type=RULE_FILE)
 @_variant_option
 @click.option("--players", "-p", type=int, default=None,
               help="Number of players: 2, the default where the game allows it (solving is for two).")
 @click.option("--agents", "agent_specs", default="random", show_default=True,
               help="Agents to measure against the solution, comma-separated: random | flat:N | ismcts:N | "
                    "plugin:NAME (an installed agent package).")
-@click.option("--max-states", type=click.IntRange(1), default=2_000_000, show_default=True,
+@click.option("--max-states", type=click.IntRange(1, MAX_STATES), default=2_000_000, show_default=True,
               help="Give up, saying so, past this many states (positions of the game tree for hidden information).")
-@click.option("--iterations", type=click.IntRange(1), default=2000, show_default=True,
+@click.option("--iterations", type=click.IntRange(1, MAX_ITERATIONS), default=2000, show_default=True,
               help="At most this many CFR+ iterations (it stops sooner once the value is pinned down).")
-@click.option("--samples", type=click.IntRange(1), default=20, show_default=True,
+@click.option("--samples", type=click.IntRange(1, 10_000), default=20, show_default=True,
               help="Tries of a searching agent at each place it is asked, to estimate its moves.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the agents' tries.")
-@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True, help="Language of the text.")
+@seed_option("Seed of the agents' tries.")
+@lang_option("Language of the text: en or ja.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def solve(file, variants, players, agent_specs, max_states, iterations, samples, seed, lang, as_json):
     from ..agents import parse_agent

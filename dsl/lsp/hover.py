@@ -10,6 +10,7 @@ Imports: dsl.language.syntax, dsl.engine.builtins, dsl.printing.prose, this pack
 from __future__ import annotations
 
 import os
+import re
 
 from ..engine.builtins import BUILTINS, worded
 from ..language import syntax as S
@@ -25,6 +26,16 @@ _KINDS = {  # how each kind of declaration is called, (ja, en)
     "question": ("未決の問題", "open question"), "step": ("手順", "step"), "phase": ("フェーズ", "phase"),
     "cases": ("場合分け", "cases"), "variant": ("バリアント", "variant"),
 }
+
+# What Markdown reads as markup: links and images ([ ] !), HTML and autolinks (< > &), emphasis,
+# code, headings, tables and strikethrough. The designer's text is shown as text, never as these.
+_MARKUP = re.compile(r"([\\`*_\[\]<>&#|~!])")
+
+
+def escaped(s: str) -> str:
+    """Text from the rule file (or read aloud from it) as Markdown that shows it literally."""
+    return _MARKUP.sub(r"\\\1", s)
+
 
 # The declarations the rulebook describes beside their titles (prose.describe).
 _DESCRIBED = {S.Component, S.Zone, S.Board, S.Parameter, S.Counter, S.Define, S.Order, S.Question}
@@ -79,13 +90,13 @@ def _about_decl(a: Analysis, v: P.Voice, d: S.Decl) -> str:
     if type(d) in _DESCRIBED:
         said = _plain(P.describe(v, d))
         if said:
-            parts.append(said)
+            parts.append(escaped(said))
     if isinstance(d, S.Parameter) and d.provisional:
         parts.append(P.say(v.lang, "仮の値(", "provisional (") + P.say(v.lang, *P.UNDECIDED) + ")")
     if isinstance(d, (S.Rule, S.Define)) and d.params:
         parts.append(P.say(v.lang, "受け取るもの: ", "takes: ") + ", ".join(f"`{p}`" for p in d.params))
     if isinstance(d, S.Trigger):
-        parts.append(P.whenever(v, d))
+        parts.append(escaped(P.whenever(v, d)))
     parts += _notes(v, d.texts)
     parts.append(_where(a, v, d.span.file or a.rules.path, d.span.line))
     return "\n\n".join(parts)
@@ -94,23 +105,23 @@ def _about_decl(a: Analysis, v: P.Voice, d: S.Decl) -> str:
 def _head(v: P.Voice, kind: str, name: str, texts) -> str:
     ja, en = _KINDS.get(kind, (kind, kind))
     title = P.title_of(texts, v.lang)
-    return f"**{P.say(v.lang, ja, en)}** `{name}`" + (f" — {title}" if title else "")
+    return f"**{P.say(v.lang, ja, en)}** `{name}`" + (f" — {escaped(title)}" if title else "")
 
 
 def _notes(v: P.Voice, texts) -> list[str]:
-    return [text for _, text in P.notes_of(texts, v.lang)]
+    return [escaped(note) for _, note in P.notes_of(texts, v.lang)]
 
 
 def _where(a: Analysis, v: P.Voice, path: str, line: int) -> str:
     if path != a.path:
-        return f"*{os.path.basename(path)}:{line}*"
+        return f"*{escaped(os.path.basename(path))}:{line}*"
     return "*" + P.say(v.lang, f"{line}行目", f"line {line}") + "*"
 
 
 def _reading(v: P.Voice, node) -> str | None:
     try:
         if isinstance(node, S.Expr):
-            return _plain(v.expr(node))
+            return escaped(_plain(v.expr(node)))
         return "\n".join(_lines(v.stmt(node), 0, [12]))
     except (IndexError, KeyError, AttributeError, TypeError):
         return None             # a construct the checker rejects may have no reading
@@ -121,7 +132,7 @@ def _lines(item: P.Item, depth: int, budget: list[int]):
     text = _plain(item.runs)
     if text and budget[0] > 0:
         budget[0] -= 1
-        yield "  " * depth + ("- " if depth else "") + text
+        yield "  " * depth + ("- " if depth else "") + escaped(text)
         depth += 1
     for child in item.children:
         yield from _lines(child, depth, budget)

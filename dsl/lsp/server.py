@@ -8,10 +8,11 @@ else English. The only module here that imports pygls and lsprotocol.
 from __future__ import annotations
 
 import os
+import sys
 from importlib.metadata import PackageNotFoundError, version
 
 from lsprotocol import types as T
-from pygls.exceptions import JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -22,6 +23,7 @@ from .completion import complete, keyword_of, lark_parser
 from .hover import hover
 from .outline import outline
 from .resolve import Analysis, Workspace
+from .stream import REFUSED, GuardedInput
 from .tokens import NAME, word_at
 
 
@@ -247,5 +249,11 @@ def _code_action(ls: RulesServer, params: T.CodeActionParams):
     return out
 
 
+@server.feature(REFUSED)
+def _refused(ls: RulesServer, params):
+    """A request the guarded input could not pass on: its error, under the request's own id."""
+    raise JsonRpcException(str(getattr(params, "message", "")), int(getattr(params, "code", -32600)))
+
+
 def main() -> None:
-    server.start_io()
+    server.start_io(GuardedInput(sys.stdin.buffer.fileno(), server.protocol.structure_message), sys.stdout.buffer)
