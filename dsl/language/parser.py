@@ -411,8 +411,13 @@ def read_source(path: str) -> str:
         fail("no such file", "check the path; rule files usually live in games/ or variants/")
     if os.path.isdir(path):
         fail("this is a folder, not a rule file")
+    from ..io_guard import Refused, read_bytes
     try:
-        data = Path(path).read_bytes()
+        # UTF-8 takes at most 4 bytes a character (and 3 for a byte-order mark): past that, the
+        # file cannot be within the character limit, and nothing more is read
+        data = read_bytes(path, 4 * limits.MAX_FILE_CHARS + 3, "rule file")
+    except Refused as e:
+        fail(e.strerror)
     except OSError as e:
         fail(f"cannot read the file: {e.strerror}")
     if b"\x00" in data:
