@@ -190,7 +190,7 @@ play
           add 1 to pot
         option jump if pot > 2
           add 3 to pot
-        option step with n from 1 to 2 where n + pot != 4
+        option hop with n from 1 to 2 where n + pot != 4
           add n to pot
         option crash with n from 1 to 2 where pot > 7 and n // zero = 1 if pot > 6
           add n to pot
@@ -522,7 +522,7 @@ counter laps = 0
 play
   repeat until laps > 12
     first(players) chooses one of
-      option pass
+      option rest
         add 1 to laps
       option pick with x from 1 to 4 if laps < 6
         add x to laps
