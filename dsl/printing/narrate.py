@@ -107,7 +107,7 @@ class Narrator:
 
 def _printed_names(n: Narrator) -> list[str]:
     """Each piece's name at the table: a card by its suit and main value, others by their title."""
-    from .book import _columns, _suit_column, _symbols, is_named
+    from .cards import _columns, _suit_column, _symbols, is_named
     g = n.game
     symbols = _symbols(g.rules)
     decks = {c.name: c for c in g.rules.of(S.Component) if c.kind == "deck"}

@@ -14,6 +14,7 @@ from ..language import syntax as S
 from ..engine import Game, RuleError
 from ..variants.diff import diff
 from ..constructs.component import count_runs
+from ..constructs.trigger import read_bound
 from .runs import when
 from .prose import (Item, Runs, Voice, describe, notes_of, open_question, plain, rule_item, say, title_of,
                     trigger_item, whenever)
@@ -338,6 +339,9 @@ def _endings(rules: S.RuleFile, v: Voice, lang: str) -> list[Item]:
                 return
             for child in S.children(node):
                 walk(child, where, conds)
-        for st in d.body:
-            walk(st, where, [])
+        if isinstance(d, S.Trigger):
+            read_bound(v, d, lambda: [walk(st, where, []) for st in d.body])
+        else:
+            for st in d.body:
+                walk(st, where, [])
     return out
