@@ -216,8 +216,11 @@ def read(v, st) -> Item:
             if st.target.player is not None:
                 return sentence(v, st, t + [("", "はまだいない。")],
                                 v.expr(st.target.player) + [("", " has no ")] + v.name(st.target.name, article=False) + [("", " yet.")])
+            title = v.title(st.target.name)
+            bare = title[ARTICLE.match(title).end():] if ARTICLE.match(title) else title
             return sentence(v, st, t + [("", "はまだいない。")],
-                            [("", "There is no ")] + v.name(st.target.name, article=False) + [("", " yet.")])
+                            [("", "There is no "), ("term", bare), ("", " yet.")] if v.lang == "en" and bare != title
+                            else [("", "There is no ")] + v.name(st.target.name, article=False) + [("", " yet.")])
         if isinstance(st.value, S.Call) and st.value.fn == "next_player" and st.target.player is None \
                 and isinstance(st.value.args[0], S.Name) and st.value.args[0].id == st.target.name:
             return sentence(v, st, t + [("", "は次のプレイヤーに移る。")], [("", "The ")] + t + [("", " passes to the next player.")])
