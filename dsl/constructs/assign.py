@@ -16,7 +16,7 @@ from ..language.building import span
 from ..language.kinds import NUM, PLAYER, TEAM, unlike
 from ..language.kinds import a as a_kind
 from ..language.syntax import Expr, Node, Span, Stmt
-from ..printing.runs import Item, Runs, possessive, sentence
+from ..printing.runs import ARTICLE, Item, Runs, possessive, sentence
 from .counter import piece_position
 from .registry import register
 
@@ -214,13 +214,21 @@ def read(v, st) -> Item:
             if st.target.player is not None:
                 return sentence(v, st, t + [("", "はまだいない。")],
                                 v.expr(st.target.player) + [("", " has no ")] + v.name(st.target.name, article=False) + [("", " yet.")])
+            title = v.title(st.target.name)
+            bare = title[ARTICLE.match(title).end():] if ARTICLE.match(title) else title
             return sentence(v, st, t + [("", "はまだいない。")],
-                            [("", "There is no ")] + v.name(st.target.name, article=False) + [("", " yet.")])
+                            [("", "There is no "), ("term", bare), ("", " yet.")] if v.lang == "en" and bare != title
+                            else [("", "There is no ")] + v.name(st.target.name, article=False) + [("", " yet.")])
         if isinstance(st.value, S.Call) and st.value.fn == "next_player" and st.target.player is None \
                 and isinstance(st.value.args[0], S.Name) and st.value.args[0].id == st.target.name:
             return sentence(v, st, t + [("", "は次のプレイヤーに移る。")], [("", "The ")] + t + [("", " passes to the next player.")])
-        the = [] if st.target.player is not None else [("", "the ")]
+        the = [] if st.target.player is not None or ARTICLE.match(v.title(st.target.name)) else [("", "the ")]
         return sentence(v, st, x + [("", "が")] + t + [("", "になる。")], x + [("", " becomes ")] + the + t + [("", ".")])
+    if st.op == "set" and st.target.player is None and st.target.name in v.flags:
+        state = v.title(st.target.name)
+        if st.value.value:
+            return sentence(v, st, [("", f"「{state}」の印を付ける。")], [("", f"Mark that {state}.")])
+        return sentence(v, st, [("", f"「{state}」の印を外す。")], [("", f"Clear the mark that {state}.")])
     if st.op == "set":
         return sentence(v, st, t + [("", "を")] + x + [("", "にする。")],
                          [("", "Set ")] + t + [("", " to ")] + x + [("", ".")])

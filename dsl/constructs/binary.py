@@ -204,7 +204,21 @@ def _grouped(x: S.Expr, runs: Runs, op: str) -> Runs:
     return runs
 
 
+def _mark(v, e) -> Runs | None:
+    """`ending = 1` where `ending` is a mark (prose._flags): the state itself, 'the end is triggered'."""
+    if e.op not in ("=", "!=") or not (isinstance(e.left, S.Name) and e.left.id in v.flags
+                                       and isinstance(e.right, S.Num) and e.right.value in (0, 1)):
+        return None
+    state = v.title(e.left.id)
+    if (e.op == "=") == (e.right.value == 1):
+        return [("", say(v.lang, f"「{state}」の印がある", state))]
+    return [("", say(v.lang, f"「{state}」の印がない", f"not: {state}"))]
+
+
 def read(v, e) -> Runs:
+    mark = _mark(v, e)
+    if mark is not None:
+        return mark
     ja, en = _COMPARE[e.op]
     template = say(v.lang, ja, en)
     a, b = v.expr(e.left), v.expr(e.right)

@@ -12,6 +12,7 @@ from ..engine.program import Label, source
 from ..language.building import body_of, span
 from ..language.kinds import BOOL
 from ..language.syntax import Expr, Node, Span, Stmt, Text
+from ..printing.blocks import condition
 from ..printing.runs import Item, notes_of, say, when
 from .registry import Absent, nothing, register
 
@@ -85,8 +86,12 @@ def compile(c, st, env, owner):
 
 # ---------------------------------------------------------------- reading
 def read(v, st) -> Item:
-    kids = [Item("branch", say(v.lang, when(v.expr(c.cond)) + [("", ":")], [("", "When ")] + v.expr(c.cond) + [("", ":")]),
-                 v.body(c.body), notes_of(c.texts, v.lang), span=c.span) for c in st.cases]
+    kids = []
+    for c in st.cases:
+        cond, listed = condition(v, c.cond)
+        head = say(v.lang, (cond + [("", "を満たすとき")] if listed else when(cond)) + [("", ":")],
+                   [("", "When ")] + cond + [("", " hold:" if listed else ":")])
+        kids.append(Item("branch", head, listed + v.body(c.body), notes_of(c.texts, v.lang), span=c.span))
     return Item("sentence", [("", say(v.lang, "次のうち当てはまる場合に従う。", "Follow the case that applies:"))],
                 kids, span=st.span)
 

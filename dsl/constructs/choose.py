@@ -21,6 +21,7 @@ from ..language.kinds import ANY, BOOL, COLL, NUM, WHO, element_kind
 from ..language.kinds import a as a_kind
 from ..language import syntax as S
 from ..language.syntax import Expr, Node, Span, Stmt, Text
+from ..printing.blocks import condition
 from ..printing.runs import Item, Runs, join, notes_of, say, that, title_of
 from ..printing.runs import plain as plain_text
 from .registry import register
@@ -472,8 +473,9 @@ def option_head(v, o: Option, single: bool, heads=None) -> Runs:
         head += say(v.lang, ([("", ": ")] if head else []) + params + [("", "を選ぶ")],
                     ([("", ": choose ")] if head else [("", "Choose ")]) + params)
     if o.where is not None:
-        head += say(v.lang, [("", "(ただし、")] + v.expr(o.where) + [("", ")")],
-                    [("", ", where ")] + v.expr(o.where))
+        where, listed = condition(v, o.where)
+        head += say(v.lang, [("", "(ただし、")] + where + [("", "を満たすもの)" if listed else ")")],
+                    [("", ", where ")] + where + [("", " hold" if listed else "")])
     if o.available is not None:
         head += say(v.lang, [("", "(")] + that(v.expr(o.available)) + [("", "場合のみ)")],
                     [("", " (only if ")] + v.expr(o.available) + [("", ")")])
@@ -509,7 +511,8 @@ def choice_summary(v, st) -> tuple[str, list[str]]:
 
 def _option(v, o: Option, single: bool) -> Item:
     return _with_params(v, o, lambda heads: Item(
-        "option", option_head(v, o, single, heads), v.body(o.body), notes_of(o.texts, v.lang),
+        "option", option_head(v, o, single, heads),
+        (condition(v, o.where)[1] if o.where is not None else []) + v.body(o.body), notes_of(o.texts, v.lang),
         "" if single else o.name, span=o.span))
 
 

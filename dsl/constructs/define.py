@@ -11,7 +11,8 @@ from ..language import syntax as S
 from ..language.building import span
 from ..language.kinds import ANY, Scope
 from ..language.syntax import Decl, Expr
-from ..printing.runs import Runs
+from ..printing.runs import Item, Runs, say
+from ..printing.blocks import conditions, is_long
 from .registry import register
 
 
@@ -85,6 +86,23 @@ def _names(e) -> set:
 def read(v, d, counts=()) -> Runs:
     from .rule import params_bound
     return params_bound(v, d, lambda nouns: v.expr(d.expr))
+
+
+def read_blocks(v, d) -> list:
+    """A value that is a long condition, or one number when a long condition holds and another when
+    not (a bonus), set out as a list (blocks.py) where the Terms table defines it."""
+    from .rule import params_bound
+    e = d.expr
+    if is_long(e):
+        return params_bound(v, d, lambda nouns: [conditions(v, e)])
+    if isinstance(e, S.IfExpr) and is_long(e.cond) and not isinstance(e.other, S.IfExpr):
+        def read(nouns):
+            then, other = v.expr(e.then), v.expr(e.other)
+            head = say(v.lang, [("", "下の条件を満たせば")] + then + [("", "、そうでなければ")] + other,
+                       then + [("", " if the conditions below hold, otherwise ")] + other)
+            return [Item("sentence", head, [conditions(v, e.cond)])]
+        return params_bound(v, d, read)
+    return []
 
 
 register(Define, "declaration", grammar=GRAMMAR, check=check, read=read)

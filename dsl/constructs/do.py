@@ -10,6 +10,7 @@ from ..engine.errors import RuleError
 from ..language import syntax as S
 from ..language.building import span
 from ..language.syntax import Expr, Stmt
+from ..printing.blocks import formula, is_arithmetic
 from ..printing.runs import Item, join, say, sentence, title_of
 from .registry import register
 
@@ -97,13 +98,19 @@ def read(v, st) -> Item:
     name = [("term", title_of(rule.texts, v.lang) or v.title(st.rule))] if isinstance(rule, S.Rule) else v.name(st.rule)
     if isinstance(rule, S.Rule) and st.args:
         args = [v.expr(a) for a in st.args]
-        with v.given(rule.params, args):
+        # arithmetic passed in is worked out on a line of its own, named by what the rule takes it as
+        nouns = [v.param_nouns.get((rule.name, i), ("数", "number")) for i in range(len(st.args))]
+        worked = [formula(v, [("", say(v.lang, ja, "the " + en))], a)
+                  for a, (ja, en) in zip(st.args, nouns) if is_arithmetic(a)]
+        named = [say(v.lang, [("", "下の"), ("term", ja)], [("", "the "), ("term", en), ("", " below")])
+                 if is_arithmetic(a) else x for a, x, (ja, en) in zip(st.args, args, nouns)]
+        with v.given(rule.params, named):
             inner = v.stmt(rule.body[0]) if len(rule.body) == 1 else None
         if inner is not None and not inner.children:
             # a one-sentence rule reads in place, with what the call passes where the rule has its parameters
             return Item("sentence", [("", "「")] + name + [("", say(v.lang, "」: ", "”: "))] + inner.runs,
-                        inner.children, span=st.span) if v.lang == "ja" else \
-                Item("sentence", [("", "“")] + name + [("", "”: ")] + inner.runs, inner.children, span=st.span)
+                        worked, span=st.span) if v.lang == "ja" else \
+                Item("sentence", [("", "“")] + name + [("", "”: ")] + inner.runs, worked, span=st.span)
         given = say(v.lang, [("", "(")] + join(args, "、") + [("", "について)")],
                     [("", " for ")] + join(args, " and "))
         return sentence(v, st, [("", "「")] + name + [("", "」")] + given + [("", "を行う。")],

@@ -11,6 +11,7 @@ from ..engine.program import Label, source
 from ..language.building import not_texts, span
 from ..language.kinds import BOOL
 from ..language.syntax import Expr, Stmt
+from ..printing.blocks import condition
 from ..printing.runs import Item, say
 from .registry import Absent, nothing, register
 
@@ -104,10 +105,10 @@ def compile(c, st, env, owner):
 def read(v, st) -> Item:
     kids = []
     for i, (cond, body) in enumerate(st.branches):
-        c = v.expr(cond)
-        head = say(v.lang, ([("", "そうでなく、")] if i else []) + c + [("", "なら:")],
-                   [("", "Otherwise, if " if i else "If ")] + c + [("", ":")])
-        kids.append(Item("branch", head, v.body(body), span=cond.span))
+        c, listed = condition(v, cond)
+        head = say(v.lang, ([("", "そうでなく、")] if i else []) + c + [("", "を満たすなら:" if listed else "なら:")],
+                   [("", "Otherwise, if " if i else "If ")] + c + [("", " hold:" if listed else ":")])
+        kids.append(Item("branch", head, listed + v.body(body), span=cond.span))
     if st.otherwise is not None:
         kids.append(Item("branch", [("", say(v.lang, "そうでなければ:", "Otherwise:"))], v.body(st.otherwise)))
     if len(kids) == 1:

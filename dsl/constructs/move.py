@@ -193,7 +193,7 @@ def read(v, st) -> Item:
     n = v.expr(st.count)
     if isinstance(st.count, (S.IfExpr, S.Binary)):
         n = [("", "(")] + n + [("", ")")]
-    up_ja, up_en = ([("", "最大")], [("", "up to ")]) if st.amount == "up to" else ([], [])
+    up_ja, up_en = ([("", "最大で")], [("", "up to ")]) if st.amount == "up to" else ([], [])
     # a number takes its counter (5個, 2枚); a named amount is 'as many as' it says
     many = [("", v.counter(st.source) + "を")] if isinstance(st.count, S.Num) or n and n[0][0] == "num" and len(n) == 1 \
         else [("", "だけ")]

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ..engine.program import Label
 from ..language.building import not_texts, span
 from ..language.kinds import BOOL, NUM
+from ..language import syntax as S
 from ..language.syntax import Expr, Stmt
 from ..printing.runs import Item, plain, say
 from .registry import Absent, nothing, register
@@ -104,7 +105,15 @@ def _passed(f, back) -> list:
 
 
 # ---------------------------------------------------------------- reading
+def _forever(st) -> bool:
+    """`repeat while true` or `repeat until false`: only the end of the game stops it."""
+    return isinstance(st.expr, S.Name) and (st.kind, st.expr.id) in (("while", "true"), ("until", "false"))
+
+
 def read(v, st) -> Item:
+    if _forever(st):
+        return Item("loop", say(v.lang, [("", "ゲームが終わるまで、次をくり返す:")], [("", "Repeat until the game ends:")]),
+                    v.body(st.body), span=st.span)
     x = v.expr(st.expr)
     q = [("", "「")] + x + [("", "」")] if "、" in plain(x) else x
     during = "間" if plain(x).endswith(("い", "る")) else "の間"

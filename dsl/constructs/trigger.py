@@ -44,7 +44,9 @@ def check(ck, d):
 
 
 # ---------------------------------------------------------------- reading
-def _bound(v, t, read):
+def read_bound(v, t, read):
+    """Read something of trigger `t` with its `for each` name bound: the one the condition picks out
+    ('that player'), never 'each player', wherever the reading is printed (the sheet, the endings)."""
     if not t.var or v.local(t.var) is not None:
         return read()
     with v.bound(t.var, v.noun(t.coll)):
@@ -58,7 +60,7 @@ def whenever(v, t) -> str:
             who = plain_text(v.expr(t.coll))
             return say(v.lang, f"{who}のだれかについて「{c}」になったら、すぐに:", f"As soon as, for one of {who}, {c}:")
         return say(v.lang, f"「{c}」になったら、すぐに:", f"As soon as {c}:")
-    return _bound(v, t, read)
+    return read_bound(v, t, read)
 
 
 def trigger_item(v, t) -> Item:
@@ -66,7 +68,7 @@ def trigger_item(v, t) -> Item:
         it = Item("rule", [("term", v.title(t.name))], v.body(t.body), notes_of(t.texts, v.lang), t.name, span=t.span)
         it.texts.insert(0, ("when", whenever(v, t)))
         return it
-    return _bound(v, t, read)
+    return read_bound(v, t, read)
 
 
 # ---------------------------------------------------------------- narration

@@ -22,8 +22,16 @@ LABELS = {
     "variant_mark": ("変更", "changed by"),
     "removed": ("取り除かれたもの", "Removed"),
     "undecided": ("未決の点", "Not yet decided"),
-    "undecided_intro": ("次の点はまだ決まっていない。テストプレイでは、それぞれの箇所に示した仮の扱いで遊ぶ。",
-                        "These points are not decided yet. Playtests use the provisional answer printed where each applies."),
+    "undecided_intro": ("次の点はまだ決まっていない。仮の扱いがあるものは、それぞれの箇所に示した扱いで遊ぶ。"
+                        "仮の扱いがないものは、その箇所に、起きたときの対処を示した。",
+                        "These points are not decided yet. Where a point has a provisional answer, play it as printed where "
+                        "it applies; where it has none, the book says there what the table does when it happens."),
+    "no_answer": ("仮の扱いはない。遊んでいてこの場面になったら、いったん手を止め、全員で扱いを決めてから続ける。"
+                  "決めた扱いはデザイナーに伝えるため書き留めておく。",
+                  "There is no provisional answer. If it happens in play, stop, agree a ruling among the players, "
+                  "and play on; note the ruling for the designer."),
+    "settled_by": ("この点を決めるバリエーション(それぞれ別のルールブックがある): {titles}",
+                   "Variants that settle this point (each has its own rulebook): {titles}"),
     "provisional": ("仮の値", "provisional value"),
     "not_decided": UNDECIDED,
     "components": ("内容物", "Components"),

@@ -9,6 +9,8 @@ May import: the language, the constructs and printing/runs.py.
 """
 from __future__ import annotations
 
+import re
+
 from contextlib import contextmanager
 
 from ..constructs.registry import Absent, hook, loaded
@@ -17,7 +19,7 @@ from ..constructs.question import open_question
 from ..constructs.rule import rule_item
 from ..constructs.trigger import trigger_item, whenever
 from ..language import syntax as S
-from .runs import UNDECIDED, Item, Runs, capital, notes_of, plain, say, tidy, title_of
+from .runs import ARTICLE, UNDECIDED, Item, Runs, capital, notes_of, plain, say, tidy, title_of
 
 __all__ = ["UNDECIDED", "Item", "Runs", "Voice", "choice_summary", "describe", "notes_of", "open_question",
            "option_head", "plain", "readable", "rule_item", "say", "title_of", "trigger_item", "whenever"]
@@ -79,6 +81,7 @@ class Voice:
         for _ in range(2):      # what a variable holds and what a rule is passed inform each other
             self.holds = _what_variables_hold(self)
             self.param_nouns = _param_nouns(self)
+        self.flags = _flags(rules)
         self.param_names: set[str] = set()
         for d in rules.decls:
             if isinstance(d, S.Rule):
@@ -196,8 +199,9 @@ class Voice:
         if isinstance(d, S.Parameter) and isinstance(d.value, S.Num):
             return [("num", str(d.value.value))]      # numbers written out; the Numbers table names them
         if n in self.titles:
-            the = article and self.lang == "en" and isinstance(d, (S.Counter, S.Define, S.Zone, S.Parameter))
-            if self.lang == "ja" and isinstance(d, S.Counter) and self.titles[n].endswith(("る", "た", "い")):
+            the = article and self.lang == "en" and isinstance(d, (S.Counter, S.Define, S.Zone, S.Parameter)) \
+                and not ARTICLE.match(self.titles[n]) and n not in self.flags
+            if self.lang == "ja" and isinstance(d, S.Counter) and self.titles[n].endswith(STATE_ENDINGS):
                 return [("", "「"), ("term", self.titles[n]), ("", "」")]      # a state, not a thing: 「バトルに出ている」
             return ([("", "the ")] if the else []) + [("term", self.titles[n])]
         return self.word(n)
@@ -244,6 +248,24 @@ class Voice:
 
     def body(self, stmts) -> list[Item]:
         return [self.stmt(st) for st in stmts]
+
+
+# a title read as a state rather than a thing: 「終了条件を満たした」, 「バトルに出ている」
+STATE_ENDINGS = ("る", "た", "い")
+
+
+def _flags(rules: S.RuleFile) -> set[str]:
+    """Counters that are marks: one for the game, only ever 0 or 1, titled by a state (「終了条件を満たした」).
+
+    Players set and clear a mark and ask whether it is set; a number it is not."""
+    def zero_one(e) -> bool:
+        return isinstance(e, S.Num) and e.value in (0, 1)
+    out = {d.name for d in rules.of(S.Counter) if d.kind == "counter" and d.per is None and zero_one(d.initial)
+           and (title_of(d.texts, "ja") or "").endswith(STATE_ENDINGS)}
+    for node in S.walk_rules(rules):
+        if isinstance(node, S.Assign) and node.target.name in out and not (node.op == "set" and zero_one(node.value)):
+            out.discard(node.target.name)
+    return out
 
 
 def _zone_noun(v: Voice, zone: str) -> tuple[str, str]:

@@ -6,14 +6,19 @@ it out.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from ..variants import overlay
+from ..language.diagnostics import RuleFileError
+from ..language.parser import parse_file
 from ..language import syntax as S
 from ..engine import Game, RuleError
 from ..variants.diff import diff
 from ..constructs.component import count_runs
+from ..constructs.trigger import read_bound
+from ..constructs.define import read_blocks
 from .runs import when
 from .prose import (Item, Runs, Voice, describe, notes_of, open_question, plain, rule_item, say, title_of,
                     trigger_item, whenever)
@@ -31,6 +36,7 @@ class Entry:
     flag: str = ""
     mark: str = ""
     rows: list = field(default_factory=list)       # a card table: header row first
+    blocks: list = field(default_factory=list)     # Items set out under the detail (a long condition as a list)
     places: list = field(default_factory=list)     # an open question's (where, anchor), in book order
 
 
@@ -76,6 +82,9 @@ class _Builder:
         self.questions = rules.of(S.Question)
         self.question_of = {q.name: q for q in self.questions}
         self.places: dict[str, list[tuple[str, str]]] = {}    # question -> (where, anchor), in book order
+        assumed = {b.name for b in S.walk_rules(rules) if isinstance(b, S.Block) and b.kind == "assume"}
+        self.unanswered = {q.name for q in self.questions} - assumed
+        self.settled_by = settling_variants(rules, lang)
         self.named_cases = {st.span: st.name for d in rules.decls if isinstance(d, (S.Flow, S.Rule, S.Trigger))
                             for st in S.statements(d.body) if isinstance(st, S.Cases) and st.name}
 
@@ -121,7 +130,20 @@ class _Builder:
             it.texts = [(k, t) for k, t in it.texts if t != text]
         if not places and text:
             it.texts.append(("text", text))
+        if not places and it.kind == "question":
+            it.texts += self.at_the_table(q.name)
         places.append((" › ".join(where), it.number))
+
+    def at_the_table(self, question: str) -> list[tuple[str, str]]:
+        """What the table does about an open question the rules give no provisional answer to,
+        and which variants settle it, by their titles."""
+        if question not in self.unanswered:
+            return []
+        out = [("table", label(self.lang, "no_answer"))]
+        if self.settled_by.get(question):
+            quoted = say(self.lang, "、", ", ").join(say(self.lang, f"「{t}」", f"“{t}”") for t in self.settled_by[question])
+            out.append(("table", label(self.lang, "settled_by", titles=quoted)))
+        return out
 
     def entry(self, d: S.Decl, detail=(), flag="", rows=()) -> Entry:
         e = Entry(self.v.title(d.name), d.name, list(detail), notes_of(d.texts, self.lang), flag,
@@ -140,6 +162,29 @@ class _Builder:
             return " ".join([plain(it.runs), it.flag] + [t for _, t in it.texts] +
                             [own(c, False) for c in it.children])
         self.parts[(overlay.family(kind), name)] = " ".join(own(it, kind not in ("setup", "play")) for it in items)
+
+
+def settling_variants(rules: S.RuleFile, lang: str) -> dict[str, list[str]]:
+    """question -> the titles of the variants beside the game (its folder's ../variants/, as
+    `playtest variants` looks) that remove it: each answers it. Those this book applies are left
+    out: their answer is the book's."""
+    folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(rules.path))), "variants")
+    applied = {os.path.abspath(vr.path) for vr in rules.variants}
+    out: dict[str, list[str]] = {}
+    for path in overlay.variant_files(folder):
+        if os.path.abspath(path) in applied:
+            continue
+        try:
+            vr = parse_file(path)
+        except RuleFileError:
+            continue        # `playtest check` reports it; a book names only variants that load
+        h = overlay.head(vr)
+        if h is None or h.game != rules.game.name:
+            continue
+        for p in vr.of(S.Patch):
+            if p.op == "remove" and p.kind == "question":
+                out.setdefault(p.name, []).append(title_of(h.texts, lang) or h.name)
+    return out
 
 
 def _walk(items: list[Item]):
@@ -242,7 +287,11 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
             e.title = label(lang, "score")      # its name is the keyword, not a word to print
         markers.append(e)
     sections.append(Section("markers", label(lang, "markers"), entries=markers))
-    terms = [b.entry(d, describe(v, d)) for d in rules.of(S.Define) + rules.of(S.Order)]
+    terms = []
+    for d in rules.of(S.Define) + rules.of(S.Order):
+        listed = read_blocks(v, d) if isinstance(d, S.Define) else []
+        terms.append(b.entry(d, [] if listed else describe(v, d)))
+        terms[-1].blocks = listed
     sections.append(Section("terms", label(lang, "terms"), entries=terms))
 
     for flow in rules.of(S.Flow):
@@ -276,6 +325,8 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
         e.places = b.places.get(q.name, [])
         if e.places:
             e.notes = []
+        else:
+            e.notes += b.at_the_table(q.name)
         index.append(e)
     for e in numbers:
         if e.flag:
@@ -338,6 +389,9 @@ def _endings(rules: S.RuleFile, v: Voice, lang: str) -> list[Item]:
                 return
             for child in S.children(node):
                 walk(child, where, conds)
-        for st in d.body:
-            walk(st, where, [])
+        if isinstance(d, S.Trigger):
+            read_bound(v, d, lambda: [walk(st, where, []) for st in d.body])
+        else:
+            for st in d.body:
+                walk(st, where, [])
     return out

@@ -8,11 +8,15 @@ May import: the syntax base classes only (a leaf, so constructs can use it).
 """
 from __future__ import annotations
 
+import re
+
 from ..language.syntax import NOWHERE, Span, text_of
 
 Runs = list[tuple[str, str]]
 
 UNDECIDED = ("未決", "not yet decided")     # the flag on everything the rules leave open
+# an English title that brings its own article ("the call made", "a vandal appears") takes no other
+ARTICLE = re.compile(r"(the|a|an) ", re.I)
 
 
 def plain(runs: Runs) -> str:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..language import syntax as S
-from .prose import Voice, choice_summary, describe, notes_of, option_head, plain, say, title_of, whenever
+from .prose import Voice, choice_summary, describe, notes_of, option_head, plain, say, title_of, trigger_item, whenever
 from .labels import label
 
 def reachable_rules(rules: S.RuleFile) -> list[S.Rule]:
@@ -93,29 +93,52 @@ def one_page(rules: S.RuleFile, v: Voice, sections: list, lang: str) -> dict:
     rule_items = {it.name: it for it in by_key["rules"].items} if "rules" in by_key else {}
     reached = [{"title": v.title(r.name), "lines": explained(r, rule_items[r.name].children)}
                for r in reachable_rules(rules)]
-    triggers = [{"title": v.title(t.name), "lines": explained(t, v.body(t.body)) or [(0, whenever(v, t))]}
-                for t in rules.of(S.Trigger)]
+    def trigger_lines(t):
+        lines = explained(t, trigger_item(v, t).children)
+        if _texts(t.texts, lang):
+            return lines
+        # no designer text: when it fires, then what it does, so 'that player' has its antecedent
+        return [(0, " ".join([whenever(v, t)] + [line for _, line in lines[:1]]))]
+    triggers = [{"title": v.title(t.name), "lines": trigger_lines(t)} for t in rules.of(S.Trigger)]
+    comps = by_key["components"].entries if "components" in by_key else []
+    scoring = _scoring(rules, v, lang)
     return {
+        # what a player must know before the first roll: how many of each piece, and what a
+        # component's own rule says (a wild face)
+        "components": [(e.title, " · ".join([plain(_per_player(e.detail))] + [t for k, t in e.notes if k == "text"][:1]))
+                       for e in comps],
+        "terms": [t for t in _values(rules, v, lang, reachable_rules(rules) + rules.of(S.Trigger), params=False) if t not in scoring],
         "setup": outline(by_key["setup"].items) if "setup" in by_key else [],
         "turn": outline(by_key["play"].items) if "play" in by_key else [],
         "choices": choices,
         "rules": reached,
         "triggers": triggers,
-        "scoring": _scoring(rules, v, lang),
+        "scoring": scoring,
         "ending": [plain(it.runs) for it in by_key["ending"].items] if "ending" in by_key else [],
     }
 
 
 def _scoring(rules: S.RuleFile, v: Voice, lang: str) -> list[tuple[str, str]]:
     """The values the end of the game ranks or names the winners by, with their designer text or reading."""
-    values = {d.name: d for d in rules.of(S.Define)}
+    return _values(rules, v, lang, [n for n in S.walk_rules(rules) if isinstance(n, S.EndGame)])
+
+
+def _per_player(detail):
+    """A component's count as the sheet gives it: '5 per player', without the total at each player
+    count that the rulebook lists in parentheses (count_runs)."""
+    return [r for r in detail if not (r[0] == "num" and r[1].startswith(" ("))]
+
+
+def _values(rules: S.RuleFile, v: Voice, lang: str, nodes, params=True) -> list[tuple[str, str]]:
+    """The values `nodes` read (what counts for a bid, a score), with their designer text or reading;
+    without `params`, only the values that take none (a quantity of the table, not a test of a thing)."""
+    values = {d.name: d for d in rules.of(S.Define) if params or not d.params}
     out, seen = [], set()
-    for node in S.walk_rules(rules):
-        if isinstance(node, S.EndGame):
-            for n in S.walk(node):
-                name = getattr(n, "fn", None) or getattr(n, "id", None)
-                if name in values and name not in seen:
-                    seen.add(name)
-                    d = values[name]
-                    out.append((v.title(name), " ".join(_texts(d.texts, lang)) or plain(describe(v, d))))
+    for node in nodes:
+        for n in S.walk(node):
+            name = getattr(n, "fn", None) or getattr(n, "id", None)
+            if name in values and name not in seen:
+                seen.add(name)
+                d = values[name]
+                out.append((v.title(name), " ".join(_texts(d.texts, lang)) or plain(describe(v, d))))
     return out
