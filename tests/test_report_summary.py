@@ -119,3 +119,32 @@ def test_a_flagged_seat_holds_after_holm(tmp_path):
         assert row is w
         assert f"{w['flag']} the fair share {pct(outcomes['fair_share'])}%, after Holm-Bonferroni across the 2 seats" \
             in sentence
+
+
+def test_the_card_table_is_complete_sorted_as_it_says_and_by_printed_names(tmp_path):
+    data, page = report(tmp_path, DEMOCRACY, "-p", 3, "-n", 40)
+    cards = config(data, 3)["summary"]["metrics"]["cards"]
+    section = page[page.index("Cards and pieces"):page.index("<h2>Dead ends")]
+    shown = re.findall(r"<tr><td>([^<]+)</td><td>\d+</td>", section)
+    assert sorted(shown) == sorted(html.escape(c["name"]) for c in cards) and len(shown) > 30
+    assert "<details><summary>the other" in section and "never declined" not in page
+    compared = any(c["win_rate_if_not_used"]["n"] for c in cards)
+    by_name = {html.escape(c["name"]): c for c in cards}
+    if compared:
+        assert "Sorted by the gap" in section
+        key = [by_name[s]["gap"] for s in shown]
+    else:       # every seat offered a card plays it in the end: nothing to compare with
+        assert "sorted by the win rate if used, highest first" in section and "if not used</th>" not in section
+        key = [by_name[s]["win_rate_if_used"]["value"] for s in shown]
+    assert key == sorted(key, reverse=True)
+    assert any("♠" in s for s in shown) and not any(re.fullmatch(r"\d+-\d+-\w+", s) for s in shown)
+    assert "--save-replays DIR" in page and "--save-dead-ends" not in page
+
+
+def test_a_japanese_page(tmp_path):
+    data, page = report(tmp_path, DEMOCRACY, "-p", 3, "-n", 40, lang="ja")
+    assert '<html lang="ja">' in page
+    for words in ("わかったこと", "誰が勝つか", "ゲームの長さ", "カードと駒", "行き止まり", "スペードの5"):
+        assert words in page
+    for words in ("Who wins", "How long a game lasts", "Cards and pieces"):
+        assert words not in page

@@ -18,7 +18,7 @@ from . import replay as replay_mod
 from .simulate import Restriction, declared_score, score_label, score_title, simulate
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "printing", "templates")
-CARD_ROWS = 30              # cards shown per player count, the largest gaps first
+CARD_ROWS = 30              # rows of a card table shown open; the rest fold into a <details>
 REPLAY_LINES = 80           # a narrated dead end longer than this shows its last lines
 
 
@@ -36,7 +36,9 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
     pool: a batches.Pool to play the simulations in (the report is the same without it).
     lang: the language of the narrated dead ends and the cards' printed names."""
     from ..printing.narrate import Narrator
+    from ..language import syntax as S
     agent_sets = agent_sets or [("random", lambda n: None)]
+    marks = {d.name: d.mark for d in rules.of(S.Symbol) if d.mark}
     configs = []
     declared = title = None
     for n in player_counts:
@@ -49,11 +51,8 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
                                restriction=restriction, pool=pool)
             result = summary.to_json()
             narrator = Narrator(game, lang)
-            first_label = {}
-            for i, piece in enumerate(game.piece_label):
-                first_label.setdefault(piece, i)
             for row in result["metrics"]["cards"]:
-                row["name"] = narrator.card(first_label[row["card"]]) if row["card"] in first_label else row["card"]
+                row["name"] = _printed(game, narrator, marks, row["card"])
             dead = []
             for key, played in sorted(summary.examples.items()):
                 rule, kind = key.split("|", 1)
@@ -73,6 +72,15 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
             "score_title": None if score else title,
             "restriction": {"banned": list(restriction.banned), "seats": [s + 1 for s in restriction.seats]}
             if restriction else None, "configs": configs}
+
+
+def _printed(game: Game, narrator, marks: dict, label: str) -> str:
+    """A card by the marks it prints and the name a player calls it: '♥ heart 5'."""
+    if label not in game.piece_label:
+        return label
+    i = game.piece_label.index(label)
+    shown = "".join(marks[str(v)] for v in game.piece_attrs[i].values() if str(v) in marks)
+    return f"{shown} {narrator.card(i)}" if shown else narrator.card(i)
 
 
 def _first_player(logs, n_players: int) -> dict:
@@ -95,8 +103,9 @@ def _skill(game: Game, skill: tuple, seed: int, progress, pool) -> dict:
     return match(game, parse_agent(spec), RandomAgent(), games, seed, progress, pool)
 
 
-def _label(c) -> str:
-    return f"{c['players']} players" + ("" if c["agents"] == "random" else f", {c['agents']}")
+def _label(c, lang: str = "en") -> str:
+    players = f"{c['players']}人" if lang == "ja" else f"{c['players']} players"
+    return players + ("" if c["agents"] == "random" else f", {c['agents']}")
 
 
 def chart_set(data: dict) -> dict:
@@ -127,13 +136,23 @@ def chart_set(data: dict) -> dict:
     return out
 
 
+def use_table(rows: list) -> tuple:
+    """An option or card table's rows in the order its heading names, and whether the "if not
+    used" column means anything: where every seat offered a key took it (every card in a hand is
+    played in the end) there is no seat to compare with, and the rows go by the win rate if used."""
+    compared = any(r["win_rate_if_not_used"]["n"] for r in rows)
+    key = (lambda r: (-r["gap"], -r["win_rate_if_used"]["value"])) if compared else \
+        (lambda r: (-r["win_rate_if_used"]["value"], -r["taken"]))
+    return sorted(rows, key=key), compared
+
+
 def render_html(data: dict, title: str = "", lang: str = "en") -> str:
     from jinja2 import Environment, FileSystemLoader, select_autoescape
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: f"{v:.1%}"
     return env.get_template("report.html.j2").render(d=data, title=title or data["game"], charts=chart_set(data),
-                                                      label=_label, card_rows=CARD_ROWS, lang=lang,
+                                                      label=lambda c: _label(c, lang), key=_label, card_rows=CARD_ROWS, lang=lang, use_table=use_table,
                                                       t=lambda en, ja: ja if lang == "ja" else en)
 
 
