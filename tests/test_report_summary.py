@@ -46,7 +46,7 @@ def check_seat_sentence(data, sentence):
 
 
 def check_length_sentence(data, sentence):
-    quoted = re.findall(r"(\d+) decisions \[(\d+), (\d+)\](?:, ([\d.]+) rounds \[([\d.]+), ([\d.]+)\])? at (\d+) players",
+    quoted = re.findall(r"(\d+) decisions? \[(\d+), (\d+)\](?:, ([\d.]+) rounds \[([\d.]+), ([\d.]+)\])? at (\d+) players",
                         sentence)
     assert [int(q[-1]) for q in quoted] == [c["players"] for c in data["configs"]]
     for mean, lo, hi, rounds, rlo, rhi, players in quoted:

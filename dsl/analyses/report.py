@@ -240,7 +240,12 @@ def summary(data: dict, lang: str = "en") -> list:
 def _length_sentences(configs, who, lang, say) -> list:
     from .stats import mean_interval
     parts = []
-    for c in configs:
+    if len(configs) > 4:        # many player counts: the shortest and the longest, the table has the rest
+        by_length = sorted(configs, key=lambda c: (c["summary"]["metrics"]["decisions"]["mean"], c["players"]))
+        quoted = {id(by_length[0]), id(by_length[-1])}
+    else:
+        quoted = {id(c) for c in configs}
+    for c in (c for c in configs if id(c) in quoted):
         m = c["summary"]["metrics"]
         lo, hi = mean_interval(c["lengths"])
         rounds = ""
@@ -248,7 +253,7 @@ def _length_sentences(configs, who, lang, say) -> list:
             rlo, rhi = mean_interval(c["rounds"])
             rounds = say(f", {m['rounds']['mean']:.1f} rounds [{rlo:.1f}, {rhi:.1f}]",
                          f"、{m['rounds']['mean']:.1f}ラウンド [{rlo:.1f}, {rhi:.1f}]")
-        parts.append(say(f"{m['decisions']['mean']:.0f} decisions {interval((lo, hi), False)}{rounds} at "
+        parts.append(say(f"{m['decisions']['mean']:.0f} decision{'' if round(m['decisions']['mean']) == 1 else 's'} {interval((lo, hi), False)}{rounds} at "
                          f"{_counts([c['players']], lang)}",
                          f"{_counts([c['players']], lang)}で{m['decisions']['mean']:.0f}判断 {interval((lo, hi), False)}{rounds}"))
     games = sum(c["summary"]["games"] for c in configs)
@@ -268,6 +273,8 @@ def _length_sentences(configs, who, lang, say) -> list:
         ends.append(say(f"{pct(shared / games)}% end in a shared win", f"{pct(shared / games)}%は勝利を分け合う"))
     if not ends:
         ends.append(say("every game ends with a winner", "どのゲームも勝者が決まる"))
+    if len(parts) < len(configs):
+        parts = [say(f"from {parts[0]} to {parts[1]} (every count below)", f"最短は{parts[0]}、最長は{parts[1]}（全人数は下の表）")]
     return [say(f"Games{who} run " + "; ".join(parts) + "; " + ", ".join(ends),
                 f"ゲーム{who}の長さ: " + "、".join(parts) + "。" + "、".join(ends))]
 
