@@ -72,7 +72,8 @@ def check_first_player_sentence(data, sentence):
     for value, lo, hi, players, fair in quoted:
         c = config(data, int(players))
         f = c["first_player"]
-        assert f["n"] == c["summary"]["games"] and sum(f["seats"]) == f["n"]
+        won = c["summary"]["metrics"]["outcomes"]["won"]["count"]
+        assert f["n"] == won and sum(f["seats"]) == c["summary"]["games"]
         assert (int(value), int(lo), int(hi), int(fair)) == (pct(f["count"] / f["n"]), pct(f["ci95"][0]),
                                                              pct(f["ci95"][1]), pct(1 / c["players"]))
         starters = [i + 1 for i, k in enumerate(f["seats"]) if k]

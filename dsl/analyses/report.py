@@ -84,15 +84,16 @@ def _printed(game: Game, narrator, marks: dict, label: str) -> str:
 
 
 def _first_player(logs, n_players: int) -> dict:
-    """How often the player who acts first wins alone: the seat of each game's first decision,
-    which is seat 1 only where the rules start there (not where the holder of a card starts)."""
+    """How often the player who acts first wins alone, among the games someone won (as a seat's
+    share is judged: dead ends and draws would lower every seat alike). The player who acts first
+    is the seat of each game's first decision: seat 1 only where the rules start there."""
     from .stats import wilson
-    firsts = [g.choices[0][0] for g in logs if g.choices]
-    won = sum(1 for g in logs if g.choices and g.end == "won" and g.winners == (g.choices[0][0],))
-    lo, hi = wilson(won, len(logs))
-    return {"count": won, "n": len(logs), "value": round(won / len(logs), 4) if logs else 0.0,
+    decided = [g for g in logs if g.choices and g.end == "won"]
+    won = sum(1 for g in decided if g.winners == (g.choices[0][0],))
+    lo, hi = wilson(won, len(decided))
+    return {"count": won, "n": len(decided), "value": round(won / len(decided), 4) if decided else 0.0,
             "ci95": [round(lo, 4), round(hi, 4)], "fair_share": round(1 / n_players, 4),
-            "seats": [sum(1 for f in firsts if f == s) for s in range(n_players)]}
+            "seats": [sum(1 for g in logs if g.choices and g.choices[0][0] == s) for s in range(n_players)]}
 
 
 def _skill(game: Game, skill: tuple, seed: int, progress, pool) -> dict:
@@ -289,5 +290,5 @@ def _first_player_sentences(configs, who, lang, say) -> list:
     parts = [say(f"{pct(f['value'])}% {interval(f['ci95'])} at {_counts([c['players']], lang)} (fair {pct(f['fair_share'])}%)",
                  f"{_counts([c['players']], lang)}で{pct(f['value'])}% {interval(f['ci95'])}（公平な取り分{pct(f['fair_share'])}%）")
              for c, f in rows]
-    return [say(f"The player who acts first{who} ({whom}) wins " + ", ".join(parts),
-                f"最初に手番を持つプレイヤー{who}（{whom}）の勝率: " + "、".join(parts))]
+    return [say(f"The player who acts first{who} ({whom}) wins " + ", ".join(parts) + " of the games won",
+                f"最初に手番を持つプレイヤー{who}（{whom}）の勝率（勝負のついたゲームのうち）: " + "、".join(parts))]
