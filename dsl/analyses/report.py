@@ -263,15 +263,15 @@ def _length_sentences(configs, who, lang, say) -> list:
     nobody = sum(c["summary"]["metrics"]["outcomes"]["nobody"]["count"] for c in configs)
     shared = sum(c["summary"]["metrics"]["outcomes"]["shared"]["count"] for c in configs)
     ends = []
-    if dead:
-        ends.append(say(f"{pct(dead / games)}% end in a dead end: see Dead ends below",
-                        f"{pct(dead / games)}%が行き止まりで終わる（下の「行き止まり」を参照）"))
     if late:
         ends.append(say(f"{pct(late / games)}% pass the step limit", f"{pct(late / games)}%が手数の上限を超える"))
     if nobody:
         ends.append(say(f"{pct(nobody / games)}% end with nobody winning", f"{pct(nobody / games)}%は誰も勝たずに終わる"))
     if shared:
         ends.append(say(f"{pct(shared / games)}% end in a shared win", f"{pct(shared / games)}%は勝利を分け合う"))
+    if dead:        # last, as its pointer to the section below ends the sentence
+        ends.append(say(f"{pct(dead / games)}% end in a dead end: see Dead ends below",
+                        f"{pct(dead / games)}%が行き止まりで終わる（下の「行き止まり」を参照）"))
     if not ends:
         ends.append(say("every game ends with a winner", "どのゲームも勝者が決まる"))
     if len(parts) < len(configs):
