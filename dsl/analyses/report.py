@@ -18,14 +18,14 @@ from . import replay as replay_mod
 from .simulate import Restriction, declared_score, score_label, score_title, simulate
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "printing", "templates")
-CARD_ROWS = 30              # cards shown per player count, the largest gaps first
+CARD_ROWS = 30              # rows of a card table shown open; the rest fold into a <details>
 REPLAY_LINES = 80           # a narrated dead end longer than this shows its last lines
 
 
 def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optional[list] = None,
           score: Optional[str] = None, scorer: Optional[Callable] = None,
           restriction: Optional[Restriction] = None, progress=None, skill: Optional[tuple] = None,
-          pool=None) -> dict:
+          pool=None, lang: str = "en") -> dict:
     """Simulate every player count with every agent set (None: random play).
 
     agent_sets: list of (spec label, factory n_players -> per-seat agents or None).
@@ -33,9 +33,12 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
     it the rule file's own `score` declaration is used, if it has one.
     skill: (agent spec, games) to measure skill: at each player count the agent in one seat
     (rotated) against random players, as `playtest match` does.
-    pool: a batches.Pool to play the simulations in (the report is the same without it)."""
+    pool: a batches.Pool to play the simulations in (the report is the same without it).
+    lang: the language of the narrated dead ends and the cards' printed names."""
     from ..printing.narrate import Narrator
+    from ..language import syntax as S
     agent_sets = agent_sets or [("random", lambda n: None)]
+    marks = {d.name: d.mark for d in rules.of(S.Symbol) if d.mark}
     configs = []
     declared = title = None
     for n in player_counts:
@@ -47,17 +50,21 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
                                score=(score, scorer(game)) if score else declared_score(game),
                                restriction=restriction, pool=pool)
             result = summary.to_json()
+            narrator = Narrator(game, lang)
+            for row in result["metrics"]["cards"]:
+                row["name"] = _printed(game, narrator, marks, row["card"])
             dead = []
             for key, played in sorted(summary.examples.items()):
                 rule, kind = key.split("|", 1)
                 state = replay_mod.run(game, played.actions, log=True)
-                lines = list(Narrator(game, "en").tell(state.log))
+                lines = list(narrator.tell(state.log))
                 dead.append({"rule": rule, "kind": kind, "game": played.index, "actions": played.actions,
                              "count": summary.dead_ends[key]["count"], "where": summary.dead_ends[key]["where"],
                              "narration": lines[-REPLAY_LINES:], "cut": max(0, len(lines) - REPLAY_LINES)})
             configs.append({"players": n, "agents": label, "agent_specs": result["agents"], "summary": result,
                             "lengths": [g.decisions for g in summary.logs],
-                            "rounds": [g.rounds for g in summary.logs], "dead_end_games": dead})
+                            "rounds": [g.rounds for g in summary.logs], "dead_end_games": dead,
+                            "first_player": _first_player(summary.logs, n)})
     g = rules.game
     skills = [_skill(Game(rules, n), skill, seed, progress, pool) for n in player_counts] if skill else None
     return {"skill": skills, "game": g.name, "file": rules.path, "variants": [v.path for v in rules.variants],
@@ -65,6 +72,28 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
             "score_title": None if score else title,
             "restriction": {"banned": list(restriction.banned), "seats": [s + 1 for s in restriction.seats]}
             if restriction else None, "configs": configs}
+
+
+def _printed(game: Game, narrator, marks: dict, label: str) -> str:
+    """A card by the marks it prints and the name a player calls it: '♥ heart 5'."""
+    if label not in game.piece_label:
+        return label
+    i = game.piece_label.index(label)
+    shown = "".join(marks[str(v)] for v in game.piece_attrs[i].values() if str(v) in marks)
+    return f"{shown} {narrator.card(i)}" if shown else narrator.card(i)
+
+
+def _first_player(logs, n_players: int) -> dict:
+    """How often the player who acts first wins alone, among the games someone won (as a seat's
+    share is judged: dead ends and draws would lower every seat alike). The player who acts first
+    is the seat of each game's first decision: seat 1 only where the rules start there."""
+    from .stats import wilson
+    decided = [g for g in logs if g.choices and g.end == "won"]
+    won = sum(1 for g in decided if g.winners == (g.choices[0][0],))
+    lo, hi = wilson(won, len(decided))
+    return {"count": won, "n": len(decided), "value": round(won / len(decided), 4) if decided else 0.0,
+            "ci95": [round(lo, 4), round(hi, 4)], "fair_share": round(1 / n_players, 4),
+            "seats": [sum(1 for g in logs if g.choices and g.choices[0][0] == s) for s in range(n_players)]}
 
 
 def _skill(game: Game, skill: tuple, seed: int, progress, pool) -> dict:
@@ -75,8 +104,9 @@ def _skill(game: Game, skill: tuple, seed: int, progress, pool) -> dict:
     return match(game, parse_agent(spec), RandomAgent(), games, seed, progress, pool)
 
 
-def _label(c) -> str:
-    return f"{c['players']} players" + ("" if c["agents"] == "random" else f", {c['agents']}")
+def _label(c, lang: str = "en") -> str:
+    players = f"{c['players']}人" if lang == "ja" else f"{c['players']} players"
+    return players + ("" if c["agents"] == "random" else f", {c['agents']}")
 
 
 def chart_set(data: dict) -> dict:
@@ -107,13 +137,24 @@ def chart_set(data: dict) -> dict:
     return out
 
 
-def render_html(data: dict, title: str = "") -> str:
+def use_table(rows: list) -> tuple:
+    """An option or card table's rows in the order its heading names, and whether the "if not
+    used" column means anything: where every seat offered a key took it (every card in a hand is
+    played in the end) there is no seat to compare with, and the rows go by the win rate if used."""
+    compared = any(r["win_rate_if_not_used"]["n"] for r in rows)
+    key = (lambda r: (-r["gap"], -r["win_rate_if_used"]["value"])) if compared else \
+        (lambda r: (-r["win_rate_if_used"]["value"], -r["taken"]))
+    return sorted(rows, key=key), compared
+
+
+def render_html(data: dict, title: str = "", lang: str = "en") -> str:
     from jinja2 import Environment, FileSystemLoader, select_autoescape
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: f"{v:.1%}"
     return env.get_template("report.html.j2").render(d=data, title=title or data["game"], charts=chart_set(data),
-                                                      label=_label, card_rows=CARD_ROWS)
+                                                      label=lambda c: _label(c, lang), key=_label, card_rows=CARD_ROWS, lang=lang, use_table=use_table,
+                                                      t=lambda en, ja: ja if lang == "ja" else en)
 
 
 CSV_COLUMNS = ["players", "agents", "games", "side", "wins", "win_rate", "ci_low", "ci_high", "flag",
@@ -136,3 +177,118 @@ def render_csv(data: dict) -> str:
                         m["decisions"]["mean"], m["rounds"]["mean"], m["real_choice"]["value"],
                         m["branching_factor"], m["balance"], m["first_player_advantage"]["value"]])
     return buf.getvalue()
+
+
+def pct(v: float) -> str:
+    """A rate as the summary prints it: whole per cent."""
+    return f"{v * 100:.0f}"
+
+
+def interval(ci, as_pct=True) -> str:
+    f = pct if as_pct else (lambda v: f"{v:.0f}")
+    return f"[{f(ci[0])}, {f(ci[1])}]"
+
+
+def _counts(ns: list, lang: str) -> str:
+    """'3-6 players' for a run of counts, '2, 4 players' otherwise."""
+    run = len(ns) > 2 and ns == list(range(ns[0], ns[-1] + 1))
+    text = f"{ns[0]}{'〜' if lang == 'ja' else '-'}{ns[-1]}" if run else ", ".join(map(str, ns))
+    return f"{text}人" if lang == "ja" else f"{text} player" + ("" if ns == [1] else "s")
+
+
+def summary(data: dict, lang: str = "en") -> list:
+    """What the report found, in sentences with their 95% intervals, from the figures the page
+    shows below it: who wins, how long games run and how they end, and what the first player gains.
+    A figure that does not apply (rounds in a game without rounds, draws that never happen) is left out."""
+    say = (lambda en, ja: ja) if lang == "ja" else (lambda en, ja: en)
+    out = []
+    for agents in dict.fromkeys(c["agents"] for c in data["configs"]):
+        configs = [c for c in data["configs"] if c["agents"] == agents]
+        ns = [c["players"] for c in configs]
+        by = configs[0]["summary"]["metrics"]["outcomes"]["by"]
+        side_word = say("Seat" if by == "seat" else "Team", "席" if by == "seat" else "チーム")
+        who = "" if agents == "random" else say(f" with {agents}", f"（{agents}）")
+        flagged = [(c, w) for c in configs for w in c["summary"]["metrics"]["outcomes"]["wins"] if w["flag"]]
+        for c, w in flagged:
+            o = c["summary"]["metrics"]["outcomes"]
+            s = w["share_of_decided"]
+            out.append(say(
+                f"{side_word} {','.join(map(str, w['seats']))} wins {pct(s['value'])}% {interval(s['ci95'])} of the games "
+                f"won at {_counts([c['players']], lang)}{who}: {w['flag']} the fair share {pct(o['fair_share'])}%, "
+                f"after Holm-Bonferroni across the {len(o['wins'])} {by}s",
+                f"{_counts([c['players']], lang)}{who}で{side_word}{','.join(map(str, w['seats']))}が勝負のついたゲームの"
+                f"{pct(s['value'])}% {interval(s['ci95'])}に勝つ: 公平な取り分{pct(o['fair_share'])}%より"
+                f"{'上' if w['flag'] == 'above' else '下'}（{len(o['wins'])}{'席' if by == 'seat' else 'チーム'}でHolm-Bonferroni補正後）"))
+        if not flagged:
+            # the side furthest from its fair share, so the sentence quotes the worst case
+            c, w = max(((c, w) for c in configs for w in c["summary"]["metrics"]["outcomes"]["wins"]),
+                       key=lambda cw: abs(cw[1]["share_of_decided"]["value"] - cw[0]["summary"]["metrics"]["outcomes"]["fair_share"]))
+            s = w["share_of_decided"]
+            if s["n"]:
+                out.append(say(
+                    f"{side_word} {','.join(map(str, w['seats']))} wins {pct(s['value'])}% {interval(s['ci95'])} of the games "
+                    f"won at {_counts([c['players']], lang)}{who}, the furthest from a fair share: no {by} is favoured "
+                    f"at {_counts(ns, lang)}",
+                    f"{_counts([c['players']], lang)}{who}で{side_word}{','.join(map(str, w['seats']))}の勝率 {pct(s['value'])}% "
+                    f"{interval(s['ci95'])}（勝負のついたゲームのうち、公平な取り分から最も遠い）: "
+                    f"{_counts(ns, lang)}でどの{'席' if by == 'seat' else 'チーム'}も有利ではない"))
+        out += _length_sentences(configs, who, lang, say)
+        if by == "seat":
+            out += _first_player_sentences(configs, who, lang, say)
+    return out
+
+
+def _length_sentences(configs, who, lang, say) -> list:
+    from .stats import mean_interval
+    parts = []
+    if len(configs) > 4:        # many player counts: the shortest and the longest, the table has the rest
+        by_length = sorted(configs, key=lambda c: (c["summary"]["metrics"]["decisions"]["mean"], c["players"]))
+        quoted = {id(by_length[0]), id(by_length[-1])}
+    else:
+        quoted = {id(c) for c in configs}
+    for c in (c for c in configs if id(c) in quoted):
+        m = c["summary"]["metrics"]
+        lo, hi = mean_interval(c["lengths"])
+        rounds = ""
+        if m["rounds"]["max"]:
+            rlo, rhi = mean_interval(c["rounds"])
+            rounds = say(f", {m['rounds']['mean']:.1f} rounds [{rlo:.1f}, {rhi:.1f}]",
+                         f"、{m['rounds']['mean']:.1f}ラウンド [{rlo:.1f}, {rhi:.1f}]")
+        parts.append(say(f"{m['decisions']['mean']:.0f} decision{'' if round(m['decisions']['mean']) == 1 else 's'} {interval((lo, hi), False)}{rounds} at "
+                         f"{_counts([c['players']], lang)}",
+                         f"{_counts([c['players']], lang)}で{m['decisions']['mean']:.0f}判断 {interval((lo, hi), False)}{rounds}"))
+    games = sum(c["summary"]["games"] for c in configs)
+    dead = sum(c["summary"]["metrics"]["outcomes"]["dead_end"]["count"] for c in configs)
+    late = sum(c["summary"]["metrics"]["outcomes"]["step_limit"]["count"] for c in configs)
+    nobody = sum(c["summary"]["metrics"]["outcomes"]["nobody"]["count"] for c in configs)
+    shared = sum(c["summary"]["metrics"]["outcomes"]["shared"]["count"] for c in configs)
+    ends = []
+    if late:
+        ends.append(say(f"{pct(late / games)}% pass the step limit", f"{pct(late / games)}%が手数の上限を超える"))
+    if nobody:
+        ends.append(say(f"{pct(nobody / games)}% end with nobody winning", f"{pct(nobody / games)}%は誰も勝たずに終わる"))
+    if shared:
+        ends.append(say(f"{pct(shared / games)}% end in a shared win", f"{pct(shared / games)}%は勝利を分け合う"))
+    if dead:        # last, as its pointer to the section below ends the sentence
+        ends.append(say(f"{pct(dead / games)}% end in a dead end: see Dead ends below",
+                        f"{pct(dead / games)}%が行き止まりで終わる（下の「行き止まり」を参照）"))
+    if not ends:
+        ends.append(say("every game ends with a winner", "どのゲームも勝者が決まる"))
+    if len(parts) < len(configs):
+        parts = [say(f"from {parts[0]} to {parts[1]} (every count below)", f"最短は{parts[0]}、最長は{parts[1]}（全人数は下の表）")]
+    return [say(f"Games{who} run " + "; ".join(parts) + "; " + ", ".join(ends),
+                f"ゲーム{who}の長さ: " + "、".join(parts) + "。" + "、".join(ends))]
+
+
+def _first_player_sentences(configs, who, lang, say) -> list:
+    rows = [(c, c["first_player"]) for c in configs if c.get("first_player") and c["first_player"]["n"]]
+    if not rows:
+        return []
+    starters = sorted({i + 1 for _, f in rows for i, k in enumerate(f["seats"]) if k})
+    whom = say(f"seat {starters[0]} in every game" if len(starters) == 1 else "the seat varies from game to game",
+               f"どのゲームでも席{starters[0]}" if len(starters) == 1 else "ゲームごとに違う席")
+    parts = [say(f"{pct(f['value'])}% {interval(f['ci95'])} at {_counts([c['players']], lang)} (fair {pct(f['fair_share'])}%)",
+                 f"{_counts([c['players']], lang)}で{pct(f['value'])}% {interval(f['ci95'])}（公平な取り分{pct(f['fair_share'])}%）")
+             for c, f in rows]
+    return [say(f"The player who acts first{who} ({whom}) wins " + ", ".join(parts) + " of the games won",
+                f"最初に手番を持つプレイヤー{who}（{whom}）の勝率（勝負のついたゲームのうち）: " + "、".join(parts))]

@@ -14,7 +14,7 @@ from ..io_guard import write_set
 from ..agents import parse_agents
 from .options import (agents_option, games_option, json_option, lang_option, output_option, pad, say, seed_option)
 from .diff import p_value
-from .simulate import _play_options, agents_or_exit, restriction_or_exit, simulate_or_exit
+from .simulate import _correct_flags, _play_options, agents_or_exit, restriction_or_exit, simulate_or_exit
 
 
 def _player_counts(rules, text):
@@ -111,9 +111,10 @@ Examples:
                    "random players at each player count, as 'playtest match' does.")
 @click.option("--skill-games", type=GAMES, default=60, show_default=True,
               help="Games per player count for --skill.")
+@lang_option("Language of the page: its words, the summary, card names and the narrated dead ends (en or ja).")
 @_play_options
 @_scale_options
-def report(file, variants, players_text, games, seed, output, skill_spec, skill_games, score, agent_spec, bans,
+def report(file, variants, players_text, games, seed, output, skill_spec, skill_games, lang, score, agent_spec, bans,
            ban_seats, workers, scheduler):
     from ..analyses import report as report_mod
     rules, _ = _load_or_exit(file, variants)
@@ -135,10 +136,14 @@ def report(file, variants, players_text, games, seed, output, skill_spec, skill_
     with pool_or_exit(workers, scheduler) as pool, _Bar(total, f"report {rules.game.name}") as bar:
         data = report_mod.build(rules, counts, games, seed, agent_sets, score=score, scorer=scorer,
                                 restriction=restriction, progress=bar,
-                                skill=(skill_spec, skill_games) if skill_spec else None, pool=pool)
+                                skill=(skill_spec, skill_games) if skill_spec else None, pool=pool, lang=lang)
+    for c in data["configs"]:
+        _correct_flags(c["summary"]["metrics"]["outcomes"])
+    data["lang"] = lang
+    data["summary"] = report_mod.summary(data, lang)
     title = rules.game.name + "".join(f" + {os.path.basename(v.path)}" for v in rules.variants)
     _write(base, [json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                  report_mod.render_csv(data), report_mod.render_html(data, title)])
+                  report_mod.render_csv(data), report_mod.render_html(data, title, lang)])
 
 
 @main.command(help="""Sweep parameters: play every combination of values with common random
