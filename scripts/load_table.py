@@ -117,6 +117,7 @@ class Run:
         self.broken: list[str] = []         # every invariant that did not hold, one line each
         self.memory: list = []
         self.killed_at = None
+        self.save = opts.save or tempfile.mkdtemp(prefix="load-table-")
 
     def fail(self, what: str) -> None:
         if len(self.broken) < 200:
@@ -348,7 +349,6 @@ class Run:
 
     def main(self) -> dict:
         opts = self.opts
-        self.save = opts.save or tempfile.mkdtemp(prefix="load-table-")
         self.proc, printed = start_server([opts.game, "--seats", opts.seats, "--save", self.save])
         self.base, self.key = printed["base"], printed["key"]
         self.t0 = time.monotonic()
