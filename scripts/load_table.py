@@ -123,13 +123,18 @@ class Run:
         if len(self.broken) < 200:
             self.broken.append(what)
 
+    def replay_files(self) -> set:
+        """The games' files; not the temporary one a save is being written to beside its file
+        (write_atomic), which a SIGKILL mid-save leaves behind while the game's own file stays whole."""
+        return {f for f in os.listdir(self.save) if f.endswith(".json") and not f.startswith(".")}
+
     # ------------------------------------------------------------ the lobby
     async def start_game(self, http: httpx.AsyncClient) -> None:
-        before = set(os.listdir(self.save))
+        before = self.replay_files()
         r = await http.post(f"{self.base}/games", json={"key": self.key, "start": True, "seats": self.opts.seats},
                             timeout=WAIT)
         r.raise_for_status()
-        new = sorted(set(os.listdir(self.save)) - before)
+        new = sorted(self.replay_files() - before)
         if len(new) != 1:
             self.fail(f"starting a game wrote {len(new)} replay files")
             return
@@ -381,8 +386,9 @@ class Run:
         from dsl.engine import Game as Engine
         from dsl.loader import load
         from dsl.table import view as V
-        files = sorted(os.path.join(self.save, f) for f in os.listdir(self.save))
+        files = sorted(os.path.join(self.save, f) for f in self.replay_files())
         self.stats["replay files"] = len(files)
+        self.stats["temporary files left beside them"] = len(os.listdir(self.save)) - len(files)
         rules = None
         for path in files:
             try:

@@ -37,9 +37,10 @@ def test_six_games_under_attack_and_a_kill_leave_every_replay_whole(tmp_path):
     assert counts["replay files that replay"] == counts["replay files"]
     assert counts["resumed game: moves played after the kill"] > 0
     assert counts["moves by people"] > 0 and counts["views checked"] > counts["moves by people"]
-    # every hostile kind was sent at least once, and each time refused (a kind not refused is in "broken")
+    # every hostile kind was sent in every attack, and each time refused (one not refused is in "broken");
+    # an attack the kill cut short counts the kinds it got to, not the attack
     assert counts["attacks"] > 0
-    assert all(report["hostile messages refused"].get(k) == counts["attacks"] for k in HOSTILE), report
+    assert all(report["hostile messages refused"].get(k, 0) >= counts["attacks"] for k in HOSTILE), report
     # six small games hold far less than this; a leak per message or per view would not
     assert report["memory MiB"]["peak (VmHWM)"] < 512
 
