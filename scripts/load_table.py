@@ -295,7 +295,8 @@ class Run:
 
     # ------------------------------------------------------------ the run
     async def drive(self) -> None:
-        async with httpx.AsyncClient() as http:
+        # a fresh connection a request: a pooled one the server closes after 5 idle seconds can fail mid-request
+        async with httpx.AsyncClient(headers={"Connection": "close"}) as http:
             live: dict = {}
             attacks = None
 
