@@ -33,6 +33,9 @@ from .session import Refused
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
 MAX_MESSAGE = 4096          # the longest message a page ever sends is well under 200 bytes
+# finished games kept in memory to be looked at again; older ones live on in their replay files,
+# so a server that plays game after game for days holds a bounded number of tables
+KEEP_FINISHED = 64
 LANGS = ("en", "ja")
 
 
@@ -124,6 +127,8 @@ class Host:
         self.key = token()              # the lobby's: lists every game's links, starts more
         self.new_table = new_table
         self.lang = lang
+        self.finished: list[str] = []       # ended games' ids, oldest first
+        self.keep_finished = KEEP_FINISHED
 
     def add(self, table, lang: Optional[str] = None) -> Room:
         room = Room(secrets.token_urlsafe(6), table, lang or self.lang)
@@ -255,6 +260,10 @@ class Host:
             except Refused as e:
                 raise Refusal(str(e))
             await _broadcast(room)
+        if isinstance(room, Room) and room.table.ended() and room.id not in self.finished:
+            self.finished.append(room.id)
+            while len(self.finished) > self.keep_finished:
+                self.rooms.pop(self.finished.pop(0), None)
 
 
 async def _font(request: Request):
