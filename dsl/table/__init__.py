@@ -1,6 +1,6 @@
 """The play table: people and bots playing one game, each seat seeing only what it may.
 
-`session.py` holds the Table (one game, its seats, its replay written after every action),
+`game_table.py` holds the Table (one game, its seats, its replay written after every action),
 `view.py` a seat's view as plain data, `words.py` options and pieces in words, `terminal.py`
 the table in a terminal, `stats.py` games played at the table beside random play. The
 browser table builds on the same Table.
@@ -8,6 +8,6 @@ browser table builds on the same Table.
 May import: the language, the engine, the agents, printing (narration, the card sheets'
 symbols), analyses.replay and (for stats.py) analyses.simulate's play loop; nothing from the CLI.
 """
-from .session import HUMAN, Refused, Table
+from .game_table import HUMAN, Refused, Table
 
 __all__ = ["HUMAN", "Refused", "Table"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from .session import HUMAN, Table
+from .game_table import HUMAN, Table
 
 
 class ReplayBook:

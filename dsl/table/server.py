@@ -29,7 +29,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..language import syntax as S
-from .session import Refused
+from .game_table import Refused
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
 MAX_MESSAGE = 4096          # the longest message a page ever sends is well under 200 bytes

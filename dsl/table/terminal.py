@@ -14,7 +14,7 @@ from rich.padding import Padding
 from rich.table import Table as Grid
 from rich.text import Text
 
-from .session import HUMAN, Refused
+from .game_table import HUMAN, Refused
 
 _HIDDEN = "▮"
 _LOG_LINES = 30          # more scroll the hand off a screen: the rest is in the replay
