@@ -10,7 +10,7 @@ import click
 from ..agents.spec import FORMS
 from .options import games_option, json_option, lang_option, seed_option
 from .common import RULE_FILE
-from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, players_option, writable_or_exit
+from .common import main, _echo_errors, _fail, _variant_option, _load_or_exit, _game_or_exit, players_option, writable_or_exit
 
 
 @main.command(help="""Play a game in the terminal: people and bots at one table.
@@ -23,10 +23,10 @@ The game is saved after every move (--save; by default under out/tables/).
 
 \b
 Examples:
-  playtest play games/bluff.rules -p 3                     you against two random bots
-  playtest play games/bluff.rules --seats human,ismcts:200,random --lang ja
-  playtest play games/tictactoe.rules --seats human,human  two people, one keyboard
-  playtest play --resume out/tables/bluff.json             go on with a stopped game""")
+  playtest play games/GAME.rules -p 3                      you against two random bots
+  playtest play games/GAME.rules --seats human,ismcts:200,random --lang ja
+  playtest play games/GAME.rules --seats human,human       two people, one keyboard
+  playtest play --resume out/tables/GAME.json              go on with a stopped game""")
 @click.argument("file", type=RULE_FILE, required=False)
 @_variant_option
 @players_option
@@ -39,28 +39,17 @@ Examples:
               help="Replay file written after every move (default: out/tables/GAME.json, numbered if taken).")
 @click.option("--resume", type=click.Path(), default=None, help="Go on with a game saved by play.")
 def play(file, variants, players, seats, seed, lang, save, resume):
-    from ..analyses import replay as replay_mod
     from ..table import Table
     from ..table.terminal import Terminal
     if resume:
         if file or variants or players or seats or seed is not None or save:
             _fail("--resume goes on with the saved game as it was: give no game file, --variant, --players, "
                   "--seats, --seed or --save with it", 2)
-        try:
-            rep = replay_mod.load(resume)
-        except replay_mod.ReplayError as e:
-            _fail(str(e))
-        rules, _ = _load_or_exit(rep.rules, rep.variants)
-        if rep.fingerprint is not None and rep.fingerprint != replay_mod.fingerprint(rules):
-            click.echo(f"warning: the rules changed since {resume} was saved", err=True)
-        try:
-            table = Table.resume(resume, rules)
-        except replay_mod.ReplayError as e:
-            _fail(str(e))
+        table = resumed_or_exit(resume)
         save = resume
     else:
         if not file:
-            _fail("name the game's rule file (e.g. playtest play games/bluff.rules), or --resume FILE", 2)
+            _fail("name the game's rule file (playtest play games/GAME.rules), or --resume FILE", 2)
         rules, _ = _load_or_exit(file, variants)
         spec = [s.strip() for s in seats.split(",")] if seats else None
         game = _game_or_exit(rules, players if players is not None or spec is None else len(spec))
@@ -97,6 +86,20 @@ def _free_name(folder: str, rules_path: str, variants) -> str:
         if not os.path.exists(path):
             return path
     _fail(f"{folder}: too many saved games named {stem}; give --save FILE")
+
+
+def resumed_or_exit(path):
+    """The table of a saved game, played on from the rules it carries (play and serve)."""
+    from ..analyses import replay as replay_mod
+    from ..language.diagnostics import RuleFileError
+    from ..table import Table
+    try:
+        return Table.resume(path)
+    except replay_mod.ReplayError as e:
+        _fail(str(e))
+    except RuleFileError as e:
+        _echo_errors(e, f"{path} (the rules it carries)")
+
 
 
 @main.command("table-stats", help="""Games played by people at the table beside random play's figures.
@@ -175,7 +178,7 @@ def _print_comparison(g):
 
 
 def _option_titles(game, lang, keys) -> dict:
-    """'rule: option' as the rulebook titles them: 'Raise or call bluff: Call bluff'."""
+    """Each 'rule: option' key as the rulebook titles it: 'STEP TITLE: OPTION TITLE'."""
     from ..printing.narrate import Narrator
     n = Narrator(game, lang)
     out = {}

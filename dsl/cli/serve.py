@@ -12,6 +12,7 @@ from .options import lang_option
 
 from ..language.diagnostics import shown
 from .common import RULE_FILE
+from .play import resumed_or_exit
 from .common import _fail, _game_or_exit, _load_or_exit, _variant_option, main, players_option, writable_or_exit
 
 MAX_WS_BYTES = 2 ** 20      # the socket's own cap; the server refuses anything over 4 KB before reading it
@@ -28,9 +29,9 @@ def _address_options(f):
 @main.command(help="""Play a game in the browser: people and bots at one table, each seeing only their own seat.
 
 \b
-  playtest serve games/bluff.rules --seats human,human,random
-  playtest serve games/bluff.rules --seats human,human --host 0.0.0.0    (friends on the LAN)
-  playtest serve --resume out/tables/bluff-table-seed7.json              (after a crash or a restart)
+  playtest serve games/GAME.rules --seats human,human,random
+  playtest serve games/GAME.rules --seats human,human --host 0.0.0.0    (friends on the LAN)
+  playtest serve --resume out/tables/GAME-table-seed7.json              (after a crash or a restart)
 
 \b
 Prints one link per human seat (each with a token nobody can guess: send each player theirs),
@@ -51,19 +52,14 @@ starts more. The game is written to its replay file after every move (--save DIR
 def serve(game, seats, players, seed, lang, variants, save_dir, resume, host, port):
     from ..analyses import replay as replay_mod
     from ..table.server import Host
-    from ..table.session import Table
+    from ..table.game_table import Table
     if resume:
         if game:
             _fail("give either a GAME to start or --resume FILE, not both", 2)
         if seats or players or seed is not None or variants:
             _fail("--resume continues the saved game with its own seats, players, seed and variants: "
                   "leave out --seats, -p, --seed and -v", 2)
-        try:
-            first = Table.resume(resume)
-        except replay_mod.ReplayError as e:
-            _fail(str(e))
-        except (OSError, ValueError) as e:
-            _fail(f"{resume}: {e}")
+        first = resumed_or_exit(resume)
         rules, variants, players, kinds = first.game.rules, first.variants, first.game.n, list(first.seats)
     else:
         if not game:

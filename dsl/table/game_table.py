@@ -15,6 +15,7 @@ from ..agents.spec import parse_agent
 from ..analyses import replay as replay_mod
 from ..engine import CHANCE, Game
 from ..engine.program import plain_move
+from ..io_guard import read_bytes
 from ..agents.infoset import simultaneous_pause
 from . import view as V
 from .words import Words
@@ -123,7 +124,9 @@ class Table:
         s = self.state
         if s.is_terminal() or s.is_chance():
             return []
-        return [int(p) for p in s.current_actors() if self.seats[int(p)] == HUMAN]
+        # a person with no move waits, as a bot does (advance): once they are the first asked, the
+        # game ends in its dead end there
+        return [int(p) for p in s.current_actors() if self.seats[int(p)] == HUMAN and s.legal_moves(p)]
 
     def advance(self) -> None:
         """Plays chance and bots until a human must decide or the game ends, saving after each."""
@@ -144,9 +147,10 @@ class Table:
             self._save()
 
     def _moves(self, seat: int) -> list:
-        if seat not in self.humans_to_act():
+        s = self.state
+        if s.is_terminal() or s.is_chance() or self.seats[seat] != HUMAN or seat not in map(int, s.current_actors()):
             return []
-        return self.state.legal_moves(seat)
+        return s.legal_moves(seat)
 
     def options(self, seat: int, lang: str = "en") -> list:
         """That seat's legal moves now, numbered from 1, in words; [] when it is not its decision."""
@@ -254,17 +258,16 @@ class Table:
         """Continue a saved game; ReplayError when the file is not a table's replay or its
         actions no longer play under the rules."""
         rep = replay_mod.load(replay_path)
-        with open(replay_path, encoding="utf-8") as f:
-            data = json.load(f)
+        # load has read and bounded the file already; what the table adds (seats, undone) is read again
+        data = json.loads(read_bytes(replay_path, replay_mod.MAX_REPLAY_BYTES, "replay file").decode("utf-8"))
         seats, undone = data.get("seats"), data.get("undone", [])
         if not isinstance(seats, list) or len(seats) != rep.players or not all(isinstance(x, str) for x in seats):
             raise replay_mod.ReplayError(f"{replay_path}: 'seats' must list who sits in each of the "
                                          f"{rep.players} seats (written by `playtest play`)")
         if not isinstance(undone, list):
             raise replay_mod.ReplayError(f"{replay_path}: 'undone' must be a list")
-        if rules is None:
-            from ..loader import load
-            rules, _ = load(rep.rules, rep.variants)
+        if rules is None:       # the rules the replay carries: its paths are only labels
+            rules = replay_mod.embedded(rep)[0]
         replay_mod.run(Game(rules, rep.players), rep.actions, log=False)     # every action checked, or ReplayError
         try:
             return cls(rules, rep.players, seats, rep.seed, replay_path, rep.variants, rep.actions, undone)
