@@ -13,18 +13,27 @@ from .language.parser import parse_file
 def load(path: str, variants: tuple[str, ...] | list[str] = ()) -> tuple[S.RuleFile, list[Diagnostic]]:
     """Parse, apply the variants in order and check; raises RuleFileError if there is any error.
 
-    A variant file given as `path` stands for its base game with that variant applied.
+    A variant file given as `path` stands for its base game with that variant applied; a file
+    of strategies (`strategies for GAME`), for its game with those strategies declared.
     """
     rules = parse_file(path)
+    strategies = None
+    if rules.of(S.StrategiesFor):
+        from .agents.strategy import game_path
+        strategies, rules = rules, parse_file(game_path(rules))
     if overlay.head(rules) is not None:
         variants = [path, *variants]
         rules = parse_file(overlay.find_base(rules))
-    return checked(rules, overlay.stack(list(variants)))
+    return checked(rules, overlay.stack(list(variants)), strategies)
 
 
-def checked(game: S.RuleFile, variants: list[S.RuleFile]) -> tuple[S.RuleFile, list[Diagnostic]]:
+def checked(game: S.RuleFile, variants: list[S.RuleFile], strategies: S.RuleFile | None = None
+            ) -> tuple[S.RuleFile, list[Diagnostic]]:
     """Parsed trees applied in order and checked: what `load` does once the files are read."""
     merged = overlay.apply(game, variants)
+    if strategies is not None:
+        from .agents.strategy import joined
+        merged = joined(merged, strategies)
     diagnostics = [_placed(d) for d in check(merged)]
     if any(d.severity == "error" for d in diagnostics):
         raise RuleFileError(diagnostics, dict(merged.sources) or {merged.path: merged.source})

@@ -14,7 +14,13 @@ from typing import Protocol
 from .infoset import Determinizer, sample_state
 from .play import play
 from .search import FlatAgent, ISMCTSAgent, RandomAgent
+from .plugins import PluginError
 from .spec import FORMS, parse_agent, parse_agents
+from .strategy import StrategyAgent, StrategyError
+
+# What an agent the user names can fail with during a run (a package's code, a declared
+# strategy): the commands print it and stop, never with a traceback.
+AGENT_ERRORS = (PluginError, StrategyError)
 
 
 class Agent(Protocol):
@@ -26,5 +32,6 @@ class Agent(Protocol):
         ...
 
 
-__all__ = ["Agent", "Determinizer", "FORMS", "FlatAgent", "ISMCTSAgent", "RandomAgent",
-           "parse_agent", "parse_agents", "play", "sample_state"]
+__all__ = ["AGENT_ERRORS", "Agent", "Determinizer", "FORMS", "FlatAgent", "ISMCTSAgent", "RandomAgent",
+           "StrategyAgent", "parse_agent", "parse_agents", "play",
+           "sample_state"]

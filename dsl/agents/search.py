@@ -67,10 +67,11 @@ def win_share(game, s) -> list:
     return game.win_shares(s)
 
 
-def _rollout(game, s, rng) -> None:
+def _rollout(game, s, rng, policy=None) -> None:
     """Random moves and uniform chance to the end (the same draws as random play), played out
-    in generated code where the game has it (Machine.play_out)."""
-    if game.play_out(s, rng, None):
+    in generated code where the game has it (Machine.play_out); with a `policy` (a strategy),
+    every decision is its move instead."""
+    if policy is None and game.play_out(s, rng, None):
         return
     while s.outcome is None and s.dead_end is None:
         if game.is_chance(s):
@@ -80,7 +81,8 @@ def _rollout(game, s, rng) -> None:
         if decision is None:
             return
         player, moves = decision
-        game.apply(s, rng.choice(moves), player, validate=False)
+        move = rng.choice(moves) if policy is None else policy.rollout(game, s, player, moves, rng)
+        game.apply(s, move, player, validate=False)
 
 
 class _Searcher:
@@ -141,11 +143,13 @@ class _Node:
 class ISMCTSAgent(_Searcher):
     """Single-observer information-set MCTS with `iterations` iterations and exploration `c`."""
 
-    def __init__(self, iterations: int, c: float = 0.7, seconds=None):
+    def __init__(self, iterations: int, c: float = 0.7, seconds=None, rollout=None):
         self.budget = _Budget(iterations, seconds)
         self.c = c
+        self.rollout = rollout          # a strategy that plays the imagined games out, or None: random moves
         self.name = f"ismcts:{iterations}" + (f":c={c}" if c != 0.7 else "") \
-            + (f":time={seconds}" if seconds is not None else "")
+            + (f":time={seconds}" if seconds is not None else "") \
+            + (f"/{rollout.strategy}" if rollout is not None else "")
 
     def choose(self, state, player, moves, rng):
         root = self.search(state, player, rng)
@@ -200,7 +204,7 @@ class ISMCTSAgent(_Searcher):
                 if edge.node is None:
                     edge.node = _Node()
                 node = edge.node
-            _rollout(game, s, rng)
+            _rollout(game, s, rng, self.rollout)
             returns = utility(game, s)
             for edge, a in path:
                 edge.visits += 1

@@ -1,22 +1,32 @@
 """Agent specs as written on the command line: `random`, `flat:N`, `ismcts:N[:c=X][:time=S]`,
-an installed package's agent (`plugin:NAME` or its bare NAME, see .plugins), one for every
-seat or a comma list with one per seat.
+`ismcts:N/STRATEGY` (its imagined games played by a declared strategy), `strategy:NAME` (a
+strategy the rule file declares, see .strategy), an installed package's agent (`plugin:NAME`
+or its bare NAME, see .plugins), one for every seat or a comma list with one per seat.
 
-May import .search and .plugins only.
+May import .search, .strategy and .plugins only.
 """
 from __future__ import annotations
 
 from .search import FlatAgent, ISMCTSAgent, RandomAgent
+from .strategy import StrategyAgent
 
-FORMS = ("random", "flat:N", "ismcts:N", "ismcts:N:c=X", "flat:N:time=S", "ismcts:N:time=S", "plugin:NAME")
+FORMS = ("random", "flat:N", "ismcts:N", "ismcts:N:c=X", "flat:N:time=S", "ismcts:N:time=S", "ismcts:N/STRATEGY",
+         "strategy:NAME", "plugin:NAME")
 _HINT = "valid forms: " + ", ".join(FORMS) + " (N iterations, a whole number >= 1; c > 0; S seconds > 0)"
 
 
 def parse_agent(spec: str):
     """One agent from one spec; ValueError naming the bad part otherwise."""
     text = spec.strip()
+    text, slash, rollout = text.partition("/")
     parts = text.split(":")
     kind = parts[0].strip().lower()
+    if slash and (kind != "ismcts" or not _is_name(rollout)):
+        raise ValueError(f"agent '{spec.strip()}': only ismcts takes a rollout strategy, as ismcts:N/NAME; {_HINT}")
+    if kind == "strategy":
+        if len(parts) != 2 or not _is_name(parts[1]):
+            raise ValueError(f"agent '{text}' names a declared strategy as strategy:NAME; {_HINT}")
+        return StrategyAgent(parts[1].strip())
     if kind == "random":
         if len(parts) > 1:
             raise ValueError(f"agent '{text}': random takes no budget; {_HINT}")
@@ -52,7 +62,11 @@ def parse_agent(spec: str):
     seconds = options.get("time")
     if kind == "flat":
         return FlatAgent(n, seconds)
-    return ISMCTSAgent(n, options.get("c", 0.7), seconds)
+    return ISMCTSAgent(n, options.get("c", 0.7), seconds, StrategyAgent(rollout.strip()) if slash else None)
+
+
+def _is_name(text: str) -> bool:
+    return text.strip().isidentifier()
 
 
 def parse_agents(spec: str, n_players: int) -> list:

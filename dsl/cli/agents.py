@@ -10,6 +10,7 @@ import click
 from .common import main, players_option, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit
 from .options import HiddenArgument, agents_option, games_option, json_option, seed_option
 from .common import RULE_FILE, within_budget_or_exit
+from .simulate import agents_failing_exit
 
 _AGENT_HELP = ("random | flat:N | ismcts:N | ismcts:N:c=X, with N iterations a decision "
                "(add :time=S for a time budget in seconds, which makes the run nondeterministic)")
@@ -66,7 +67,8 @@ def match(file, old_agents, variants, players, agent_spec, games, seed, as_json,
     a, b = _agent_or_exit(specs[0], "agent A"), _agent_or_exit(specs[1], "agent B")
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
-    with pool_or_exit(workers, scheduler) as pool, _bar(games, f"{a.name} against {b.name}") as progress:
+    with pool_or_exit(workers, scheduler) as pool, _bar(games, f"{a.name} against {b.name}") as progress, \
+            agents_failing_exit(game, [a, b]):
         result = run_match(game, a, b, games, seed, progress, pool)
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True))
@@ -116,7 +118,8 @@ def skill(file, variants, players, levels, games, seed, as_json, workers, schedu
     agents = [_agent_or_exit(spec, "--levels") for spec in levels.split(",")]
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
-    with pool_or_exit(workers, scheduler) as pool, _bar(games * len(agents), f"skill of {rules.game.name}") as progress:
+    with pool_or_exit(workers, scheduler) as pool, _bar(games * len(agents), f"skill of {rules.game.name}") as progress, \
+            agents_failing_exit(game, agents):
         result = run_skill(game, agents, RandomAgent(), games, seed, progress, pool)
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True))

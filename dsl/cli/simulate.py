@@ -1,6 +1,8 @@
 """simulate: play many games and summarise them."""
 from __future__ import annotations
 
+import contextlib
+
 import json
 import sys
 
@@ -121,10 +123,24 @@ def simulate_or_exit(game, games, seed, label, agents=None, score=None, restrict
     except ValueError as e:
         _fail(f"--score: {e}", 2)
     kw = dict(agents=agents, score=scoring, restriction=restriction, pool=pool)
-    if sys.stderr.isatty() and games >= 200:
-        with click.progressbar(length=games, label=label, file=sys.stderr) as bar:
-            return run_simulation(game, games, seed, progress=bar.update, **kw)
-    return run_simulation(game, games, seed, **kw)
+    with agents_failing_exit(game, agents if not callable(agents) else None):
+        if sys.stderr.isatty() and games >= 200:
+            with click.progressbar(length=games, label=label, file=sys.stderr) as bar:
+                return run_simulation(game, games, seed, progress=bar.update, **kw)
+        return run_simulation(game, games, seed, **kw)
+
+
+@contextlib.contextmanager
+def agents_failing_exit(game, agents=()):
+    """Agents that fail in play (a package's agent raising, a strategy not declared or not
+    checking) stop the command with what went wrong, checked before the first game where it can be."""
+    from ..agents import AGENT_ERRORS
+    from ..agents.strategy import ready
+    try:
+        ready(agents, game)
+        yield
+    except AGENT_ERRORS as e:
+        _fail(str(e))
 
 
 def agents_or_exit(spec, players):

@@ -1,0 +1,132 @@
+"""Strategies the rule file declares, as agents: `strategy:NAME` in `--agents`, and the rollout
+policy of IS-MCTS (`ismcts:200/NAME`).
+
+A strategy is found in the game's own file, or in `strategies/GAME.rules` beside `games/`
+(a file that starts `strategies for GAME`). It is checked with the game (a strategy that
+reads what its player cannot see is refused: dsl/constructs/strategy.py) and compiled once
+per game.
+
+No peeking, twice over: the checker refuses a condition that reads hidden contents, and the
+agent evaluates its conditions on a state dealt again from its player's observation (the
+Determinizer), so what it does depends on what the player sees and the rng alone. In an
+IS-MCTS rollout the state already is such a deal, and the policy reads it as it is.
+
+May import the engine, the language, the loader's pieces and .infoset.
+"""
+from __future__ import annotations
+
+import os
+import random
+
+from ..constructs.registry import hook
+from ..language import syntax as S
+from ..language.diagnostics import RuleFileError
+from .infoset import Determinizer
+
+FOLDER = "strategies"
+
+
+class StrategyError(ValueError):
+    """A strategy that is not declared, or whose file does not check: the run stops, saying why."""
+
+
+def game_path(strategies: S.RuleFile) -> str:
+    """The game file a file of strategies names: games/GAME.rules beside its folder, or any
+    game there of that name."""
+    from ..variants.overlay import _error, _search
+    head = strategies.of(S.StrategiesFor)[0]
+    here = os.path.dirname(os.path.abspath(strategies.path))
+    folders = [os.path.join(here, "..", "games"), os.path.join(here, "games"), "games"]
+    found = _search(folders, head.game, lambda r: r.game is not None and r.game.name == head.game)
+    if found is None:
+        raise RuleFileError([_error(strategies.path, head.span, f"cannot find the game '{head.game}' these strategies are for",
+                                    "keep games in games/ beside strategies/")], strategies.source)
+    return os.path.abspath(found) if os.path.isabs(strategies.path) else os.path.relpath(found)
+
+
+def joined(game: S.RuleFile, strategies: S.RuleFile) -> S.RuleFile:
+    """The game with a file of strategies declared in it (each span keeps its own file)."""
+    sources = game.sources or ((game.path, game.source),)
+    return S.RuleFile(game.path, game.source, game.decls + strategies.decls, game.variants,
+                      sources + ((strategies.path, strategies.source),))
+
+
+def beside(path: str) -> str:
+    """Where the strategies of the game file `path` live: strategies/ beside its folder."""
+    folder, name = os.path.split(os.path.abspath(path))
+    return os.path.join(os.path.dirname(folder), FOLDER, name)
+
+
+def declared(game) -> dict:
+    """Name -> Strategy of every strategy for this game: its own file's, then those in the file
+    beside it (checked with the game); StrategyError when that file has errors."""
+    cache = game.__dict__.setdefault("_declared_strategies", None)
+    if cache is not None:
+        return cache
+    found = {d.name: d for d in game.rules.of(S.Strategy)}
+    path = beside(game.path)
+    if not found and os.path.isfile(path):
+        from ..language.checker import check
+        from ..language.parser import parse_file
+        try:
+            merged = joined(game.rules, parse_file(path))
+        except RuleFileError as e:
+            raise StrategyError(_told(e, path)) from None
+        errors = [d for d in check(merged) if d.severity == "error"]
+        if errors:
+            raise StrategyError(_told(RuleFileError(errors, dict(merged.sources)), path))
+        found = {d.name: d for d in merged.of(S.Strategy)}
+    game.__dict__["_declared_strategies"] = found
+    return found
+
+
+def _told(e: RuleFileError, path: str) -> str:
+    return f"the strategies in {path} do not check:\n" + "\n".join(
+        d.format(e.source_for(d.span.file or d.path)) for d in e.diagnostics)
+
+
+def policy(game, name: str):
+    """The compiled strategy `name` of this game (constructs/strategy.Policy)."""
+    policies = game.__dict__.setdefault("_strategy_policies", {})
+    if name not in policies:
+        found = declared(game)
+        d = found.get(name)
+        if d is None:
+            known = ", ".join(sorted(found)) or f"none (declare them in the game or in {beside(game.path)})"
+            raise StrategyError(f"the game '{game.name}' declares no strategy '{name}'; its strategies: {known}")
+        policies[name] = hook(d, "compile")(game, d)
+    return policies[name]
+
+
+class StrategyAgent:
+    """A declared strategy in a seat. It reads a state dealt again from its seat's observation."""
+
+    def __init__(self, strategy: str):
+        self.strategy = strategy
+        self.name = f"strategy:{strategy}"
+
+    def act(self, state, player, rng: random.Random, moves=None):
+        game = state.game
+        if moves is None:
+            moves = game.legal_moves(state.clone(), player)
+        chosen = policy(game, self.strategy)
+        seen = Determinizer(game, state, player).sample(rng)
+        return chosen.choose(seen, player, moves, rng)
+
+    def rollout(self, game, s, player, moves, rng):
+        """A move in an imagined game, which is already dealt from the searcher's view."""
+        return policy(game, self.strategy).choose(s, player, moves, rng)
+
+
+def ready(agents, game) -> None:
+    """Find and compile every strategy these agents play (a seat's, or a search's rollouts)
+    before the first game, so a wrong name stops the run at once (StrategyError)."""
+    for agent in agents or ():
+        for a in (agent, getattr(agent, "rollout", None)):
+            if isinstance(a, StrategyAgent):
+                policy(game, a.strategy)
+
+
+def strategy_names(game) -> list:
+    """The declared strategies' names, in the order they are written."""
+    return list(declared(game))

@@ -1,0 +1,455 @@
+"""`strategy NAME`: how a player may play, as ordered preferences over the game's decisions;
+`strategies for GAME`: the line a file of strategies starts with.
+
+    strategy cautious
+      title ja "慎重派" en "Cautious"
+      prefer call_bluff where bid_count * 3 > dice_in_play
+      prefer raise where face = bid_face by lowest number
+
+A decision's kind is its option's name, or, for a choice without named options, the name of
+the step (or phase, or rule) it stands in. At a decision the strategy goes down its
+preferences and takes the first whose kind is offered and whose condition some of the moves
+meet; `by highest|lowest X` keeps the best of those; what is left is drawn at random. A
+decision no preference settles is played at random.
+
+No peeking: a condition may read only what the acting player (`me`) sees. The checker walks
+every condition, and every value it reads, and refuses a read of hidden contents: the faces
+and attributes of pieces in zones the player does not see. How many pieces a zone holds is
+always seen; so are counters, variables and zones `seen by everyone`, and a zone `seen by
+owner` that is the player's own (`cup(me)`) or their team's (`hand(team_of(me))`).
+
+May import: the syntax base classes and the leaf helpers of the language, engine and printing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..engine.errors import CARRIED, RuleError
+from ..language import syntax as S
+from ..language.building import span, texts
+from ..language.kinds import ANY, BOOL, NUM, PLAYER, Scope
+from ..language.syntax import Decl, Expr, Node, Span
+from ..printing.runs import Item, Runs, say, title_of
+from .registry import register
+
+ME = "me"           # the acting player, in a strategy's conditions
+
+
+@dataclass(frozen=True)
+class Preference(Node):
+    kind: str                   # the decision's kind: an option's name, or the step a choice stands in
+    where: Optional[Expr]       # over the option's parameters and what `me` sees
+    rank: Optional[Node]        # end_game's RankKey: keep the moves with the highest or lowest value
+    span: Span
+
+
+@dataclass(frozen=True)
+class Strategy(Decl):
+    keyword = "strategy"
+    prefs: tuple[Preference, ...]
+
+
+@dataclass(frozen=True)
+class StrategiesFor(Decl):
+    keyword = "strategies"
+    game: str
+
+
+# ---------------------------------------------------------------- grammar
+def _preference(meta, c):
+    return Preference(str(c[0]), c[1], c[2], span(meta))
+
+
+def _strategy(meta, c):
+    return Strategy(str(c[0]), texts(c[1:]), span(meta), tuple(x for x in c[1:] if isinstance(x, Preference)))
+
+
+def _strategies_for(meta, c):
+    return StrategiesFor("strategies", (), span(meta), str(c[0]))
+
+
+GRAMMAR = {"preference": _preference, "strategy": _strategy, "strategies_for": _strategies_for}
+
+
+# ---------------------------------------------------------------- the game's decisions
+@dataclass(frozen=True)
+class Decision:
+    """One option of one choice of the game, under its kind."""
+    kind: str
+    option: Node                # the Option
+    choose: Node                # the Choose it belongs to
+    chooser: frozenset          # the names that stand for the chooser there (its `me`)
+
+
+def decisions(rules) -> dict:
+    """Kind -> the options of that kind, in source order."""
+    out: dict[str, list] = {}
+
+    def visit(node, where):
+        if isinstance(node, S.Block) and node.kind in ("step", "phase"):
+            where = node.name
+        if isinstance(node, S.Choose):
+            me = {node.each_var} if node.actor is None else \
+                {node.actor.id} if isinstance(node.actor, S.Name) else set()
+            for o in node.options:
+                kind = o.name if o.name != "choose" else where
+                out.setdefault(kind, []).append(Decision(kind, o, node, frozenset(me)))
+        for c in S.children(node):
+            visit(c, where)
+    for d in rules.decls:
+        if isinstance(d, (S.Flow, S.Rule)):
+            visit(d, d.name)
+    return out
+
+
+def kind_at(rules, choose_span, option: str) -> str:
+    """The kind of an option of the choice written at `choose_span` (the engine's Choice.span)."""
+    if option != "choose":
+        return option
+    for kind, found in decisions(rules).items():
+        if any(x.choose.span == choose_span for x in found):
+            return kind
+    return option
+
+
+# ---------------------------------------------------------------- what the player sees
+SEEN, MINE, OPAQUE, PIECE, HIDDEN = "seen", "mine", "opaque", "piece", "hidden"
+# seen: a value the player knows; mine: the player (or their team); opaque: a collection whose
+# size the player knows but not its contents; piece: one the player cannot tell which it is;
+# hidden: a value that depends on what the player cannot see.
+_SIZES = ("count", "empty", "size")
+
+
+class Sight:
+    """What the acting player can know of expressions: a walk like the checker's, over the
+    condition and every value it reads, with the first hidden read kept (where, what)."""
+
+    def __init__(self, ck):
+        self.ck = ck
+        self.values: dict = {}
+
+    def of(self, e, names: dict) -> tuple:
+        """(sight, why): why is (span, text) of the first hidden read, for a hidden sight."""
+        kind = type(e).__name__
+        return getattr(self, "_" + kind, self._parts)(e, names)
+
+    def _Num(self, e, names):
+        return SEEN, None
+
+    _Str = _Num
+
+    def _Name(self, e, names):
+        if e.id in names:
+            return names[e.id], None
+        d = self.ck.declared.get(e.id)
+        if isinstance(d, S.Zone):
+            return self.zone(d, None), None
+        if isinstance(d, S.Component):
+            return OPAQUE, None         # every piece of a kind, wherever it lies
+        if isinstance(d, S.Define) and not d.params:
+            return self.value(d, (), e)
+        return SEEN, None               # counters, variables, parameters, symbols, players
+
+    def zone(self, d, key) -> str:
+        if d.seen_by == "everyone":
+            return SEEN
+        return SEEN if d.seen_by == "owner" and key == MINE else OPAQUE
+
+    def value(self, d, args, use):
+        memo_key = (d.name, args)
+        if memo_key not in self.values:
+            self.values[memo_key] = (SEEN, None)        # a value read through itself is an error of its own
+            self.values[memo_key] = self.of(d.expr, dict(zip(d.params, args)))
+        sight, why = self.values[memo_key]
+        if sight == HIDDEN:
+            return HIDDEN, (use.span, f"'{d.name}' (a value: {why[1]})")
+        return sight, None
+
+    def _Call(self, e, names):
+        args = [self.of(a, names) for a in e.args]
+        for sight, why in args:
+            if sight == HIDDEN:
+                return sight, why
+        sights = [s for s, _ in args]
+        d = self.ck.declared.get(e.fn)
+        if isinstance(d, S.Zone):
+            return ((self.zone(d, sights[0]), None) if all(s in (SEEN, MINE) for s in sights)
+                    else self.hidden(e, f"{_text(e)}, whose zone the player cannot know"))
+        if isinstance(d, S.Define):
+            return self.value(d, tuple(SEEN if s == MINE and e.fn != "team_of" else s for s in sights), e) \
+                if all(s != HIDDEN for s in sights) else self.hidden(e, _text(e))
+        if e.fn in _SIZES and sights and sights[0] in (OPAQUE, SEEN, MINE):
+            return SEEN, None
+        if e.fn == "all" and sights:
+            return sights[0], None
+        if e.fn == "team_of" and sights == [MINE]:
+            return MINE, None
+        if e.fn in ("first", "top") and sights == [OPAQUE]:
+            return PIECE, None
+        if all(s in (SEEN, MINE) for s in sights):
+            return SEEN, None
+        return self.hidden(e, f"{_text(e)}, of pieces the player cannot see")
+
+    def _Attr(self, e, names):
+        sight, why = self.of(e.obj, names)
+        if sight in (SEEN, MINE):
+            return SEEN, None
+        if sight == HIDDEN:
+            return sight, why
+        return self.hidden(e, f"{_text(e)}, of a piece the player cannot see")
+
+    def _Comprehension(self, e, names):
+        coll, why = self.of(e.coll, names)
+        if coll == HIDDEN:
+            return coll, why
+        inner = dict(names)
+        inner[e.var] = SEEN if coll in (SEEN, MINE) else PIECE
+        parts = [self.of(x, inner) for x in (e.cond, e.item) if x is not None]
+        for sight, why in parts:
+            if sight == HIDDEN:
+                return sight, why
+            if sight != SEEN:
+                return self.hidden(e, f"{_text(e)}, of pieces the player cannot see")
+        return (SEEN if coll in (SEEN, MINE) else OPAQUE), None
+
+    def _parts(self, e, names):
+        """Arithmetic, comparisons, `and`/`or`, `not`, `if`, lists: seen when every part is."""
+        for c in S.children(e):
+            if isinstance(c, Expr):
+                sight, why = self.of(c, names)
+                if sight == HIDDEN:
+                    return sight, why
+                if sight not in (SEEN, MINE):
+                    return self.hidden(c, f"{_text(c)}, what the player cannot see")
+        return SEEN, None
+
+    @staticmethod
+    def hidden(e, text):
+        return HIDDEN, (e.span, text)
+
+    def params(self, x: Decision) -> dict:
+        """The sight of each parameter of an option: a number, or a piece from its collection
+        as the chooser sees it."""
+        out = {}
+        chooser = {n: MINE for n in x.chooser}
+        for p in x.option.params:
+            if p.high is not None:
+                out[p.name] = SEEN
+                continue
+            sight, _ = self.of(p.low, {**chooser, **out})
+            out[p.name] = SEEN if sight in (SEEN, MINE) else PIECE
+        return out
+
+
+def _text(e) -> str:
+    """An expression as the designer wrote it, shortened."""
+    if isinstance(e, S.Name):
+        return e.id
+    if isinstance(e, S.Attr):
+        return f"{_text(e.obj)}.{e.name}"
+    if isinstance(e, S.Call):
+        return f"{e.fn}({', '.join(_text(a) for a in e.args)})"
+    if isinstance(e, S.Comprehension):
+        return f"{e.var} in {_text(e.coll)}"
+    return type(e).__name__.lower()
+
+
+# ---------------------------------------------------------------- checks
+_SEES = ("a strategy reads what its player sees: counters and variables, zones seen by everyone, its own "
+         "hidden zones (cup(me), hand(team_of(me))) and how many pieces any zone holds (count(...))")
+
+
+def check(ck, d):
+    found = ck.once("decisions", lambda: decisions(ck.rules))
+    sight = ck.once("sight", lambda: Sight(ck))
+    named = set()
+    for p in d.prefs:
+        options = found.get(p.kind)
+        if options is None:
+            ck.error(p.span, f"strategy '{d.name}': the game has no decision '{p.kind}'",
+                     ck.did_you_mean(p.kind, found) or
+                     f"a decision is an option's name, or the step a choice stands in: {', '.join(found) or 'none'}")
+            continue
+        named.add(p.kind)
+        for x in options:
+            kinds = {q.name: (NUM if q.high is not None else ANY) for q in x.option.params}
+            scope = Scope({ME: PLAYER, **kinds})
+            seen = {ME: MINE, **sight.params(x)}
+            for e, want in ((p.where, BOOL), (p.rank.expr if p.rank else None, NUM)):
+                if e is None:
+                    continue
+                mark = len(ck.diags)
+                ck.expr(e, scope, want=want)
+                if len(ck.diags) > mark:
+                    break           # one option of the kind is enough to show a mistake
+                got, why = sight.of(e, seen)
+                if got == HIDDEN:
+                    where, what = why
+                    at = where if where.file == d.span.file else e.span
+                    ck.error(at, f"strategy '{d.name}' reads what its player cannot see: {what}", _SEES)
+                    break
+            else:
+                continue
+            break
+    left = [k for k in found if k not in named]
+    if left:
+        ck.warning(d.span, f"strategy '{d.name}' never prefers among: {', '.join(left)}",
+                   "those decisions are played at random; add 'prefer KIND' lines to cover them")
+
+
+def check_head(ck, d):
+    if not d.span.file or d.span.file == ck.path:
+        ck.error(d.span, "'strategies for' begins a file of strategies, not a game",
+                 "strategies written in the game file need no such line")
+    elif ck.game is not None and d.game != ck.game.name:
+        ck.error(d.span, f"these strategies are for the game '{d.game}', not '{ck.game.name}'",
+                 f"write 'strategies for {ck.game.name}'")
+
+
+# ---------------------------------------------------------------- compiling
+class Policy:
+    """A compiled strategy: `choose(state, player, moves, rng)` gives one of `moves`."""
+
+    def __init__(self, game, d):
+        from ..engine.program import Env
+        self.game = game
+        self.name = d.name
+        found = decisions(game.rules)
+        first = game.n_slots
+        self.cell = [None] * 8          # `me` and the option's values, set before each reading
+        self.prefs = []                 # (kind, {params: condition}, {params: rank}, sign)
+        for p in d.prefs:
+            where, rank = {}, {}
+            for x in found.get(p.kind, ()):
+                names = tuple(q.name for q in x.option.params)
+                if names in where:
+                    continue
+                cell = self.cell
+                bound = {ME: lambda s: cell[0]}
+                bound.update({n: (lambda s, i=i: cell[i]) for i, n in enumerate(names, 1)})
+                env = Env(game, {}, bound=bound)
+                where[names] = game.expr(p.where, env) if p.where is not None else None
+                rank[names] = game.expr(p.rank.expr, env) if p.rank is not None else None
+            if len(self.cell) <= 1 + max((len(n) for n in where), default=0):
+                self.cell.extend([None] * 8)
+            self.prefs.append((p.kind, where, rank, 1 if p.rank is None or p.rank.direction == "highest" else -1))
+        # a condition's comprehensions borrow the state's locals past its own, given back after
+        self.slots = (first, game.n_slots)
+        game.n_slots = first
+        self.kinds: dict = {}           # instruction -> option name -> (kind, parameter names)
+
+    def _kinds(self, ip) -> dict:
+        known = self.kinds.get(ip)
+        if known is None:
+            pause = self.game.pauses[ip]
+            known = self.kinds[ip] = {o[0]: (kind_at(self.game.rules, pause.span, o[0]),
+                                             tuple(q.name for q in o[6].syntax.params)) for o in pause.options}
+        return known
+
+    def choose(self, s, player, moves, rng):
+        kinds = self._kinds(s.ip)
+        first, end = self.slots
+        L = s.loc_slots
+        kept = L[first:]
+        L.extend([None] * (end - len(L)))
+        try:
+            for kind, where, rank, sign in self.prefs:
+                best, top = [], None
+                for m in moves:
+                    k, names = kinds[m[0]]
+                    if k != kind or names not in where:
+                        continue
+                    self.cell[0] = self.game._players[player]
+                    self.cell[1:len(m)] = m[1:]
+                    if where[names] is not None and not _holds(where[names], s):
+                        continue
+                    if rank[names] is None:
+                        best.append(m)
+                        continue
+                    v = _value(rank[names], s)
+                    if v is None:
+                        continue
+                    v *= sign
+                    if top is None or v > top:
+                        best, top = [m], v
+                    elif v == top:
+                        best.append(m)
+                if best:
+                    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+        finally:
+            L[first:] = kept
+        return rng.choice(moves)
+
+
+def _holds(f, s) -> bool:
+    """A condition that cannot be worked out here (the top card of an empty pile) does not hold."""
+    try:
+        return bool(f(s))
+    except (RuleError, *CARRIED):
+        return False
+
+
+def _value(f, s):
+    try:
+        v = f(s)
+    except (RuleError, *CARRIED):
+        return None
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def compile(c, d):
+    return Policy(c, d)
+
+
+# ---------------------------------------------------------------- reading
+def read(v, d, counts=()) -> Runs:
+    """'Cautious: Call bluff when ...; otherwise Raise the bid, the lowest count first; ...'"""
+    found = decisions(v.rules)
+    parts: list = []
+    me = [("", say(v.lang, "自分", "they"))]
+    for p in d.prefs:
+        options = found.get(p.kind, ())
+        params = options[0].option.params if options else ()
+        runs: Runs = [("term", v.title(p.kind))]
+        with v.given([ME], [me]):
+            bound = _bind(v, params)
+            try:
+                if p.where is not None:
+                    runs = v.expr(p.where) + [("", "なら")] + runs if v.lang == "ja" \
+                        else runs + [("", " when ")] + v.expr(p.where)
+                if p.rank is not None:
+                    key = v.expr(p.rank.expr)
+                    high = p.rank.direction == "highest"
+                    runs += ([("", "(")] + key + [("", "が最も大きいもの)" if high else "が最も小さいもの)")]
+                             if v.lang == "ja" else [("", ", the highest " if high else ", the lowest ")] + key)
+            finally:
+                for ctx in reversed(bound):
+                    ctx.__exit__(None, None, None)
+        parts.append(runs)
+    out: Runs = [("term", title_of(d.texts, v.lang) or d.name), ("", ": " if v.lang == "en" else ":")]
+    for i, runs in enumerate(parts):
+        if i:
+            out.append(("", "; otherwise " if v.lang == "en" else "。そうでなければ"))
+        out += runs
+    out.append(("", "; otherwise at random." if v.lang == "en" and parts else
+                "。それ以外は無作為に選ぶ。" if parts else say(v.lang, "すべて無作為に選ぶ。", "every move at random.")))
+    return out
+
+
+def _bind(v, params) -> list:
+    """The option's parameters read as nouns ('that face') while a preference is read."""
+    out = []
+    for q in params:
+        ctx = v.bound(q.name, v.noun(q.low) if q.high is None else ("数", "number"))
+        ctx.__enter__()
+        out.append(ctx)
+    return out
+
+
+def read_head(v, d, counts=()) -> Runs:
+    return [("", say(v.lang, f"{d.game}の戦略", f"strategies for {d.game}"))]
+
+
+register(Strategy, "declaration", grammar=GRAMMAR, check=check, compile=compile, read=read)
+register(StrategiesFor, "declaration", grammar={}, check=check_head, read=read_head)
