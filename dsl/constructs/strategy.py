@@ -272,30 +272,38 @@ def check(ck, d):
                      f"a decision is an option's name, or the step a choice stands in: {', '.join(found) or 'none'}")
             continue
         named.add(p.kind)
-        for x in options:
-            kinds = {q.name: (NUM if q.high is not None else ANY) for q in x.option.params}
-            scope = Scope({ME: PLAYER, **kinds})
-            seen = {ME: MINE, **sight.params(x)}
-            for e, want in ((p.where, BOOL), (p.rank.expr if p.rank else None, NUM)):
-                if e is None:
-                    continue
-                mark = len(ck.diags)
-                ck.expr(e, scope, want=want)
-                if len(ck.diags) > mark:
-                    break           # one option of the kind is enough to show a mistake
-                got, why = sight.of(e, seen)
-                if got == HIDDEN:
-                    where, what = why
-                    at = where if where.file == d.span.file else e.span
-                    ck.error(at, f"strategy '{d.name}' reads what its player cannot see: {what}", _SEES)
-                    break
-            else:
-                continue
-            break
+        _check_preference(ck, d, p, options, sight)
     left = [k for k in found if k not in named]
     if left:
         ck.warning(d.span, f"strategy '{d.name}' never prefers among: {', '.join(left)}",
                    "those decisions are played at random; add 'prefer KIND' lines to cover them")
+
+
+def _check_preference(ck, d, p, options, sight):
+    """A preference holds for the options of its kind whose parameters it reads (a step with two
+    choices, of a column and of a row, is one kind): it must check against one of them at least,
+    else the first one's mistakes are shown; and it must read only what its player sees."""
+    mistakes = None
+    for x in options:
+        scope = Scope({ME: PLAYER, **{q.name: (NUM if q.high is not None else ANY) for q in x.option.params}})
+        mark = len(ck.diags)
+        for e, want in ((p.where, BOOL), (p.rank.expr if p.rank else None, NUM)):
+            if e is not None:
+                ck.expr(e, scope, want=want)
+        if len(ck.diags) > mark:
+            mistakes = ck.diags[mark:] if mistakes is None else mistakes
+            del ck.diags[mark:]
+            continue
+        seen = {ME: MINE, **sight.params(x)}
+        for e in (p.where, p.rank.expr if p.rank else None):
+            got, why = sight.of(e, seen) if e is not None else (SEEN, None)
+            if got == HIDDEN:
+                where, what = why
+                at = where if where.file == d.span.file else e.span
+                ck.error(at, f"strategy '{d.name}' reads what its player cannot see: {what}", _SEES)
+                return
+        mistakes = []
+    ck.diags.extend(mistakes or [])
 
 
 def check_head(ck, d):
@@ -329,8 +337,11 @@ class Policy:
                 bound = {ME: lambda s: cell[0]}
                 bound.update({n: (lambda s, i=i: cell[i]) for i, n in enumerate(names, 1)})
                 env = Env(game, {}, bound=bound)
-                where[names] = game.expr(p.where, env) if p.where is not None else None
-                rank[names] = game.expr(p.rank.expr, env) if p.rank is not None else None
+                try:
+                    where[names] = game.expr(p.where, env) if p.where is not None else None
+                    rank[names] = game.expr(p.rank.expr, env) if p.rank is not None else None
+                except RuleError:       # it reads names this option has not: it holds for the others
+                    where.pop(names, None)
             if len(self.cell) <= 1 + max((len(n) for n in where), default=0):
                 self.cell.extend([None] * 8)
             self.prefs.append((p.kind, where, rank, 1 if p.rank is None or p.rank.direction == "highest" else -1))
