@@ -146,7 +146,7 @@ class Sight:
         if isinstance(d, S.Zone):
             return self.zone(d, None), None
         if isinstance(d, S.Component):
-            return OPAQUE, None         # every piece of a kind, wherever it lies
+            return (SEEN if d.name in self.ck.once("pieces in sight", lambda: _in_sight(self.ck)) else OPAQUE), None
         if isinstance(d, S.Define) and not d.params:
             return self.value(d, (), e)
         return SEEN, None               # counters, variables, parameters, symbols, players
@@ -240,6 +240,23 @@ class Sight:
             sight, _ = self.of(p.low, {**chooser, **out})
             out[p.name] = SEEN if sight in (SEEN, MINE) else PIECE
         return out
+
+
+def _in_sight(ck) -> set:
+    """The components whose pieces everyone always sees, wherever play puts them: those kept in a
+    zone seen by everyone that no statement moves them out of (a board's spaces)."""
+    zones = {z.name: z for z in ck.of(S.Zone)}
+    moved = set()
+    for n in S.walk_rules(ck.rules):
+        if isinstance(n, S.Move) and n.amount != "item":
+            moved |= {x.id if isinstance(x, S.Name) else x.fn for x in S.walk(n.source)
+                      if isinstance(x, (S.Name, S.Call))} if n.source is not None else set()
+        elif isinstance(n, S.Move):
+            moved |= {x.id if isinstance(x, S.Name) else x.fn for x in S.walk(n.count) if isinstance(x, (S.Name, S.Call))}
+        elif isinstance(n, S.Shuffle):
+            moved |= {x.id for x in S.walk(n.zone) if isinstance(x, S.Name)}
+    return {c.name for c in ck.of(S.Component)
+            if c.home in zones and zones[c.home].seen_by == "everyone" and c.home not in moved and c.name not in moved}
 
 
 def _text(e) -> str:
