@@ -58,25 +58,33 @@ def beside(path: str) -> str:
 
 
 def declared(game) -> dict:
-    """Name -> Strategy of every strategy for this game: its own file's, then those in the file
+    """Name -> Strategy of every strategy for this game: its own file's, else those in the file
     beside it (checked with the game); StrategyError when that file has errors."""
-    cache = game.__dict__.setdefault("_declared_strategies", None)
+    return _found(game)[0]
+
+
+def rules_with_strategies(game) -> S.RuleFile:
+    """The game's rules with its strategies declared in them: what the Voice reads them from."""
+    return _found(game)[1]
+
+
+def _found(game) -> tuple:
+    cache = game.__dict__.get("_declared_strategies")
     if cache is not None:
         return cache
-    found = {d.name: d for d in game.rules.of(S.Strategy)}
+    rules = game.rules
     path = beside(game.path)
-    if not found and os.path.isfile(path):
+    if not rules.of(S.Strategy) and os.path.isfile(path):
         from ..language.checker import check
         from ..language.parser import parse_file
         try:
-            merged = joined(game.rules, parse_file(path))
+            rules = joined(game.rules, parse_file(path))
         except RuleFileError as e:
             raise StrategyError(_told(e, path)) from None
-        errors = [d for d in check(merged) if d.severity == "error"]
+        errors = [d for d in check(rules) if d.severity == "error"]
         if errors:
-            raise StrategyError(_told(RuleFileError(errors, dict(merged.sources)), path))
-        found = {d.name: d for d in merged.of(S.Strategy)}
-    game.__dict__["_declared_strategies"] = found
+            raise StrategyError(_told(RuleFileError(errors, dict(rules.sources)), path))
+    found = game.__dict__["_declared_strategies"] = ({d.name: d for d in rules.of(S.Strategy)}, rules)
     return found
 
 

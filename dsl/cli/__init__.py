@@ -18,5 +18,6 @@ from . import report  # noqa: F401
 from . import serve  # noqa: F401
 from . import simulate  # noqa: F401
 from . import solve  # noqa: F401
+from . import strategies  # noqa: F401
 
 __all__ = ["main"]

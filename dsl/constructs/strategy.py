@@ -435,7 +435,7 @@ def read(v, d, counts=()) -> Runs:
     """'Cautious: Call bluff when ...; otherwise Raise the bid, the lowest count first; ...'"""
     found = decisions(v.rules)
     parts: list = []
-    me = [("", say(v.lang, "自分", "they"))]
+    me = [("", say(v.lang, "自分", "the player"))]
     for p in d.prefs:
         options = found.get(p.kind, ())
         params = options[0].option.params if options else ()
@@ -448,9 +448,11 @@ def read(v, d, counts=()) -> Runs:
                         else runs + [("", " when ")] + v.expr(p.where)
                 if p.rank is not None:
                     key = v.expr(p.rank.expr)
+                    if v.lang == "en" and key and key[0][1].startswith("the "):
+                        key = [(key[0][0], key[0][1][4:])] + key[1:]       # 'the highest count', not 'the highest the count'
                     high = p.rank.direction == "highest"
                     runs += ([("", "(")] + key + [("", "が最も大きいもの)" if high else "が最も小さいもの)")]
-                             if v.lang == "ja" else [("", ", the highest " if high else ", the lowest ")] + key)
+                             if v.lang == "ja" else [("", ", the one with the highest " if high else ", the one with the lowest ")] + key)
             finally:
                 for ctx in reversed(bound):
                     ctx.__exit__(None, None, None)
