@@ -14,7 +14,7 @@ from ..io_guard import write_set
 from ..agents import parse_agents
 from .options import (agents_option, games_option, json_option, lang_option, output_option, pad, say, seed_option)
 from .diff import p_value
-from .simulate import _correct_flags, _play_options, agents_or_exit, restriction_or_exit, simulate_or_exit
+from .simulate import _correct_flags, _play_options, agents_failing_exit, agents_or_exit, restriction_or_exit, simulate_or_exit
 
 
 def _player_counts(rules, text):
@@ -133,7 +133,8 @@ def report(file, variants, players_text, games, seed, output, skill_spec, skill_
         from .agents import _agent_or_exit
         _agent_or_exit(skill_spec, "--skill")        # a bad spec stops here, before any game
     total = games * len(counts) * len(agent_sets or [None]) + (skill_games * len(counts) if skill_spec else 0)
-    with pool_or_exit(workers, scheduler) as pool, _Bar(total, f"report {rules.game.name}") as bar:
+    with pool_or_exit(workers, scheduler) as pool, _Bar(total, f"report {rules.game.name}") as bar, \
+            agents_failing_exit():
         data = report_mod.build(rules, counts, games, seed, agent_sets, score=score, scorer=scorer,
                                 restriction=restriction, progress=bar,
                                 skill=(skill_spec, skill_games) if skill_spec else None, pool=pool, lang=lang)

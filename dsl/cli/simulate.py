@@ -131,7 +131,7 @@ def simulate_or_exit(game, games, seed, label, agents=None, score=None, restrict
 
 
 @contextlib.contextmanager
-def agents_failing_exit(game, agents=()):
+def agents_failing_exit(game=None, agents=()):
     """Agents that fail in play (a package's agent raising, a strategy not declared or not
     checking) stop the command with what went wrong, checked before the first game where it can be."""
     from ..agents import AGENT_ERRORS
