@@ -76,7 +76,10 @@ def format_side_by_side(decl, r, lang: str = "en") -> str:
     columns = ["random"] + r["strategies"]
     for title, cell in ((say(lang, "score of the row's strategy [95% interval]", "行の戦略のスコア [95%区間]"), _score),
                         (say(lang, "advantage over a seat of the column's [95% interval]",
-                             "列の戦略の席に対する優位 [95%区間]"), _advantage)):
+                             "列の戦略の席に対する優位 [95%区間]"), _advantage),
+                        (say(lang, f"games that ended in a dead end (of {r['games']}), which count for nobody",
+                             f"行き詰まりで終わったゲーム({r['games']}ゲーム中)、誰の勝ちにもならない"),
+                         lambda m: str(m["dead_end_games"]))):
         lines += ["", "  " + title,
                   "  " + pad(say(lang, "strategy", "戦略"), 16) + "".join(
                       pad(say(lang, "against ", "対 ") + c, _CELL) for c in columns)]

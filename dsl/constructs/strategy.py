@@ -456,7 +456,7 @@ def read(v, d, counts=()) -> Runs:
             finally:
                 for ctx in reversed(bound):
                     ctx.__exit__(None, None, None)
-        parts.append(runs)
+        parts.append(_own(runs, me[0]))
     out: Runs = [("term", title_of(d.texts, v.lang) or d.name), ("", ": " if v.lang == "en" else ":")]
     for i, runs in enumerate(parts):
         if i:
@@ -464,6 +464,16 @@ def read(v, d, counts=()) -> Runs:
         out += runs
     out.append(("", "; otherwise at random." if v.lang == "en" and parts else
                 "。それ以外は無作為に選ぶ。" if parts else say(v.lang, "すべて無作為に選ぶ。", "every move at random.")))
+    return out
+
+
+def _own(runs: Runs, me) -> Runs:
+    """'your tokens', not "the player's your tokens": a zone titled from its owner's side."""
+    out: Runs = []
+    for run in runs:
+        if out[-2:] == [me, ("", "'s ")] and run[1].startswith("your "):
+            del out[-2:]
+        out.append(run)
     return out
 
 
