@@ -326,3 +326,12 @@ def test_a_game_with_strategies_declared_in_it_compiles_and_plays_as_before():
     a = play(with_strategies, [parse_agent("random")] * 2, random.Random(9), record=True)
     b = play(without, [parse_agent("random")] * 2, random.Random(9), record=True)
     assert a.actions == b.actions
+
+
+def test_a_value_passed_the_player_reads_their_own_hidden_zone(tmp_path):
+    """`me` keeps being the player inside a value: hand(p) with p = me is their own hand."""
+    errors, _ = diagnostics(tmp_path, "strategy mine\n  prefer vote by highest count(c in hand(me) where void_of(me, c.suit))\n",
+                            "byzantine")
+    assert errors == []
+    errors, _ = diagnostics(tmp_path, "strategy theirs\n  prefer vote where void_of(parent, lead)\n", "byzantine")
+    assert len(errors) == 1 and "'void_of' (a value: c.suit, of a piece the player cannot see)" in errors[0][2]

@@ -177,8 +177,7 @@ class Sight:
             return ((self.zone(d, sights[0]), None) if all(s in (SEEN, MINE) for s in sights)
                     else self.hidden(e, f"{_text(e)}, whose zone the player cannot know"))
         if isinstance(d, S.Define):
-            return self.value(d, tuple(SEEN if s == MINE and e.fn != "team_of" else s for s in sights), e) \
-                if all(s != HIDDEN for s in sights) else self.hidden(e, _text(e))
+            return self.value(d, tuple(sights), e)
         if e.fn in _SIZES and sights and sights[0] in (OPAQUE, SEEN, MINE):
             return SEEN, None
         if e.fn == "all" and sights:
