@@ -13,7 +13,8 @@ from .common import RULE_FILE, within_budget_or_exit
 from .simulate import agents_failing_exit
 
 _AGENT_HELP = ("random | flat:N | ismcts:N | ismcts:N:c=X, with N iterations a decision "
-               "(add :time=S for a time budget in seconds, which makes the run nondeterministic)")
+               "(add :time=S for a time budget in seconds, which makes the run nondeterministic) | "
+               "strategy:NAME, a strategy the game declares | ismcts:N/NAME, its imagined games played by one")
 DEFAULT_LEVELS = "random,flat:100,ismcts:100,ismcts:400"
 
 

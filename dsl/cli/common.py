@@ -45,6 +45,7 @@ Balance, skill and the best parameter values:
   playtest sweep games/GAME.rules --param A=1..3 -p 4      every combination, ranked
   playtest match games/GAME.rules -p 2 --agents ismcts:200,random   which is stronger
   playtest skill games/GAME.rules -p 3                     does skill matter?
+  playtest strategies games/GAME.rules -p 2                the declared strategies side by side
 
 \b
 Printing (ja/en, HTML or PDF) and the editor:

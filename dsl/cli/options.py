@@ -41,7 +41,8 @@ def output_option(help):
     return click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help=help)
 
 
-def agents_option(help="Who plays each seat: random (the default), flat:N or ismcts:N, one spec for every "
+def agents_option(help="Who plays each seat: random (the default), flat:N, ismcts:N, a declared strategy:NAME "
+                       "or ismcts:N/NAME (its imagined games played by that strategy), one spec for every "
                        "seat or one per seat, e.g. ismcts:500,random,random.", metavar="SPEC[,SPEC...]"):
     return click.option("--agents", "agent_spec", default=None, metavar=metavar, help=help)
 
