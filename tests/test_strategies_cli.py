@@ -118,3 +118,20 @@ def test_strategies_of_a_game_that_declares_none_is_a_clear_error():
     assert res.exit_code == 0, res.output
     res = run("strategies", ROOT / "tests" / "fixtures" / "kuhn.rules", "-n", "2")
     assert res.exit_code == 1 and "declares no strategy" in res.output
+
+
+def test_solve_measures_a_strategys_exploitability_and_refuses_an_undeclared_one():
+    res = run("solve", TICTACTOE, "--agents", "strategy:nope")
+    assert res.exit_code == 1 and res.output.strip().endswith(
+        "error: the game 'tictactoe' declares no strategy 'nope'; its strategies: careful, centre")
+
+
+def test_a_table_seat_takes_a_strategy_and_refuses_an_undeclared_one(tmp_path):
+    from dsl.table.game_table import Table
+    from dsl.loader import load
+    rules, _ = load(TICTACTOE)
+    table = Table(rules, 2, ["strategy:careful", "strategy:centre"], 1, str(tmp_path / "t.json"))
+    table.advance()
+    assert table.ended()
+    with pytest.raises(ValueError, match="declares no strategy 'nope'"):
+        Table(rules, 2, ["human", "strategy:nope"], 1, str(tmp_path / "u.json"))

@@ -72,12 +72,10 @@ def solve(file, variants, players, agent_specs, max_states, iterations, samples,
     if players is None:         # two is the count solving is for; a game without it is refused by name below
         players = 2 if g.min_players <= 2 <= g.max_players else g.min_players
     game = _game_or_exit(rules, players)
-    from ..agents.plugins import PluginError
-    try:
+    from .simulate import agents_failing_exit
+    with agents_failing_exit(game, agents):
         report = run_solve(game, agents=agents, max_states=max_states, iterations=iterations, samples=samples,
                            seed=seed, lang=lang, progress=_Progress())
-    except PluginError as e:
-        _fail(str(e))
     if as_json:
         click.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=1, sort_keys=True))
     else:

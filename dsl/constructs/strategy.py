@@ -341,7 +341,8 @@ class Policy:
         self.name = d.name
         found = decisions(game.rules)
         first = game.n_slots
-        self.cell = [None] * 8          # `me` and the option's values, set before each reading
+        # `me` and the option's values, set before each reading
+        self.cell = [None] * (1 + max((len(x.option.params) for xs in found.values() for x in xs), default=0))
         self.prefs = []                 # (kind, {params: condition}, {params: rank}, sign)
         for p in d.prefs:
             where, rank = {}, {}
@@ -358,8 +359,6 @@ class Policy:
                     rank[names] = game.expr(p.rank.expr, env) if p.rank is not None else None
                 except RuleError:       # it reads names this option has not: it holds for the others
                     where.pop(names, None)
-            if len(self.cell) <= 1 + max((len(n) for n in where), default=0):
-                self.cell.extend([None] * 8)
             self.prefs.append((p.kind, where, rank, 1 if p.rank is None or p.rank.direction == "highest" else -1))
         # a condition's comprehensions borrow the state's locals past its own, given back after
         self.slots = (first, game.n_slots)

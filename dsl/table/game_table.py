@@ -12,6 +12,7 @@ import json
 import random
 
 from ..agents.spec import parse_agent
+from ..agents.strategy import ready
 from ..analyses import replay as replay_mod
 from ..engine import CHANCE, Game
 from ..engine.program import plain_move
@@ -38,6 +39,7 @@ class Table:
         self.game = Game(rules, players)
         self.seats = [s.strip().lower() if s.strip().lower() == HUMAN else s.strip() for s in seats]
         self.agents = [None if s == HUMAN else parse_agent(s) for s in self.seats]
+        ready(self.agents, self.game)      # a strategy the game does not declare: ValueError, before any move
         self.seed = seed
         self.variants = list(variants)
         self.replay_path = replay_path
