@@ -103,16 +103,6 @@ def decisions(rules) -> dict:
     return out
 
 
-def kind_at(rules, choose_span, option: str) -> str:
-    """The kind of an option of the choice written at `choose_span` (the engine's Choice.span)."""
-    if option != "choose":
-        return option
-    for kind, found in decisions(rules).items():
-        if any(x.choose.span == choose_span for x in found):
-            return kind
-    return option
-
-
 # ---------------------------------------------------------------- what the player sees
 SEEN, MINE, OPAQUE, PIECE, HIDDEN = "seen", "mine", "opaque", "piece", "hidden"
 # seen: a value the player knows; mine: the player (or their team); opaque: a collection whose
@@ -364,12 +354,16 @@ class Policy:
         self.slots = (first, game.n_slots)
         game.n_slots = first
         self.kinds: dict = {}           # instruction -> option name -> (kind, parameter names)
+        self.step_of = {x.choose.span: kind for kind, xs in found.items() for x in xs if x.option.name == "choose"}
 
     def _kinds(self, ip) -> dict:
+        """Option name -> (kind, parameter names) at the choice the game waits at: an unnamed
+        choice's kind is found by where it is written (the engine's Choice.span)."""
         known = self.kinds.get(ip)
         if known is None:
             pause = self.game.pauses[ip]
-            known = self.kinds[ip] = {o[0]: (kind_at(self.game.rules, pause.span, o[0]),
+            step = self.step_of.get(pause.span, "choose")
+            known = self.kinds[ip] = {o[0]: (o[0] if o[0] != "choose" else step,
                                              tuple(q.name for q in o[6].syntax.params)) for o in pause.options}
         return known
 
