@@ -335,3 +335,13 @@ def test_a_value_passed_the_player_reads_their_own_hidden_zone(tmp_path):
     assert errors == []
     errors, _ = diagnostics(tmp_path, "strategy theirs\n  prefer vote where void_of(parent, lead)\n", "byzantine")
     assert len(errors) == 1 and "'void_of' (a value: c.suit, of a piece the player cannot see)" in errors[0][2]
+
+
+def test_the_editor_checks_a_file_of_strategies_with_its_game():
+    from dsl.lsp.resolve import Workspace
+    path = str(STRATEGIES / "bluff.rules")
+    text = (STRATEGIES / "bluff.rules").read_text() + "\nstrategy peek\n  prefer call_bluff where matching < bid_count\n"
+    analysis = Workspace().analyse(path, text)
+    last = len(text.splitlines())
+    assert [(d.severity, d.span.line, d.span.column) for d in analysis.diagnostics] == \
+        [("warning", last - 1, 1), ("error", last, 27)]
