@@ -2,7 +2,7 @@
 
 The public face (what `simulate --agents`, `diff -n --agents`, report and sweep use):
 `Agent` (the protocol), `parse_agents(spec, n_players)`, `play(game, agents, rng, record)`;
-also the agents themselves and the information-set sampler.
+also the agents themselves (a declared strategy's too: .strategy) and the information-set sampler.
 
 May import the engine and the analyses' `Played`; nothing from the CLI or printing.
 """

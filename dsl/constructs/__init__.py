@@ -5,7 +5,7 @@ reveal, do, end_game, if_, cases, repeat, for_each, choose, pass_zones.
 Expressions: number, text, list_literal, name, attribute, unary, binary, conditional,
 comprehension, call.
 Declarations: game, parameter, counter, component, board, zone, order, question, define, rule,
-trigger, flow, variant, patch.
+trigger, flow, variant, patch, strategy (with `strategies for`).
 
 Adding a construct: docs/adding-a-construct.md.
 
