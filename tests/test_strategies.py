@@ -172,8 +172,8 @@ def test_democracy_trumper_plays_its_strongest_trump_else_its_weakest_card():
 # ---------------------------------------------------------------- the checker
 def test_a_strategy_reading_a_value_of_hidden_dice_is_refused_where_it_reads_it(tmp_path):
     errors, _ = diagnostics(tmp_path, "strategy peek\n  prefer call_bluff where matching < bid_count\n")
-    assert errors == [(4, 27, "strategy 'peek' reads what its player cannot see: 'matching' "
-                              "(a value: d.face, of a piece the player cannot see)", errors[0][3])]
+    assert errors == [(4, 27, "strategy 'peek' reads what its player cannot see: 'matching', "
+                              "a value reading d.face, of a piece the player cannot see", errors[0][3])]
     assert "cup(me)" in errors[0][3] and "count(...)" in errors[0][3]
 
 
@@ -334,7 +334,7 @@ def test_a_value_passed_the_player_reads_their_own_hidden_zone(tmp_path):
                             "byzantine")
     assert errors == []
     errors, _ = diagnostics(tmp_path, "strategy theirs\n  prefer vote where void_of(parent, lead)\n", "byzantine")
-    assert len(errors) == 1 and "'void_of' (a value: c.suit, of a piece the player cannot see)" in errors[0][2]
+    assert len(errors) == 1 and "'void_of', a value reading c.suit, of a piece the player cannot see" in errors[0][2]
 
 
 def test_the_editor_checks_a_file_of_strategies_with_its_game():

@@ -153,7 +153,7 @@ class Sight:
             self.values[memo_key] = self.of(d.expr, dict(zip(d.params, args)))
         sight, why = self.values[memo_key]
         if sight == HIDDEN:
-            return HIDDEN, (use.span, f"'{d.name}' (a value: {why[1]})")
+            return HIDDEN, (use.span, f"'{d.name}', a value reading {why[1]}")
         return sight, None
 
     def _Call(self, e, names):
