@@ -452,11 +452,16 @@ def read(v, d, counts=()) -> Runs:
     out: Runs = [("term", title_of(d.texts, v.lang) or d.name), ("", ": " if v.lang == "en" else ":")]
     for i, runs in enumerate(parts):
         if i:
-            out.append(("", "; otherwise " if v.lang == "en" else "。そうでなければ"))
+            out.append(("", "; otherwise " if v.lang == "en" else _stop(out) + "そうでなければ"))
         out += runs
     out.append(("", "; otherwise at random." if v.lang == "en" and parts else
-                "。それ以外は無作為に選ぶ。" if parts else say(v.lang, "すべて無作為に選ぶ。", "every move at random.")))
+                _stop(out) + "それ以外は無作為に選ぶ。" if parts else say(v.lang, "すべて無作為に選ぶ。", "every move at random.")))
     return out
+
+
+def _stop(runs: Runs) -> str:
+    """A Japanese sentence's end, unless a title already ends it (「ブラフ!」)."""
+    return "" if runs and runs[-1][1].endswith(("!", "!", "?", "?", "。")) else "。"
 
 
 def _own(runs: Runs, me) -> Runs:
