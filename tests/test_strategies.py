@@ -345,3 +345,90 @@ def test_the_editor_checks_a_file_of_strategies_with_its_game():
     last = len(text.splitlines())
     assert [(d.severity, d.span.line, d.span.column) for d in analysis.diagnostics] == \
         [("warning", last - 1, 1), ("error", last, 27)]
+
+
+# ---------------------------------------------------------------- the other seed games, by hand
+def _decisions_offering(name, kind, wanted=12, steps=(0, 400)):
+    """States of random games where the deciding player is offered moves of this option."""
+    game = seed_game(name)
+    found = []
+    for seed in range(200):
+        for step in range(steps[0], steps[1], 7):
+            s = reached(game, seed, step)
+            if s is not None and any(m[0] == kind for m in game.decision(s)[1]):
+                found.append(s)
+                break
+        if len(found) >= wanted:
+            break
+    assert found, f"no {kind} decision reached in {name}"
+    return game, found
+
+
+def _attr(game, piece, name):
+    return game.piece_attrs[int(piece)].get(name)
+
+
+def test_byzantine_point_taker_goes_for_a_rich_governor_with_its_highest_card():
+    game, states = _decisions_offering("byzantine", "vote")
+    for k, s in enumerate(states):
+        player, moves = game.decision(s)
+        governor = s.zones[zone(game, "governor")][-1]
+        votes = [m[1] for m in moves if m[0] == "vote"]
+        numbers = [_attr(game, c, "number") for c in votes]
+        best = max(numbers) if _attr(game, governor, "points") >= 2 else min(numbers)
+        chosen = _choice(game, s, "point_taker", k)
+        assert chosen[0] == "vote" and _attr(game, chosen[1], "number") == best
+
+
+def test_byzantine_staker_stakes_whenever_the_governor_allows_and_its_tokens_suffice():
+    game, states = _decisions_offering("byzantine", "stake")
+    for k, s in enumerate(states):
+        player, moves = game.decision(s)
+        governor = s.zones[zone(game, "governor")][-1]
+        tokens = len(s.zones[zone(game, f"tokens_of({player + 1})")])
+        chosen = _choice(game, s, "staker", k)
+        if tokens >= _attr(game, governor, "stake"):
+            assert chosen == ("stake",)
+        else:
+            votes = [m[1] for m in moves if m[0] == "vote"]
+            assert chosen[0] == "vote" and _attr(game, chosen[1], "number") == min(_attr(game, c, "number") for c in votes)
+
+
+def test_populus_builder_lowers_prosperity_then_blessing_then_its_lowest_card():
+    game, states = _decisions_offering("populus", "numbered", steps=(0, 200))
+    for k, s in enumerate(states):
+        player, moves = game.decision(s)
+        numbers = {_attr(game, m[1], "number") for m in moves if m[0] == "numbered"}
+        want = 3 if 3 in numbers else 1 if 1 in numbers else min(numbers)
+        chosen = _choice(game, s, "builder", k)
+        assert chosen[0] == "numbered" and _attr(game, chosen[1], "number") == want
+
+
+def test_dream_duels_fighter_presents_for_movement_its_lowest_card_that_is_no_joker():
+    game, states = _decisions_offering("dream-duels", "card", wanted=8, steps=(0, 300))
+    for k, s in enumerate(states):
+        player, moves = game.decision(s)
+        numbers = [_attr(game, m[1], "number") for m in moves if m[0] == "card"]
+        chosen = _choice(game, s, "fighter", k)
+        assert chosen[0] == "card" and _attr(game, chosen[1], "number") == min(numbers) != 25
+
+
+@pytest.mark.parametrize("name,text", [
+    ("democracy", "strategy peek\n  prefer vote where count(c in all(played) where c.suit = trump) > 0\n"),
+    ("populus", "strategy peek\n  prefer numbered where count(t in tile_box where t.low = 1) > 0\n"),
+    ("byzantine", "strategy peek\n  prefer stake where top(draw).points > 2\n"),
+])
+def test_each_seed_game_refuses_a_peeking_strategy(tmp_path, name, text):
+    errors, _ = diagnostics(tmp_path, text, name)
+    assert len(errors) == 1 and "reads what its player cannot see" in errors[0][2]
+
+
+@pytest.mark.parametrize("name,covered", [("democracy", ["vote"]), ("populus", ["numbered", "place"]),
+                                          ("tictactoe", [])])
+def test_each_seed_game_names_the_decisions_a_strategy_leaves_to_chance(tmp_path, name, covered):
+    from dsl.constructs.strategy import decisions
+    kinds = list(decisions(load(str(GAMES / f"{name}.rules"))[0]))
+    text = "strategy some\n" + "".join(f"  prefer {k}\n" for k in covered) + "  prefer " + kinds[-1] + "\n"
+    _, warnings = diagnostics(tmp_path, text, name)
+    left = [k for k in kinds if k not in covered + [kinds[-1]]]
+    assert warnings == ([f"strategy 'some' never prefers among: {', '.join(left)}"] if left else [])
