@@ -6,7 +6,7 @@ PLAYTEST := $(BIN)/playtest
 GAMES := $(wildcard games/*.rules)
 N ?= 500
 
-.PHONY: fuzz-cli fuzz-lsp bench-check demo simulate-all test test-slow install bench bench-instructions clean variants-table findings generated skill reports mutate
+.PHONY: fuzz-cli fuzz-lsp bench-check demo simulate-all test test-slow install bench bench-instructions clean variants-table findings generated skill reports mutate strategies
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -79,6 +79,10 @@ clean:
 # generated/skill/: skill versus luck of every seed game (agents against random seats; slow: about an hour on 2 cores).
 skill: install
 	$(BIN)/python scripts/skill.py
+
+# generated/strategies/: every seed game's declared strategies side by side (about two minutes).
+strategies: install
+	$(BIN)/python scripts/strategies.py
 
 # Our own attack campaigns (bounded in time): command lines and paths; byte streams into the language server.
 fuzz-cli: install
