@@ -244,6 +244,7 @@ TABLE_OF = {"bluff": "bluff.md", "byzantine": "byzantine.md", "democracy": "demo
             "dream_duels": "dream-duels.md", "populus": "populus.md"}
 MARK = re.compile(r"#\s*(seed|readme|modelling|assumption):\s*(.*)")
 UNDECIDED = re.compile(r"(?:(?:add|replace)\s+)?(?:question\b|assume\b|parameter\b.*\bprovisional\b)")
+HOLDER = re.compile(r"(counter|variable|zone|value|parameter|dice|token|deck|card|symbol|board|score)\b")
 SECTIONS = {"setup", "play"}     # headings that hold constructs and claim nothing themselves
 GAME = re.compile(r"^(?:game\s+(\w+)|variant\s+\w+\s+of\s+(\w+))", re.M)
 
@@ -319,15 +320,21 @@ def marks(path: Path) -> tuple[set[int], list[str]]:
 
 
 def cited(game: str, path: Path) -> set[int]:
-    """The lines of `path` the game's trace table cites."""
+    """The lines of `path` the game's trace table cites. Citing the head of a declaration that
+    only holds something (a counter, a zone, a value...) cites its indented lines too, so a
+    `seen by` or `title` line added under it needs no new range."""
     table = ROOT / "docs" / "seeds" / TABLE_OF[game]
     where = path.relative_to(ROOT).as_posix()
+    lines = path.read_text(encoding="utf-8").splitlines()
     out = set()
     for row in table.read_text(encoding="utf-8").splitlines():
         for citation in citations(row) if row.startswith("|") else []:
             if citation.path == where:
                 for span in citation.spans:
                     out.update(range(span.first, span.last + 1))
+    for n in sorted(out):
+        if 1 <= n <= len(lines) and HOLDER.match(lines[n - 1]):
+            out.update(k + 1 for k in _block(lines, n - 1))
     return out
 
 

@@ -67,3 +67,16 @@ def test_quotes_are_found_part_by_part_in_order():
     seed = "ブラフというボードゲームがある。パイレーツオブカリビアンで\nやられていた。"
     assert seed_traces.quote_found("ブラフというボードゲームがある。…やられていた。", seed_traces._normal(seed))
     assert not seed_traces.quote_found("やられていた。…ブラフ", seed_traces._normal(seed))
+
+
+def test_a_line_added_under_a_cited_declaration_is_covered_by_it(tmp_path, monkeypatch):
+    """A `seen by` line added to a counter the table cites needs no new range; a statement
+    added under a cited rule head does."""
+    monkeypatch.setattr(seed_traces, "ROOT", tmp_path)
+    (tmp_path / "docs" / "seeds").mkdir(parents=True)
+    (tmp_path / "docs" / "seeds" / "bluff.md").write_text(
+        "| 1 | 「…」 | games/bluff.rules:1-2 (`game bluff`), 4 (`counter bid = 0`), 7 (`rule lose`) | encoded |\n",
+        encoding="utf-8")
+    path = _game(tmp_path, "game bluff\n  players 2 to 6\n\ncounter bid = 0\n  seen by everyone\n\n"
+                 "rule lose\n  pass\n")
+    assert seed_traces.unjustified(path) == ["bluff.rules:8: pass"]
