@@ -43,3 +43,12 @@ def test_a_range_shifted_by_an_edit_is_caught_and_moved_back(tmp_path, monkeypat
     assert "games/g.rules:5 (`players 2`)" in table.read_text(encoding="utf-8")
     assert [s.split(": ", 1)[1] for s in seed_traces.stale(table)[1]] == [
         "games/g.rules:7-8 shows none of the constructs its row quotes"]
+
+
+def test_line_map_follows_every_line_through_an_edit():
+    """`--since REV` moves every range with its lines, stale or not: lines below an insertion
+    move down by it, lines above stay, a rewritten line maps into its rewritten stretch."""
+    old = ["game g", "  players 2", "", "rule a", "  do b", "", "rule b", "  end game"]
+    new = ["# why", "game g", "  players 2", "", "rule a", "  do c", "  do b", "", "rule b", "  end game"]
+    at = seed_traces._line_map(old, new)
+    assert [at(n) for n in range(1, 9)] == [2, 3, 4, 5, 7, 8, 9, 10]
