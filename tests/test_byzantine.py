@@ -32,10 +32,18 @@ def card(g, suit, number):
     raise AssertionError(f"no card {suit} {number}")
 
 
-def arranged(n, hands: dict, governor: int):
-    """The first decision of a game whose deal gave these cards (seat -> ids) and governor."""
+def rock_paper_scissors(s, throws: dict):
+    """One round of the seed's じゃんけん: seat -> 'rock', 'scissors' or 'paper'."""
+    for actor in s.current_actors():
+        s.apply((throws[int(actor) + 1],), actor)
+
+
+def arranged(n, hands: dict, governor: int, parent: int = 1):
+    """The first decision of a game whose deal gave these cards (seat -> ids) and governor,
+    after a rock-paper-scissors the seat `parent` wins at once (rock against scissors)."""
     g = byz(n)
     s = g.new_initial_state()
+    rock_paper_scissors(s, {seat: "rock" if seat == parent else "scissors" for seat in range(1, n + 1)})
     used = {governor} | {c for cs in hands.values() for c in cs}
     filler = [p for p in range(32) if p not in used]
     blocks = []
@@ -247,3 +255,21 @@ def test_one_player_left_is_left_open_and_the_variant_lets_them_win():
                 assert [int(w) for w in s.outcome] == [s.alive.index(True)]
                 won += 1
     assert stopped > 0 and won > 0
+
+
+def test_rock_paper_scissors_decides_the_parent():
+    """「じゃんけんで親を決める」: all three shapes is a draw and is thrown again; two shapes
+    drop the beaten throwers; the last one in is the parent and makes the proposal."""
+    g = byz(4)
+    s = g.new_initial_state()
+    rock_paper_scissors(s, {1: "rock", 2: "scissors", 3: "paper", 4: "rock"})
+    assert sorted(int(p) + 1 for p in s.current_actors()) == [1, 2, 3, 4]     # a draw
+    rock_paper_scissors(s, {1: "scissors", 2: "rock", 3: "scissors", 4: "rock"})
+    assert sorted(int(p) + 1 for p in s.current_actors()) == [2, 4]           # 1 and 3 are out
+    rock_paper_scissors(s, {2: "paper", 4: "paper"})
+    assert sorted(int(p) + 1 for p in s.current_actors()) == [2, 4]           # a draw again
+    rock_paper_scissors(s, {2: "paper", 4: "scissors"})
+    assert s.is_chance()                                                       # the deal
+    s.apply(0)
+    assert [int(p) + 1 for p in s.current_actors()] == [4]                     # seat 4 proposes
+    assert all(m[0] != "rock" for m in s.legal_moves(s.current_actors()[0]))

@@ -181,12 +181,12 @@ def test_diff_in_japanese_names_the_same_changes():
     life = ROOT / "variants" / "bluff-life.rules"
     en, ja = run("diff", BLUFF, life), run("diff", BLUFF, life, "--lang", "ja")
     assert en.exit_code == ja.exit_code == 0
-    assert en.stdout.splitlines()[-1] == "3 added, 1 removed, 1 changed"
-    assert ja.stdout.splitlines()[-1] == "追加3、削除1、変更1"
+    assert en.stdout.splitlines()[-1] == "4 added, 1 removed, 1 changed"
+    assert ja.stdout.splitlines()[-1] == "追加4、削除1、変更1"
     heads = lambda s, words: [line.split("  (")[0].split(" ", 1)[1] for line in s.splitlines()
                               if line.split(" ")[0] in words]
     assert heads(en.stdout, ("added", "removed", "changed")) == heads(ja.stdout, ("追加", "削除", "変更"))
-    assert len(heads(en.stdout, ("added", "removed", "changed"))) == 5
+    assert len(heads(en.stdout, ("added", "removed", "changed"))) == 6
 
 
 def test_sweep_in_japanese_gives_the_same_rows_under_translated_headings():

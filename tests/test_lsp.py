@@ -188,9 +188,12 @@ async def test_definition_and_references_across_a_variant_and_its_base(client: L
     places = {(Path(r.uri[len("file://"):]).name, r.range.start.line + 1) for r in refs}
     # every `do lose(...)` in the game and its variants, and `question ... about lose`; no declaration
     # (the game's rule, and the `replace rule lose` of bluff-life and bluff-reversed)
-    assert {("bluff.rules", 124), ("bluff.rules", 127), ("bluff-exact-just-call.rules", 71)} <= places
+    line_of = lambda name, text: next(n for n, line in enumerate(
+        (ROOT / "variants" / name).read_text(encoding="utf-8").splitlines(), 1) if text in line)
+    assert {("bluff.rules", 124), ("bluff.rules", 127),
+            ("bluff-exact-just-call.rules", line_of("bluff-exact-just-call.rules", "do lose(challenger, abs("))} <= places
     assert ("bluff.rules", 129) not in places and ("bluff-life.rules", patched.line + 1) not in places
-    assert ("bluff-reversed.rules", 9) in places
+    assert ("bluff-reversed.rules", line_of("bluff-reversed.rules", "question reversed_exchange about lose")) in places
     assert len(places) == sum(p.read_text(encoding="utf-8").count("do lose(")
                               for p in [BLUFF, *(ROOT / "variants").glob("bluff*.rules")]) + 1 == 14
     for p in (BLUFF, LIFE):

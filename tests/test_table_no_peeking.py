@@ -223,6 +223,9 @@ def test_the_view_never_holds_the_seed():
 def test_pieces_named_in_options_are_seen_by_the_seat():
     table = Table(_rules(os.path.join("games", "byzantine.rules")), 3, ["human"] * 3, 2)
     table.advance()
+    for seat in table.humans_to_act():          # the rock-paper-scissors for the parent: seat 1's rock wins
+        table.act(seat, 1 if seat == 0 else 2)
+    table.advance()
     seat = table.humans_to_act()[0]
     hand = next(z for z in table.view(seat, "en")["zones"] if z["name"] == f"hand({seat + 1})")
     ids = {p["id"] for p in hand["pieces"]}

@@ -294,7 +294,7 @@ def test_diff_of_the_life_system_lists_exactly_what_it_changes():
     changes = {(c.change, c.kind, c.name) for c in diff_mod.diff(a, b)}
     assert changes == {("changed", "rule", "lose"), ("removed", "trigger", "out_of_dice"),
                        ("added", "parameter", "start_life"), ("added", "counter", "life"),
-                       ("added", "trigger", "out_of_life")}
+                       ("added", "trigger", "out_of_life"), ("added", "question", "dice_kept")}
 
 
 def test_diff_reports_a_step_not_the_rule_around_it(tmp_path):

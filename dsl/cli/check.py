@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from ..analyses.player_counts import unplayable
 from ..language.diagnostics import RuleFileError
 from ..loader import load
 from .common import main, _variant_option
@@ -14,6 +15,10 @@ from .options import json_option, lang_option, say
 
 
 @main.command(help="""Check rule files: errors (exit 1), warnings, and the open questions the rules leave.
+
+Seeded random games at the fewest and the most players allowed find a player count at
+which the game cannot be played (it ends before anyone decides, or the same way whatever
+anyone chooses).
 
 \b
 A variant file is checked applied to its game:
@@ -29,6 +34,7 @@ def check(files, variants, as_json, lang):
     for path in files:
         try:
             rules, diags = load(path, variants)
+            diags = diags + unplayable(rules)
             source = lambda d, rules=rules: rules.source_of(d.span)
         except RuleFileError as e:
             diags, source = e.diagnostics, lambda d, e=e: e.source_for(d.path)
