@@ -6,7 +6,7 @@ PLAYTEST := $(BIN)/playtest
 GAMES := $(wildcard games/*.rules)
 N ?= 500
 
-.PHONY: fuzz-cli fuzz-lsp bench-check demo simulate-all test test-slow install bench bench-instructions clean variants-table findings generated skill reports mutate strategies
+.PHONY: fuzz-cli fuzz-lsp bench-check demo simulate-all test test-slow install bench bench-instructions clean variants-table findings generated skill reports mutate strategies traces
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -83,6 +83,10 @@ skill: install
 # generated/strategies/: every seed game's declared strategies side by side (about two minutes).
 strategies: install
 	$(BIN)/python scripts/strategies.py
+
+# the seed trace tables: ranges that no longer show what their row quotes (--fix moves them back)
+traces: install
+	$(BIN)/python scripts/seed_traces.py
 
 # Our own attack campaigns (bounded in time): command lines and paths; byte streams into the language server.
 fuzz-cli: install
