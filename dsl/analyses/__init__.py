@@ -1,5 +1,6 @@
 """Analyses that play the game: random play and its summary (simulate.py), Hypothesis-driven
-search for dead ends (fuzz.py), exhaustive search (explore.py), saved games (replay.py), and
+search for dead ends (fuzz.py; the games drawn from Hypothesis data in fuzz_drawing.py, the
+findings and their report in fuzz_findings.py), exhaustive search (explore.py), saved games (replay.py), and
 intervals and tests (stats.py).
 
 May import: the language, the variants and the engine; never printing internals or the CLI.

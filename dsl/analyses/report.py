@@ -12,7 +12,7 @@ import io
 import os
 from typing import Callable, Optional
 
-from ..engine import Game
+from ..engine import Game, compiled
 from . import charts
 from . import replay as replay_mod
 from .simulate import Restriction, declared_score, score_label, score_title, simulate
@@ -42,7 +42,7 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
     configs = []
     declared = title = None
     for n in player_counts:
-        game = Game(rules, n)
+        game = compiled(rules, n)
         declared = declared or score_label(game)
         title = title or score_title(game)
         for label, make in agent_sets:
@@ -66,7 +66,7 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
                             "rounds": [g.rounds for g in summary.logs], "dead_end_games": dead,
                             "first_player": _first_player(summary.logs, n)})
     g = rules.game
-    skills = [_skill(Game(rules, n), skill, seed, progress, pool) for n in player_counts] if skill else None
+    skills = [_skill(compiled(rules, n), skill, seed, progress, pool) for n in player_counts] if skill else None
     return {"skill": skills, "game": g.name, "file": rules.path, "variants": [v.path for v in rules.variants],
             "seed": seed, "games": games, "score": score or declared,
             "score_title": None if score else title,
@@ -109,31 +109,32 @@ def _label(c, lang: str = "en") -> str:
     return players + ("" if c["agents"] == "random" else f", {c['agents']}")
 
 
-def chart_set(data: dict) -> dict:
-    """Every chart of a report, as inline SVG."""
+def chart_set(data: dict, lang: str = "en") -> dict:
+    """Every chart of a report, as inline SVG, its words in `lang`; keyed by the English label."""
     configs = data["configs"]
-    out = {"lengths": charts.length_histogram({_label(c): c["lengths"] for c in configs})}
+    shown = {_label(c): _label(c, lang) for c in configs}
+    out = {"lengths": charts.length_histogram({shown[_label(c)]: c["lengths"] for c in configs}, "decisions", lang)}
     if any(c["rounds"] and max(c["rounds"]) > 0 for c in configs):
-        out["rounds"] = charts.length_histogram({_label(c): c["rounds"] for c in configs}, "rounds per game")
+        out["rounds"] = charts.length_histogram({shown[_label(c)]: c["rounds"] for c in configs}, "rounds", lang)
     wins, fair = {}, {}
     for c in configs:
         o = c["summary"]["metrics"]["outcomes"]
-        wins[_label(c)] = [(",".join(map(str, w["seats"])), w["value"], *w["ci95"]) for w in o["wins"]]
-        fair[_label(c)] = o["fair_share"]
-    out["wins"] = charts.win_rates(wins, fair)
+        wins[shown[_label(c)]] = [(",".join(map(str, w["seats"])), w["value"], *w["ci95"]) for w in o["wins"]]
+        fair[shown[_label(c)]] = o["fair_share"]
+    out["wins"] = charts.win_rates(wins, fair, lang)
     out["scores"] = {}
     out["options"] = {}
     for c in configs:
         m = c["summary"]["metrics"]
         if "score" in m and m["score"]["games"]:
             s = m["score"]
-            lines = {f"seat {i + 1}": v for i, v in enumerate(s["score_over_time"])}
-            lines["eventual winner"] = s["winner_over_time"]
-            out["scores"][_label(c)] = charts.score_over_time(s["progress"], lines)
+            lines = {(f"席{i + 1}" if lang == "ja" else f"seat {i + 1}"): v for i, v in enumerate(s["score_over_time"])}
+            lines["最終的な勝者" if lang == "ja" else "eventual winner"] = s["winner_over_time"]
+            out["scores"][_label(c)] = charts.score_over_time(s["progress"], lines, lang=lang)
         total = sum(o["taken"] for o in m["options"]) or 1
         rows = sorted(((o["option"], o["taken"] / total) for o in m["options"]), key=lambda r: (-r[1], r[0]))
         if len(rows) > 1:
-            out["options"][_label(c)] = charts.option_use(rows)
+            out["options"][_label(c)] = charts.option_use(rows, lang=lang)
     return out
 
 
@@ -152,7 +153,7 @@ def render_html(data: dict, title: str = "", lang: str = "en") -> str:
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: f"{v:.1%}"
-    return env.get_template("report.html.j2").render(d=data, title=title or data["game"], charts=chart_set(data),
+    return env.get_template("report.html.j2").render(d=data, title=title or data["game"], charts=chart_set(data, lang),
                                                       label=lambda c: _label(c, lang), key=_label, card_rows=CARD_ROWS, lang=lang, use_table=use_table,
                                                       t=lambda en, ja: ja if lang == "ja" else en)
 

@@ -1,0 +1,71 @@
+"""Start-up of the command line: `playtest --help` and `playtest check` on a small and a large
+game, each a fresh process (best of 5), for this tree and, beside it, for an earlier revision
+(extracted with `git archive`, so the figures are measured in the same run on the same load).
+
+    python bench/startup.py                 # this tree beside the revision BEFORE names
+    python bench/startup.py --before HEAD~3
+
+Not a test: no assertion. Byte-code is written on the first run of each tree and not counted
+(the best of 5 is taken), as it is for a designer after the first command.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+RUNS = 5
+# As a designer's shell has it: byte-code written once and read after (an environment that
+# forbids it compiles every module at every start, which is another figure).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+# The last revision before lazy command imports and the compile cache.
+BEFORE = "7e4f150"
+COMMANDS = [
+    ("--help", ["--help"]),
+    ("check bluff", ["check", "games/bluff.rules"]),
+    ("check dream-duels", ["check", "games/dream-duels.rules"]),
+]
+
+
+def best_of(tree: str, args: list) -> float:
+    best = None
+    for _ in range(RUNS + 1):           # the first run writes byte-code
+        t = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "dsl.cli", *args], cwd=tree, env=ENV,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        dt = time.perf_counter() - t
+        if done.returncode != 0:
+            raise SystemExit(f"{tree}: playtest {' '.join(args)} exited {done.returncode}")
+        best = dt if best is None else min(best, dt)
+    return best
+
+
+def extracted(revision: str, into: str) -> str:
+    archive = subprocess.run(["git", "-C", ROOT, "archive", "--format=tar", revision, "dsl", "games", "grammars"],
+                             check=True, capture_output=True).stdout
+    path = os.path.join(into, "tar")
+    with open(path, "wb") as f:
+        f.write(archive)
+    with tarfile.open(path) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--before", default=BEFORE, help="the revision to compare with (default %(default)s)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        before = extracted(args.before, tmp)
+        print(f"start-up, fresh process, best of {RUNS} (s); Python {sys.version.split()[0]}")
+        print(f"{'command':<20} {args.before:>10} {'now':>10}")
+        for label, argv in COMMANDS:
+            print(f"{label:<20} {best_of(before, argv):>10.3f} {best_of(ROOT, argv):>10.3f}")
+
+
+if __name__ == "__main__":
+    main()
