@@ -16,6 +16,7 @@ from ..engine import Game, compiled
 from . import charts
 from . import replay as replay_mod
 from .simulate import Restriction, declared_score, score_label, score_title, simulate
+from .verdicts import interval, match_sentence, pct, verdict
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "printing", "templates")
 CARD_ROWS = 30              # rows of a card table shown open; the rest fold into a <details>
@@ -155,6 +156,7 @@ def render_html(data: dict, title: str = "", lang: str = "en") -> str:
     env.filters["pct"] = lambda v: f"{v:.1%}"
     return env.get_template("report.html.j2").render(d=data, title=title or data["game"], charts=chart_set(data, lang),
                                                       label=lambda c: _label(c, lang), key=_label, card_rows=CARD_ROWS, lang=lang, use_table=use_table,
+                                                      verdict=lambda k: verdict(k, lang),
                                                       t=lambda en, ja: ja if lang == "ja" else en)
 
 
@@ -178,16 +180,6 @@ def render_csv(data: dict) -> str:
                         m["decisions"]["mean"], m["rounds"]["mean"], m["real_choice"]["value"],
                         m["branching_factor"], m["balance"], m["first_player_advantage"]["value"]])
     return buf.getvalue()
-
-
-def pct(v: float) -> str:
-    """A rate as the summary prints it: whole per cent."""
-    return f"{v * 100:.0f}"
-
-
-def interval(ci, as_pct=True) -> str:
-    f = pct if as_pct else (lambda v: f"{v:.0f}")
-    return f"[{f(ci[0])}, {f(ci[1])}]"
 
 
 def _counts(ns: list, lang: str) -> str:
@@ -236,6 +228,8 @@ def summary(data: dict, lang: str = "en") -> list:
         out += _length_sentences(configs, who, lang, say)
         if by == "seat":
             out += _first_player_sentences(configs, who, lang, say)
+    for k in data.get("skill") or ():
+        out.append(f"{_counts([k['players']], lang)}: {match_sentence(k, lang).rstrip('.。')}")
     return out
 
 
