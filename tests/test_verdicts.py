@@ -94,6 +94,6 @@ def test_the_report_says_what_its_skill_runs_found(tmp_path):
     data = json.loads(base.with_suffix(".json").read_text())
     assert [k["players"] for k in data["skill"]] == [2, 3]
     for k in data["skill"]:
-        assert f"{k['players']}人: {match_sentence(k, 'ja').rstrip('。')}" in data["summary"]
+        assert f"{k['players']}人では{match_sentence(k, 'ja').rstrip('。')}" in data["summary"]
     page = base.with_suffix(".html").read_text()
     assert "is stronger" not in page and "no clear difference" not in page

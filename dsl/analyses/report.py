@@ -81,7 +81,10 @@ def _printed(game: Game, narrator, marks: dict, label: str) -> str:
         return label
     i = game.piece_label.index(label)
     shown = "".join(marks[str(v)] for v in game.piece_attrs[i].values() if str(v) in marks)
-    return f"{shown} {narrator.card(i)}" if shown else narrator.card(i)
+    name = f"{shown} {narrator.card(i)}" if shown else narrator.card(i)
+    # copies that print alike (a genesis card '1' for each player) are told apart by their number
+    alike = [j for j, kind in enumerate(game.kind_of) if kind == game.kind_of[i] and narrator.card(j) == narrator.card(i)]
+    return f"{name} #{alike.index(i) + 1}" if len(alike) > 1 else name
 
 
 def _first_player(logs, n_players: int) -> dict:
@@ -229,7 +232,8 @@ def summary(data: dict, lang: str = "en") -> list:
         if by == "seat":
             out += _first_player_sentences(configs, who, lang, say)
     for k in data.get("skill") or ():
-        out.append(f"{_counts([k['players']], lang)}: {match_sentence(k, lang).rstrip('.。')}")
+        sentence = match_sentence(k, lang).rstrip(".。")
+        out.append(f"{k['players']}人では{sentence}" if lang == "ja" else f"{_counts([k['players']], lang)}: {sentence}")
     return out
 
 
