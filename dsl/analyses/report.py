@@ -65,7 +65,7 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
             configs.append({"players": n, "agents": label, "agent_specs": result["agents"], "summary": result,
                             "lengths": [g.decisions for g in summary.logs],
                             "rounds": [g.rounds for g in summary.logs], "dead_end_games": dead,
-                            "first_player": _first_player(summary.logs, n)})
+                            "first_player": None if _starts_together(game) else _first_player(summary.logs, n)})
     g = rules.game
     skills = [_skill(compiled(rules, n), skill, seed, progress, pool) for n in player_counts] if skill else None
     return {"skill": skills, "game": g.name, "file": rules.path, "variants": [v.path for v in rules.variants],
@@ -85,6 +85,18 @@ def _printed(game: Game, narrator, marks: dict, label: str) -> str:
     # copies that print alike (a genesis card '1' for each player) are told apart by their number
     alike = [j for j, kind in enumerate(game.kind_of) if kind == game.kind_of[i] and narrator.card(j) == narrator.card(i)]
     return f"{name} #{alike.index(i) + 1}" if len(alike) > 1 else name
+
+
+def _starts_together(game: Game) -> bool:
+    """Whether the first decision is one every seat takes at once (Democracy's vote): then no
+    player acts first, and a first player's figure does not apply."""
+    from ..engine import CHANCE
+    from ..engine.program import Choice
+    s = game.new_initial_state()
+    while not s.is_terminal() and game.is_chance(s):
+        game.apply(s, 0, CHANCE, validate=False)
+    pause = game.pauses.get(s.ip)
+    return type(pause) is Choice and pause.simultaneous
 
 
 def _first_player(logs, n_players: int) -> dict:
