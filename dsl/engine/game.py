@@ -108,8 +108,8 @@ def _errors_as_rule_errors():
 
 
 # Compiled games of this process by the content of their rules: a command that asks again for
-# the same rules at the same player count (report's balance and skill runs, the rulebook's and
-# the card sheet's counts) compiles them once. Games share no state between plays, so one
+# the same rules at the same player count (the report's balance and skill runs, the card sheet's
+# cards and tokens, the command's own check of the player count) compiles them once. Games share no state between plays, so one
 # object serves every caller. Kept in memory only: nothing compiled is written or read back.
 _COMPILED: dict = {}
 _COMPILED_KEPT = 16         # a sweep asks for one game per combination; a few are reused
