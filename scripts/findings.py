@@ -59,7 +59,7 @@ def main():
                 lines += [f"## {label}", ""]
                 current = label
             flags = "".join(f" -v {v}" for v in stack)
-            lines.append(f"**{players} players** (`playtest fuzz {game_path}{flags} -p {players} --max-examples {EXAMPLES} --seed {SEED}`): "
+            lines.append(f"**{players} players** (`playtest fuzz {game_path}{flags} -p {players} -n {EXAMPLES} --seed {SEED}`): "
                          f"{report.examples} games, {len(report.findings)} finding{'s' if len(report.findings) != 1 else ''}.")
             lines.append("")
             for f in report.findings:

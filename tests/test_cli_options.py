@@ -66,7 +66,7 @@ def test_no_visible_synonym():
 
 
 def test_lang_is_offered_wherever_words_are_printed():
-    for name in ("simulate", "diff", "sweep", "replay", "check", "book", "sheet", "cards", "variants"):
+    for name in ("simulate", "diff", "sweep", "replay", "check", "book", "sheet", "cards", "variants", "match", "skill"):
         langs = [p for p in main.commands[name].params if p.name == "lang"]
         assert len(langs) == 1 and list(langs[0].type.choices) == ["en", "ja"], name
 

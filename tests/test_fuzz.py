@@ -11,6 +11,7 @@ import pytest
 from _util import BLUFF, GAMES, ROOT, bluff, game_of, line_of, rules_text
 
 from dsl.analyses import fuzz as fuzz_mod
+from dsl.analyses import fuzz_drawing
 from dsl.analyses import replay
 from dsl.engine import CHANCE, Game
 from dsl.analyses.fuzz import fuzz
@@ -205,13 +206,13 @@ def test_drawing_past_data_draw_generates_and_shrinks_the_same_games(monkeypatch
     # fuzz draws each number as data.draw(st.integers(0, n - 1)) does, without its extras
     from test_explore import BROKEN
     games = [bluff(3), _game(tmp_path, BROKEN)]
-    through_draw = fuzz_mod._through_draw
+    through_draw = fuzz_drawing._through_draw
 
     def unused(data):
         raise AssertionError("fuzz drew through data.draw")
-    monkeypatch.setattr(fuzz_mod, "_through_draw", unused)     # this Hypothesis has what the fast path needs
+    monkeypatch.setattr(fuzz_drawing, "_through_draw", unused)     # this Hypothesis has what the fast path needs
     fast = [json.dumps(fuzz(g, max_examples=150, seed=4).to_json()) for g in games]
-    monkeypatch.setattr(fuzz_mod, "_integers", through_draw)
+    monkeypatch.setattr(fuzz_drawing, "_integers", through_draw)
     assert [json.dumps(fuzz(g, max_examples=150, seed=4).to_json()) for g in games] == fast
     assert [len(json.loads(f)["findings"]) for f in fast] == [1, 3]      # and shrunk: both phases compared
 

@@ -149,3 +149,13 @@ def test_a_japanese_page(tmp_path):
         assert words in page
     for words in ("Who wins", "How long a game lasts", "Cards and pieces"):
         assert words not in page
+
+
+def test_no_first_player_where_everyone_decides_at_once(tmp_path):
+    # Democracy opens with a vote every seat casts at once: nobody acts first
+    data, page = report(tmp_path, DEMOCRACY, "-p", 3, "-n", 20)
+    assert [c["first_player"] for c in data["configs"]] == [None]
+    assert not any("acts first" in s for s in data["summary"])
+    data, page = report(tmp_path, BLUFF, "-p", 3, "-n", 20)
+    assert data["configs"][0]["first_player"]["n"] > 0
+    assert any("acts first" in s for s in data["summary"])

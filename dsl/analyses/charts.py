@@ -7,6 +7,7 @@ only.
 from __future__ import annotations
 
 import io
+import warnings
 
 COLOURS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c"]
 
@@ -22,14 +23,22 @@ def _plt():
 
 def _svg(fig) -> str:
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")
+    with warnings.catch_warnings():
+        # matplotlib measures Japanese words with a font that lacks them; the text is kept as
+        # text and drawn by the browser's own font, so the warning is not the reader's concern
+        warnings.filterwarnings("ignore", r"Glyph \d+ .* missing from font", UserWarning)
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches="tight")
     _plt().close(fig)
     text = buf.getvalue()
     return text[text.index("<svg"):]          # inline: no XML prolog or doctype
 
 
-def length_histogram(series: dict, what: str = "decisions per game") -> str:
-    """series: label -> list of lengths, one histogram outline each."""
+def _say(lang: str, en: str, ja: str) -> str:
+    return ja if lang == "ja" else en
+
+
+def length_histogram(series: dict, what: str = "decisions", lang: str = "en") -> str:
+    """series: label -> list of lengths, one histogram outline each; what: decisions or rounds."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 2.8))
     top = max((max(v) for v in series.values() if v), default=1)
@@ -38,13 +47,13 @@ def length_histogram(series: dict, what: str = "decisions per game") -> str:
     for k, (label, values) in enumerate(series.items()):
         ax.hist(values, bins=bins, histtype="step", linewidth=1.5,
                 color=COLOURS[k % len(COLOURS)], label=label)
-    ax.set_xlabel(what)
-    ax.set_ylabel("games")
+    ax.set_xlabel(_say(lang, f"{what} per game", {"decisions": "1ゲームの判断数", "rounds": "1ゲームのラウンド数"}[what]))
+    ax.set_ylabel(_say(lang, "games", "ゲーム数"))
     ax.legend(frameon=False)
     return _svg(fig)
 
 
-def win_rates(series: dict, fair: dict) -> str:
+def win_rates(series: dict, fair: dict, lang: str = "en") -> str:
     """series: label -> list of (side, rate, lo, hi); fair: label -> fair share (a dashed line)."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 2.8))
@@ -59,13 +68,13 @@ def win_rates(series: dict, fair: dict) -> str:
         ax.hlines(fair[label], xs[0] - width / 2, xs[-1] + width / 2, colors=colour, linestyles="dashed", linewidth=1)
     longest = max(series.values(), key=len)
     ax.set_xticks([i + width * (len(series) - 1) / 2 for i in range(len(longest))], [r[0] for r in longest])
-    ax.set_ylabel("win rate (95% interval)")
+    ax.set_ylabel(_say(lang, "win rate (95% interval)", "勝率（95%区間）"))
     ax.set_ylim(0, 1)
     ax.legend(frameon=False)
     return _svg(fig)
 
 
-def score_over_time(progress, lines: dict, highlight_last: bool = True) -> str:
+def score_over_time(progress, lines: dict, highlight_last: bool = True, lang: str = "en") -> str:
     """lines: label -> values at each progress point; the last (the eventual winner) black and dashed."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 2.8))
@@ -73,13 +82,13 @@ def score_over_time(progress, lines: dict, highlight_last: bool = True) -> str:
         last = k == len(lines) - 1 and highlight_last
         ax.plot([p * 100 for p in progress], values, marker="o", markersize=3, linestyle="--" if last else "-",
                 color="black" if last else COLOURS[k % len(COLOURS)], label=label)
-    ax.set_xlabel("progress through the game (% of decisions)")
-    ax.set_ylabel("mean score")
+    ax.set_xlabel(_say(lang, "progress through the game (% of decisions)", "ゲームの進み具合（判断数の%）"))
+    ax.set_ylabel(_say(lang, "mean score", "平均得点"))
     ax.legend(frameon=False)
     return _svg(fig)
 
 
-def option_use(rows: list, limit: int = 25, xlabel: str = "share of all decisions") -> str:
+def option_use(rows: list, limit: int = 25, lang: str = "en") -> str:
     """rows: (option, taken share); the most taken first."""
     plt = _plt()
     rows = rows[:limit]
@@ -87,7 +96,7 @@ def option_use(rows: list, limit: int = 25, xlabel: str = "share of all decision
     ys = list(range(len(rows)))[::-1]
     ax.barh(ys, [r[1] for r in rows], color=COLOURS[0], alpha=0.75)
     ax.set_yticks(ys, [r[0] for r in rows])
-    ax.set_xlabel(xlabel)
+    ax.set_xlabel(_say(lang, "share of all decisions", "全判断に占める割合"))
     return _svg(fig)
 
 

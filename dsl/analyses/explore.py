@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..engine import CHANCE, Game
-from .fuzz import _n, block_count, never_reached
+from .fuzz_findings import _n, block_count, never_reached
 from ..engine.order import state_keyer
 from ..engine.values import plain
 

@@ -12,10 +12,11 @@ import io
 import os
 from typing import Callable, Optional
 
-from ..engine import Game
+from ..engine import Game, compiled
 from . import charts
 from . import replay as replay_mod
 from .simulate import Restriction, declared_score, score_label, score_title, simulate
+from .verdicts import interval, match_sentence, pct, verdict
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(__file__)), "printing", "templates")
 CARD_ROWS = 30              # rows of a card table shown open; the rest fold into a <details>
@@ -42,7 +43,7 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
     configs = []
     declared = title = None
     for n in player_counts:
-        game = Game(rules, n)
+        game = compiled(rules, n)
         declared = declared or score_label(game)
         title = title or score_title(game)
         for label, make in agent_sets:
@@ -64,9 +65,9 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
             configs.append({"players": n, "agents": label, "agent_specs": result["agents"], "summary": result,
                             "lengths": [g.decisions for g in summary.logs],
                             "rounds": [g.rounds for g in summary.logs], "dead_end_games": dead,
-                            "first_player": _first_player(summary.logs, n)})
+                            "first_player": None if _starts_together(game) else _first_player(summary.logs, n)})
     g = rules.game
-    skills = [_skill(Game(rules, n), skill, seed, progress, pool) for n in player_counts] if skill else None
+    skills = [_skill(compiled(rules, n), skill, seed, progress, pool) for n in player_counts] if skill else None
     return {"skill": skills, "game": g.name, "file": rules.path, "variants": [v.path for v in rules.variants],
             "seed": seed, "games": games, "score": score or declared,
             "score_title": None if score else title,
@@ -80,7 +81,22 @@ def _printed(game: Game, narrator, marks: dict, label: str) -> str:
         return label
     i = game.piece_label.index(label)
     shown = "".join(marks[str(v)] for v in game.piece_attrs[i].values() if str(v) in marks)
-    return f"{shown} {narrator.card(i)}" if shown else narrator.card(i)
+    name = f"{shown} {narrator.card(i)}" if shown else narrator.card(i)
+    # copies that print alike (a genesis card '1' for each player) are told apart by their number
+    alike = [j for j, kind in enumerate(game.kind_of) if kind == game.kind_of[i] and narrator.card(j) == narrator.card(i)]
+    return f"{name} #{alike.index(i) + 1}" if len(alike) > 1 else name
+
+
+def _starts_together(game: Game) -> bool:
+    """Whether the first decision is one every seat takes at once (Democracy's vote): then no
+    player acts first, and a first player's figure does not apply."""
+    from ..engine import CHANCE
+    from ..engine.program import Choice
+    s = game.new_initial_state()
+    while not s.is_terminal() and game.is_chance(s):
+        game.apply(s, 0, CHANCE, validate=False)
+    pause = game.pauses.get(s.ip)
+    return type(pause) is Choice and pause.simultaneous
 
 
 def _first_player(logs, n_players: int) -> dict:
@@ -109,31 +125,32 @@ def _label(c, lang: str = "en") -> str:
     return players + ("" if c["agents"] == "random" else f", {c['agents']}")
 
 
-def chart_set(data: dict) -> dict:
-    """Every chart of a report, as inline SVG."""
+def chart_set(data: dict, lang: str = "en") -> dict:
+    """Every chart of a report, as inline SVG, its words in `lang`; keyed by the English label."""
     configs = data["configs"]
-    out = {"lengths": charts.length_histogram({_label(c): c["lengths"] for c in configs})}
+    shown = {_label(c): _label(c, lang) for c in configs}
+    out = {"lengths": charts.length_histogram({shown[_label(c)]: c["lengths"] for c in configs}, "decisions", lang)}
     if any(c["rounds"] and max(c["rounds"]) > 0 for c in configs):
-        out["rounds"] = charts.length_histogram({_label(c): c["rounds"] for c in configs}, "rounds per game")
+        out["rounds"] = charts.length_histogram({shown[_label(c)]: c["rounds"] for c in configs}, "rounds", lang)
     wins, fair = {}, {}
     for c in configs:
         o = c["summary"]["metrics"]["outcomes"]
-        wins[_label(c)] = [(",".join(map(str, w["seats"])), w["value"], *w["ci95"]) for w in o["wins"]]
-        fair[_label(c)] = o["fair_share"]
-    out["wins"] = charts.win_rates(wins, fair)
+        wins[shown[_label(c)]] = [(",".join(map(str, w["seats"])), w["value"], *w["ci95"]) for w in o["wins"]]
+        fair[shown[_label(c)]] = o["fair_share"]
+    out["wins"] = charts.win_rates(wins, fair, lang)
     out["scores"] = {}
     out["options"] = {}
     for c in configs:
         m = c["summary"]["metrics"]
         if "score" in m and m["score"]["games"]:
             s = m["score"]
-            lines = {f"seat {i + 1}": v for i, v in enumerate(s["score_over_time"])}
-            lines["eventual winner"] = s["winner_over_time"]
-            out["scores"][_label(c)] = charts.score_over_time(s["progress"], lines)
+            lines = {(f"席{i + 1}" if lang == "ja" else f"seat {i + 1}"): v for i, v in enumerate(s["score_over_time"])}
+            lines["最終的な勝者" if lang == "ja" else "eventual winner"] = s["winner_over_time"]
+            out["scores"][_label(c)] = charts.score_over_time(s["progress"], lines, lang=lang)
         total = sum(o["taken"] for o in m["options"]) or 1
         rows = sorted(((o["option"], o["taken"] / total) for o in m["options"]), key=lambda r: (-r[1], r[0]))
         if len(rows) > 1:
-            out["options"][_label(c)] = charts.option_use(rows)
+            out["options"][_label(c)] = charts.option_use(rows, lang=lang)
     return out
 
 
@@ -152,8 +169,9 @@ def render_html(data: dict, title: str = "", lang: str = "en") -> str:
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: f"{v:.1%}"
-    return env.get_template("report.html.j2").render(d=data, title=title or data["game"], charts=chart_set(data),
+    return env.get_template("report.html.j2").render(d=data, title=title or data["game"], charts=chart_set(data, lang),
                                                       label=lambda c: _label(c, lang), key=_label, card_rows=CARD_ROWS, lang=lang, use_table=use_table,
+                                                      verdict=lambda k: verdict(k, lang),
                                                       t=lambda en, ja: ja if lang == "ja" else en)
 
 
@@ -177,16 +195,6 @@ def render_csv(data: dict) -> str:
                         m["decisions"]["mean"], m["rounds"]["mean"], m["real_choice"]["value"],
                         m["branching_factor"], m["balance"], m["first_player_advantage"]["value"]])
     return buf.getvalue()
-
-
-def pct(v: float) -> str:
-    """A rate as the summary prints it: whole per cent."""
-    return f"{v * 100:.0f}"
-
-
-def interval(ci, as_pct=True) -> str:
-    f = pct if as_pct else (lambda v: f"{v:.0f}")
-    return f"[{f(ci[0])}, {f(ci[1])}]"
 
 
 def _counts(ns: list, lang: str) -> str:
@@ -235,6 +243,9 @@ def summary(data: dict, lang: str = "en") -> list:
         out += _length_sentences(configs, who, lang, say)
         if by == "seat":
             out += _first_player_sentences(configs, who, lang, say)
+    for k in data.get("skill") or ():
+        sentence = match_sentence(k, lang).rstrip(".。")
+        out.append(f"{k['players']}人では{sentence}" if lang == "ja" else f"{_counts([k['players']], lang)}: {sentence}")
     return out
 
 

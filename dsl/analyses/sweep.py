@@ -106,16 +106,20 @@ class Target:
     balance: Optional[float] = None
     dead_ends: Optional[float] = None
 
-    def misses(self, fig: dict) -> list[str]:
+    def misses(self, fig: dict, lang: str = "en") -> list[str]:
+        say = (lambda en, ja: ja) if lang == "ja" else (lambda en, ja: en)
         out = []
         if self.length is not None:
             v = fig["mean_rounds" if self.length_in == "rounds" else "mean_decisions"]
             if not self.length[0] <= v <= self.length[1]:
-                out.append(f"mean {self.length_in} {v} outside {self.length[0]}-{self.length[1]}")
+                unit = say(self.length_in, "ラウンド数" if self.length_in == "rounds" else "判断数")
+                out.append(say(f"mean {unit} {v} outside {self.length[0]}-{self.length[1]}",
+                               f"平均{unit} {v} が {self.length[0]}〜{self.length[1]} の外"))
         if self.balance is not None and fig["balance"] < self.balance:
-            out.append(f"balance {fig['balance']} below {self.balance}")
+            out.append(say(f"balance {fig['balance']} below {self.balance}", f"均衡 {fig['balance']} が {self.balance} 未満"))
         if self.dead_ends is not None and fig["dead_ends"] > self.dead_ends:
-            out.append(f"dead ends {fig['dead_ends']:.1%} above {self.dead_ends:.1%}")
+            out.append(say(f"dead ends {fig['dead_ends']:.1%} above {self.dead_ends:.1%}",
+                           f"行き止まり {fig['dead_ends']:.1%} が {self.dead_ends:.1%} 超"))
         return out
 
     def distance(self, fig: dict) -> float:
@@ -173,12 +177,30 @@ def run(rules, params: list, players: list, games: int, seed: int, score=None, p
 
 HEATMAP_FIGURES = ("completion", "dead_ends", "balance", "mean_rounds", "mean_decisions")
 
+# Each figure's name on the page, (en, ja); docs/metrics.md defines them.
+FIGURE_WORDS = {
+    "completion": ("completion", "決着率"),
+    "drawishness": ("drawishness", "引き分け率"),
+    "dead_ends": ("dead ends", "行き止まり"),
+    "timeouts": ("timeouts", "上限到達"),
+    "balance": ("balance", "均衡"),
+    "first_player_advantage": ("first player advantage", "先手の有利"),
+    "mean_decisions": ("mean decisions", "平均判断数"),
+    "mean_rounds": ("mean rounds", "平均ラウンド数"),
+    "real_choice": ("real choice", "実質的な選択"),
+    "lead_changes": ("lead changes", "首位交代"),
+    "comebacks": ("comebacks", "逆転"),
+    "final_margin": ("final margin", "最終得点差"),
+}
 
-def render_html(data: dict) -> str:
+
+def render_html(data: dict, lang: str = "en") -> str:
     from jinja2 import Environment, FileSystemLoader, select_autoescape
     from . import charts
     from .report import TEMPLATES
     names = [n for n, _ in data["params"]]
+    say = (lambda en, ja: ja) if lang == "ja" else (lambda en, ja: en)
+    target = Target(**data["target"]) if data["target"] else None
     maps = []
     if len(names) in (1, 2):
         xs = data["params"][0][1]
@@ -188,12 +210,16 @@ def render_html(data: dict) -> str:
             for fig in HEATMAP_FIGURES:
                 grid = [[by[((x, y) if len(names) == 2 else (x,), n)]["figures"][fig] for x in xs] for y in ys]
                 maps.append(charts.heatmap(grid, [str(x) for x in xs], [str(y) for y in ys] if len(names) == 2 else [""],
-                                           names[0], names[1] if len(names) == 2 else "", f"{fig}, {n} players",
+                                           names[0], names[1] if len(names) == 2 else "",
+                                           say(f"{FIGURE_WORDS[fig][0]}, {n} players", f"{FIGURE_WORDS[fig][1]}（{n}人）"),
                                            None if fig.startswith("mean_") else (0, 1)))
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: f"{v:.1%}"
-    return env.get_template("sweep.html.j2").render(d=data, names=names, maps=maps, figures=list(FIGURES))
+    return env.get_template("sweep.html.j2").render(
+        d=data, names=names, maps=maps, figures=list(FIGURES), lang=lang, t=say,
+        figure=lambda f: say(*FIGURE_WORDS[f]),
+        misses=lambda r: "; ".join(target.misses(r["figures"], lang)) if target else "")
 
 
 def render_csv(data: dict) -> str:

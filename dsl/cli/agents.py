@@ -8,7 +8,7 @@ import sys
 import click
 
 from .common import main, players_option, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit
-from .options import HiddenArgument, agents_option, games_option, json_option, seed_option
+from .options import HiddenArgument, agents_option, games_option, json_option, lang_option, say, seed_option
 from .common import RULE_FILE, within_budget_or_exit
 from .simulate import agents_failing_exit
 
@@ -59,8 +59,9 @@ Examples:
 @games_option(100, "Games to play.")
 @seed_option()
 @json_option()
+@lang_option("Language of the summary and the figures: en or ja.")
 @_scale_options
-def match(file, old_agents, variants, players, agent_spec, games, seed, as_json, workers, scheduler):
+def match(file, old_agents, variants, players, agent_spec, games, seed, as_json, lang, workers, scheduler):
     from ..agents.match import match as run_match
     specs = agent_spec.split(",") if agent_spec else list(old_agents)
     if len(specs) != 2 or (agent_spec and old_agents):
@@ -74,21 +75,30 @@ def match(file, old_agents, variants, players, agent_spec, games, seed, as_json,
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True))
         return
-    click.echo(format_match(rules.game.name, result))
+    click.echo(format_match(rules.game.name, result, lang))
 
 
-def format_match(name, r) -> str:
+def format_match(name, r, lang: str = "en") -> str:
+    """The summary sentence first, then the figures it comes from."""
+    from ..analyses.verdicts import match_sentence
     lo, hi = r["ci95"]
+    ends = [(r["wins"], "wins", "勝ち"), (r["shared_wins"], "shared wins", "分けた勝ち"), (r["draws"], "draws", "引き分け"),
+            (r["losses"], "losses", "負け"), (r["dead_end_games"], "dead-end games", "行き止まり")]
+    a, b = r["a"], r["b"]
     return "\n".join([
-        f"{name}: {r['a']} in one seat against {r['b']}, {r['players']} players, {r['games']} games, seed {r['seed']}",
-        f"  score of {r['a']}: {r['score']:.1%}  (95% interval {lo:.1%} to {hi:.1%}; "
-        f"equal agents {r['fair_share']:.1%})",
-        f"  wins {r['wins']}, shared wins {r['shared_wins']}, draws {r['draws']}, losses {r['losses']}, "
-        f"dead-end games {r['dead_end_games']}, decisions per game {r['mean_turns']}",
-        f"  advantage of {r['a']} over a {r['b']} seat: {r['advantage']:+.3f} a game "
-        f"(95% interval {r['advantage_ci95'][0]:+.3f} to {r['advantage_ci95'][1]:+.3f})",
-        "  by seat: " + ", ".join(f"seat {k} {v:.1%}" for k, v in r["score_by_seat"].items() if v is not None),
-        f"  {r['verdict']}"])
+        say(lang, f"{name}: {a} in one seat against {b}, {r['players']} players, {r['games']} games, seed {r['seed']}",
+            f"{name}: {a}が1席、他の席は{b}、{r['players']}人、{r['games']}ゲーム、シード{r['seed']}"),
+        "  " + match_sentence(r, lang),
+        say(lang, f"  score of {a}: {r['score']:.1%}  (95% interval {lo:.1%} to {hi:.1%}; equal agents {r['fair_share']:.1%})",
+            f"  {a}の得点: {r['score']:.1%}（95%区間 {lo:.1%}〜{hi:.1%}、互角なら{r['fair_share']:.1%}）"),
+        "  " + say(lang, ", ", "、").join(say(lang, f"{en} {k}", f"{ja}{k}") for k, en, ja in ends if k or en in ("wins", "losses"))
+        + say(lang, f", decisions per game {r['mean_turns']}", f"、1ゲームの判断数{r['mean_turns']}"),
+        say(lang, f"  advantage of {a} over a {b} seat: {r['advantage']:+.3f} a game "
+                  f"(95% interval {r['advantage_ci95'][0]:+.3f} to {r['advantage_ci95'][1]:+.3f})",
+            f"  {b}の席に対する{a}の優位: 1ゲームあたり{r['advantage']:+.3f}"
+            f"（95%区間 {r['advantage_ci95'][0]:+.3f}〜{r['advantage_ci95'][1]:+.3f}）"),
+        say(lang, f"  score of {a} by seat: ", f"  {a}の席ごとの得点: ") + say(lang, ", ", "、").join(say(lang, f"seat {k} {v:.1%}", f"席{k} {v:.1%}")
+                                    for k, v in r["score_by_seat"].items() if v is not None)])
 
 
 @main.command(help=f"""Skill versus luck: stronger and stronger agents against random seats.
@@ -112,8 +122,9 @@ Examples:
 @games_option(100, "Games per level.")
 @seed_option()
 @json_option()
+@lang_option("Language of the summary and the table: en or ja.")
 @_scale_options
-def skill(file, variants, players, levels, games, seed, as_json, workers, scheduler):
+def skill(file, variants, players, levels, games, seed, as_json, lang, workers, scheduler):
     from ..agents import RandomAgent
     from ..agents.match import skill as run_skill
     agents = [_agent_or_exit(spec, "--levels") for spec in levels.split(",")]
@@ -125,18 +136,30 @@ def skill(file, variants, players, levels, games, seed, as_json, workers, schedu
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True))
         return
-    click.echo(format_skill(rules.game.name, result))
+    click.echo(format_skill(rules.game.name, result, lang))
 
 
-def format_skill(name, r) -> str:
-    lines = [f"{name}: skill against random seats, {r['players']} players, {r['games_per_level']} games a level, "
-             f"seed {r['seed']} (equal agents score {r['fair_share']:.1%})", "",
-             "  agent                 score   95% interval     advantage    dead ends"]
+def format_skill(name, r, lang: str = "en") -> str:
+    """The summary sentence first, then the curve it comes from."""
+    from ..analyses.verdicts import skill_sentence
+    from .options import pad
+    dead = any(c["dead_end_games"] for c in r["curve"])      # a column that does not apply is left out
+    columns = [("agent", "エージェント", 22), ("score", "得点", 8), ("95% interval", "95%区間", 19), ("advantage", "優位", 11)]
+    columns += [("dead ends", "行き止まり", 11)] if dead else []
+    lines = [say(lang, f"{name}: skill against random seats, {r['players']} players, {r['games_per_level']} games a level, "
+                       f"seed {r['seed']} (equal agents score {r['fair_share']:.1%})",
+                 f"{name}: ランダムの席を相手にした技量、{r['players']}人、段階ごとに{r['games_per_level']}ゲーム、"
+                 f"シード{r['seed']}（互角なら得点{r['fair_share']:.1%}）"),
+             "  " + skill_sentence(r, lang), "",
+             "  " + "".join(pad(say(lang, en, ja), w, right=i > 0) for i, (en, ja, w) in enumerate(columns))]
     for c in r["curve"]:
         lo, hi = c["ci95"]
-        lines.append(f"  {c['agent']:<20}  {c['score']:6.1%}   {lo:6.1%} to {hi:6.1%}   {c['advantage']:+.3f}  "
-                     f"{c['dead_end_games']:>8}  " + "#" * round(c["score"] * 40))
-    lines += ["", f"  skill room {r['skill_room']:.2f} (its interval's low end: {r['skill_room_ci_low']:.2f}); "
-                  f"best agent {r['best']}",
-              "  (0: trying to win does not pay against random play; 1: the best agent always wins)"]
+        line = f"  {c['agent']:<22}{c['score']:>8.1%}{f'{lo:.1%} – {hi:.1%}':>19}{c['advantage']:>+11.3f}"
+        line += f"{c['dead_end_games']:>11}" if dead else ""
+        lines.append(line + "  " + "#" * round(c["score"] * 40))
+    lines += ["", say(lang, f"  skill room {r['skill_room']:.2f} (its interval's low end: {r['skill_room_ci_low']:.2f}); "
+                            f"best agent {r['best']}",
+                      f"  技量の余地 {r['skill_room']:.2f}（区間の下端 {r['skill_room_ci_low']:.2f}）、最も強いのは{r['best']}"),
+              say(lang, "  (0: trying to win does not pay against random play; 1: the best agent always wins)",
+                  "  （0: ランダム相手に勝とうとしても得にならない、1: 最も強いエージェントが必ず勝つ）")]
     return "\n".join(lines)

@@ -6,9 +6,6 @@ import sys
 
 import click
 
-from ..analyses.player_counts import unplayable
-from ..language.diagnostics import RuleFileError
-from ..loader import load
 from .common import main, _variant_option
 from .common import RULE_FILE
 from .options import json_option, lang_option, say
@@ -29,6 +26,9 @@ A variant file is checked applied to its game:
 @json_option("Print the diagnostics as JSON.")
 @lang_option("Language of each file's verdict: en or ja (the diagnostics are in English).")
 def check(files, variants, as_json, lang):
+    from ..language.diagnostics import RuleFileError
+    from ..analyses.player_counts import unplayable
+    from ..loader import load
     status = 0
     report = []
     for path in files:

@@ -4,16 +4,18 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import ExitStack, contextmanager
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import click
 
-from .. import io_guard
+# Only what every command's options need is imported here: `playtest --help` and `check` start
+# without the engine, the analyses, the printing and the table, each command importing its own.
 from ..analyses.bounds import MAX_GAMES, MAX_ITERATIONS, MAX_SECONDS, MAX_SEED, MAX_WORKERS, MIN_SEED
-from ..language.diagnostics import RuleFileError
 from ..language.limits import MAX_FILE_CHARS
-from ..engine import Game, RuleError
-from ..loader import load
+
+if TYPE_CHECKING:
+    from ..engine import Game
+    from ..language.diagnostics import RuleFileError
 
 GAMES = click.IntRange(1, MAX_GAMES)        # every -n: a slip such as 10**20 is refused before any work
 SEED = click.IntRange(MIN_SEED, MAX_SEED)
@@ -64,6 +66,7 @@ def _fail(message: str, code: int = 1):
 def writable_or_exit(path: str, option: str, folder: bool = False):
     """Refuse an output that cannot be written before any work is done, not after it: a folder
     that takes no new file, and a name where a symbolic link, FIFO, device or folder stands."""
+    from .. import io_guard
     try:
         if folder:
             io_guard.check_folder(path)
@@ -84,6 +87,7 @@ class RulePath(click.Path):
         value = super().convert(value, param, ctx)
         if os.path.isdir(value):
             return value            # the reader says so, with the position every rule file error has
+        from .. import io_guard
         try:
             io_guard.check_input(value, MAX_RULE_BYTES, "rule file")
         except io_guard.Refused as e:
@@ -205,6 +209,8 @@ def pool_or_exit(workers: Optional[int], scheduler):
 
 
 def _load_or_exit(path: str, variants=()):
+    from ..language.diagnostics import RuleFileError
+    from ..loader import load
     try:
         return load(path, variants)
     except RuleFileError as e:
@@ -219,6 +225,7 @@ def players_option(f):
 
 def _game_or_exit(rules, players: Optional[int]) -> Game:
     """The game for `players` players, or for the one number the game allows when None."""
+    from ..engine import RuleError, compiled
     g = rules.game
     if players is None:
         if g.min_players != g.max_players:
@@ -229,7 +236,7 @@ def _game_or_exit(rules, players: Optional[int]) -> Game:
         _fail(f"{g.name} is for {g.min_players} to {g.max_players} players, not {players}"
               f" (use --players {g.min_players}..{g.max_players})", 2)
     try:
-        return Game(rules, players)
+        return compiled(rules, players)
     except RuleError as e:
         span = e.span
         where = f"{rules.path}:{span.line}:{span.column}: " if span else f"{rules.path}: "

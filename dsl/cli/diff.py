@@ -5,7 +5,6 @@ import json
 
 import click
 
-from ..language.diagnostics import RuleFileError
 from .common import (main, players_option, _fail, _load_or_exit, _game_or_exit, _echo_errors, _scale_options, pool_or_exit,
                      writable_or_exit, write_or_exit)
 from .common import GAMES, RULE_FILE
@@ -45,6 +44,7 @@ significant at 5% after the Holm-Bonferroni correction across all figures.""")
 @lang_option("Language of the text: en or ja.")
 @_scale_options
 def diff(a, b, a_variants, b_variants, fmt, as_json, output, games, players, seed, agent_spec, lang, workers, scheduler):
+    from ..language.diagnostics import RuleFileError
     from ..variants import diff as diff_mod, overlay
     from ..analyses import stats
     from ..language.parser import parse_file

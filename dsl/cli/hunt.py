@@ -7,7 +7,6 @@ import sys
 
 import click
 
-from ..analyses import replay as replay_mod
 from .common import (main, players_option, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit,
                      save_replay_or_exit, writable_or_exit)
 from ..analyses.bounds import MAX_SECONDS, MAX_STATES
@@ -84,6 +83,7 @@ Example:
 @json_option("Print the report as JSON.")
 @save_replays_option("Folder for the shortest game of each dead end.")
 def explore(file, variants, players, max_states, as_json, save_replays):
+    from ..analyses import replay as replay_mod
     from ..analyses.explore import explore as run_explore
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)

@@ -6,7 +6,6 @@ import os
 
 import click
 
-from ..language.diagnostics import RuleFileError
 from .common import main, _fail, _echo_errors
 from .common import RULE_FILE
 from .options import json_option, lang_option
@@ -22,6 +21,7 @@ Looks in the variants/ folder beside the game's folder (or --folder).
 @lang_option("Language of the titles and reasons: en or ja.")
 @json_option("Print JSON instead of a list.")
 def list_variants(file, folder, lang, as_json):
+    from ..language.diagnostics import RuleFileError
     from ..variants import overlay
     from ..language.parser import parse_file
     from ..language.syntax import text_of

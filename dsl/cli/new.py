@@ -9,8 +9,6 @@ from importlib import resources
 
 import click
 
-from ..language.diagnostics import RuleFileError
-from ..loader import load
 from .common import main, _fail, writable_or_exit, write_or_exit
 
 
@@ -37,6 +35,8 @@ whose comments explain each part of a rule file. It checks, simulates and prints
 An existing file is never overwritten.""")
 @click.argument("name")
 def new(name):
+    from ..language.diagnostics import RuleFileError
+    from ..loader import load
     path = name if name.endswith(".rules") else name + ".rules"
     stem = os.path.basename(path)[: -len(".rules")]
     ident = re.sub(r"[^a-z0-9_]+", "_", stem.lower()).strip("_")

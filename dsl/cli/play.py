@@ -7,7 +7,6 @@ import secrets
 
 import click
 
-from ..agents.spec import FORMS
 from .options import games_option, json_option, lang_option, seed_option
 from .common import RULE_FILE
 from .common import main, _echo_errors, _fail, _variant_option, _load_or_exit, _game_or_exit, players_option, writable_or_exit
@@ -39,6 +38,7 @@ Examples:
               help="Replay file written after every move (default: out/tables/GAME.json, numbered if taken).")
 @click.option("--resume", type=click.Path(), default=None, help="Go on with a game saved by play.")
 def play(file, variants, players, seats, seed, lang, save, resume):
+    from ..agents.spec import FORMS
     from ..table import Table
     from ..table.terminal import Terminal
     if resume:

@@ -5,8 +5,6 @@ import os
 
 import click
 
-from ..engine import RuleError
-from ..language.syntax import Component
 from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, writable_or_exit, write_or_exit
 from .common import RULE_FILE
 from .options import lang_option, output_option
@@ -38,6 +36,8 @@ print their values by the titles, marks and colours of the file's `symbol`s.
 
 def _printed(kind: str):
     def command(file, variants, lang, fmt, output, paper, players=None):
+        from ..engine import RuleError
+        from ..language.syntax import Component
         from ..printing import book
         fmt = fmt or (os.path.splitext(output)[1].lstrip(".").lower() if output else "html")
         if fmt not in book.FORMATS:

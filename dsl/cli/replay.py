@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..analyses import replay as replay_mod
-from ..language.diagnostics import shown
 from .common import main, _fail, _variant_option, _load_or_exit, _game_or_exit, _echo_errors
 from .common import RULE_FILE
 from .options import lang_option, say
@@ -28,6 +26,8 @@ ends in the state it was saved with.""")
 @click.option("--serve", is_flag=True, help="Show the game step by step in the browser (any seat's view or the designer's).")
 @_address_options
 def replay(file, lang, rules_path, variants, serve, host, port):
+    from ..analyses import replay as replay_mod
+    from ..language.diagnostics import shown
     from ..printing.narrate import Narrator
     try:
         rep = replay_mod.load(file)
@@ -64,6 +64,7 @@ def replay(file, lang, rules_path, variants, serve, host, port):
 
 def _embedded_or_exit(file, rep, variants):
     """The rules the replay carries (its game with `variants` in place of its own, if any)."""
+    from ..analyses import replay as replay_mod
     from ..language.diagnostics import RuleFileError
     try:
         return replay_mod.embedded(rep, variants)[0]
@@ -75,6 +76,7 @@ def _embedded_or_exit(file, rep, variants):
 
 def _report_changes(file, rep, rules, lang):
     """What changed between the rules the replay was saved with and the ones it runs under."""
+    from ..analyses import replay as replay_mod
     from ..variants import diff
     click.echo(say(lang, f"warning: the rules changed since {file} was saved",
                    f"警告: {file} を保存したあとでルールが変わった"), err=True)

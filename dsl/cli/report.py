@@ -7,11 +7,8 @@ import sys
 
 import click
 
-from ..analyses.simulate import Restriction, counter_score
 from .common import main, players_option, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit
 from .common import GAMES, RULE_FILE, writable_or_exit
-from ..io_guard import write_set
-from ..agents import parse_agents
 from .options import (agents_option, games_option, json_option, lang_option, output_option, pad, say, seed_option)
 from .diff import p_value
 from .simulate import _correct_flags, _play_options, agents_failing_exit, agents_or_exit, restriction_or_exit, simulate_or_exit
@@ -33,6 +30,7 @@ def _player_counts(rules, text):
 
 def _scorer_or_exit(rules, score, players):
     """Check --score once, at the first player count, so a typo fails before any game is played."""
+    from ..analyses.simulate import counter_score
     if not score:
         return None
     try:
@@ -69,6 +67,7 @@ def _writable_set_or_exit(base):
 
 def _write(base, texts):
     """Write the .json, .csv and .html of an output set: all three, or none when one fails."""
+    from ..io_guard import write_set
     files = [(base + suffix, text) for suffix, text in zip(_SUFFIXES, texts)]
     try:
         write_set(files)
@@ -116,6 +115,7 @@ Examples:
 @_scale_options
 def report(file, variants, players_text, games, seed, output, skill_spec, skill_games, lang, score, agent_spec, bans,
            ban_seats, workers, scheduler):
+    from ..agents import parse_agents
     from ..analyses import report as report_mod
     rules, _ = _load_or_exit(file, variants)
     base = _base(output, f"{rules.game.name}-report")
@@ -177,6 +177,7 @@ Examples:
 @_scale_options
 def sweep(file, variants, params, players_text, games, seed, score, target_length, length_in, target_balance,
           target_dead_ends, output, as_json, lang, agent_spec, workers, scheduler):
+    from ..agents import parse_agents
     from ..analyses import sweep as sweep_mod
     rules, _ = _load_or_exit(file, variants)
     if output:
@@ -211,7 +212,7 @@ def sweep(file, variants, params, players_text, games, seed, score, target_lengt
         _fail(str(e))
     if output:
         _write(_base(output, ""), [json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                   sweep_mod.render_csv(data), sweep_mod.render_html(data)])
+                                   sweep_mod.render_csv(data), sweep_mod.render_html(data, lang)])
         return
     if as_json:
         click.echo(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True))
@@ -234,7 +235,7 @@ def sweep(file, variants, params, players_text, games, seed, score, target_lengt
         r = data["rows"][i]
         line = "".join(f"{r['values'][n]:>8}" for n in names) + "".join(f"{cell(r):>{w}}" for _, _, w, cell in columns)
         if target:
-            line += "  " + (say(lang, "meets it", "達成") if not r["misses"] else "; ".join(r["misses"]))
+            line += "  " + (say(lang, "meets it", "達成") if not r["misses"] else "; ".join(target.misses(r["figures"], lang)))
         click.echo(line)
 
 
@@ -258,6 +259,7 @@ Examples:
 @json_option()
 @_scale_options
 def restrict(file, variants, players, games, seed, bans, ban_seats, as_json, workers, scheduler):
+    from ..analyses.simulate import Restriction
     from ..analyses import stats
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)

@@ -10,7 +10,6 @@ import click
 
 from .options import lang_option
 
-from ..language.diagnostics import shown
 from .common import RULE_FILE
 from .play import resumed_or_exit
 from .common import _fail, _game_or_exit, _load_or_exit, _variant_option, main, players_option, writable_or_exit
@@ -163,6 +162,7 @@ def _shown_host(host: str) -> str:
 
 
 def _print_links(server, room, base: str, saved) -> None:
+    from ..language.diagnostics import shown
     view = room.table.view(None, room.lang)
     click.echo(f"{shown(view['game'])}, {view['players']} players: {base}")
     for link in server.links(room, base):

@@ -8,8 +8,6 @@ import sys
 
 import click
 
-from ..analyses import replay as replay_mod
-from ..analyses.simulate import Restriction, scoring as score_of, simulate as run_simulation
 from .common import (main, players_option, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit,
                      save_replay_or_exit, writable_or_exit)
 from .options import (agents_option, alias, exit_if_crossed, fail_on_option, games_option, json_option, lang_option, pad, save_replays_option, say,
@@ -59,6 +57,7 @@ Exit status: 0, whatever the games show; 1 an error in the rules; 2 a bad comman
 @_scale_options
 def simulate(file, variants, players, games, seed, as_json, lang, save_replays, fail_on, score, agent_spec, bans,
              ban_seats, workers, scheduler):
+    from ..analyses import replay as replay_mod
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
     players = game.n
@@ -118,6 +117,7 @@ def _crossed(r) -> dict:
 
 def simulate_or_exit(game, games, seed, label, agents=None, score=None, restriction=None, pool=None):
     """Run a simulation with a progress bar on a terminal; a bad --score exits cleanly."""
+    from ..analyses.simulate import scoring as score_of, simulate as run_simulation
     try:
         scoring = score_of(game, score)
     except ValueError as e:
@@ -155,6 +155,7 @@ def agents_or_exit(spec, players):
 
 
 def restriction_or_exit(bans, seats, players):
+    from ..analyses.simulate import Restriction
     if not bans:
         if seats:
             _fail("--ban-seat needs --ban OPTION", 2)

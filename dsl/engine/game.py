@@ -13,6 +13,9 @@ May import: the language, the constructs, and the rest of the engine.
 """
 from __future__ import annotations
 
+import hashlib
+import pickle
+from contextlib import contextmanager
 from typing import Callable
 
 from ..constructs.registry import hook
@@ -25,13 +28,34 @@ from .program import CHANCE, Chance
 from .tables import Tables
 from .values import Player, Team
 
-__all__ = ["CHANCE", "Chance", "Game", "IllegalMove", "RuleError"]
+__all__ = ["CHANCE", "Chance", "Game", "IllegalMove", "RuleError", "compiled"]
 
 
 class Game(Tables, Compiler, Moves, Machine):
     """One rule file compiled for one player count. Shared by all its states."""
 
     def __init__(self, rules: S.RuleFile, n_players: int):
+        self._lay_out(rules, n_players)
+        with _errors_as_rule_errors():
+            self.compile_all()
+            self.compile_starting_values()
+            declared = self.rules.of(S.Score)
+            # (state, seat) -> number, or None: what the rule file says measures standing
+            self.score_of = hook(declared[0], "compile")(self, declared[0]) if declared else None
+        self.live_at: dict[int, tuple[int, ...]] = {
+            ip: tuple(sl for sl, (a, b) in sorted(self.slot_scopes.items()) if a <= ip < b) for ip in self.pauses}
+        self.blank_state()              # starting values are the same in every game: a bad one is found here, once
+
+    @classmethod
+    def laid_out(cls, rules: S.RuleFile, n_players: int) -> "Game":
+        """The declarations at this player count (zones, pieces and their attributes,
+        parameters), without the program: what counting pieces needs, at a fraction of a
+        compile (the rulebook counts them at every player count). It cannot be played."""
+        game = cls.__new__(cls)
+        game._lay_out(rules, n_players)
+        return game
+
+    def _lay_out(self, rules: S.RuleFile, n_players: int):
         self.rules = rules
         self.path = rules.path
         self.n = n_players
@@ -58,22 +82,8 @@ class Game(Tables, Compiler, Moves, Machine):
         self.value_fns: dict = {}
         self.memo_keys: dict[str, int] = {}     # value name -> its key in a state's memo
         self.inlining: list[str] = []  # rules being compiled (a rule cannot `do` itself)
-        try:
+        with _errors_as_rule_errors():
             self.build_tables()
-            self.compile_all()
-            self.compile_starting_values()
-            declared = self.rules.of(S.Score)
-            # (state, seat) -> number, or None: what the rule file says measures standing
-            self.score_of = hook(declared[0], "compile")(self, declared[0]) if declared else None
-        except RuleError:
-            raise
-        except RecursionError:
-            raise RuleError("rules", "the rules are nested too deeply to compile", None)
-        except Exception as err:        # anything the checker missed: an error, never a traceback
-            raise RuleError("rules", f"the rules cannot be compiled ({type(err).__name__}: {err})", None)
-        self.live_at: dict[int, tuple[int, ...]] = {
-            ip: tuple(sl for sl, (a, b) in sorted(self.slot_scopes.items()) if a <= ip < b) for ip in self.pauses}
-        self.blank_state()              # starting values are the same in every game: a bad one is found here, once
 
     def scores(self, s):
         """Every seat's score in state `s` by the rule file's `score` declaration, or None
@@ -83,3 +93,35 @@ class Game(Tables, Compiler, Moves, Machine):
         if self.score_of is None:
             return None
         return [self.score_of(s, p) for p in range(self.n)]
+
+
+@contextmanager
+def _errors_as_rule_errors():
+    try:
+        yield
+    except RuleError:
+        raise
+    except RecursionError:
+        raise RuleError("rules", "the rules are nested too deeply to compile", None)
+    except Exception as err:        # anything the checker missed: an error, never a traceback
+        raise RuleError("rules", f"the rules cannot be compiled ({type(err).__name__}: {err})", None)
+
+
+# Compiled games of this process by the content of their rules: a command that asks again for
+# the same rules at the same player count (the report's balance and skill runs, the card sheet's
+# cards and tokens, the command's own check of the player count) compiles them once. Games share no state between plays, so one
+# object serves every caller. Kept in memory only: nothing compiled is written or read back.
+_COMPILED: dict = {}
+_COMPILED_KEPT = 16         # a sweep asks for one game per combination; a few are reused
+
+
+def compiled(rules: S.RuleFile, n_players: int) -> Game:
+    """Game(rules, n_players), compiled once per process for rules of the same content: the
+    parsed tree (after variants and parameter changes), which the key hashes whole."""
+    key = (hashlib.sha256(pickle.dumps(rules, protocol=pickle.HIGHEST_PROTOCOL)).digest(), n_players, Game.fusing)
+    game = _COMPILED.get(key)
+    if game is None:
+        if len(_COMPILED) >= _COMPILED_KEPT:
+            _COMPILED.pop(next(iter(_COMPILED)))
+        game = _COMPILED[key] = Game(rules, n_players)
+    return game

@@ -15,6 +15,7 @@ May import: the language, the constructs' registry, engine errors and program pa
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import keyword
 import re
@@ -209,7 +210,7 @@ def called(text: str, names: dict) -> list:
     or of a call's result, gives None); a method of a value (`out.append`) is not counted."""
     toks = _tokens(text)
     out = []
-    for dot, before, tok in zip([None] + toks, toks, toks[1:]):
+    for dot, before, tok in zip((None, *toks), toks, toks[1:]):
         if tok.string != "(" or dot is not None and dot.string == ".":
             continue
         if before.type == tokenize.NAME and not keyword.iskeyword(before.string):
@@ -219,11 +220,15 @@ def called(text: str, names: dict) -> list:
     return out
 
 
-def _tokens(text: str) -> list:
+@functools.lru_cache(maxsize=1 << 14)
+def _tokens(text: str) -> tuple:
     """The tokens of code, without line and indentation marks: Python's own tokenizer, which
-    tells a name from the same letters inside a text literal (columns count within one line)."""
-    return [x for x in tokenize.generate_tokens(io.StringIO(text).readline)
-            if x.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT)]
+    tells a name from the same letters inside a text literal (columns count within one line).
+    Kept per text: compiling asks again for the same small texts (each expression's code is
+    read by inlining, hoisting and the slot analyses, at every player count), and the
+    tokenizer was half of a compile."""
+    return tuple(x for x in tokenize.generate_tokens(io.StringIO(text).readline)
+                 if x.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT))
 
 
 def constant(fn):

@@ -432,11 +432,16 @@ def read_source(path: str) -> str:
 
 
 def parse_file(path: str) -> S.RuleFile:
+    from . import tree_cache
     text = read_source(path)
+    tree = tree_cache.get(path, text)
+    if tree is not None:
+        return tree
     tree, diagnostics, mended = _parse(text, path)
     if tree is None:
         more = _errors_behind(text, mended, path) if mended is not None else []
         raise RuleFileError(sorted(diagnostics + more, key=lambda d: (d.span.line, d.span.column)), text)
+    tree_cache.put(path, text, tree)
     return tree
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from ..language import syntax as S
-from ..engine import Game
+from ..engine import compiled
 from ..constructs.symbol import colour_hex
 from .prose import Voice, plain, say, title_of
 from .labels import CARD, PAPERS, label
@@ -152,7 +152,7 @@ def cards(rules: S.RuleFile, lang: str, players: Optional[int] = None) -> tuple[
     v = Voice(rules, lang)
     symbols = _symbols(rules)
     n = players or rules.game.max_players
-    g = Game(rules, n)
+    g = compiled(rules, n)
     decks = {c.name: c for c in rules.of(S.Component) if c.kind == "deck"}
     columns = {name: _columns(c) for name, c in decks.items()}
     suits = {name: _suit_column(c, symbols) for name, c in decks.items()}
@@ -190,7 +190,7 @@ def cards(rules: S.RuleFile, lang: str, players: Optional[int] = None) -> tuple[
 def _tokens(rules: S.RuleFile, lang: str, n: int) -> list[Token]:
     """A disc for every token the rules make at this player count, with its owner if it has one."""
     v = Voice(rules, lang)
-    g = Game(rules, n)
+    g = compiled(rules, n)
     tokens = {c.name for c in rules.of(S.Component) if c.kind == "token"}
     return [Token(v.title(kind), say(lang, f"プレイヤー{int(owner) + 1}", f"player {int(owner) + 1}")
                   if (owner := g.piece_owner[i]) is not None else "")

@@ -228,7 +228,7 @@ def _piece_counts(rules: S.RuleFile) -> dict[str, list[tuple[int, int]]]:
     out: dict[str, list[tuple[int, int]]] = {}
     for n in range(game.min_players, game.max_players + 1):
         try:
-            g = Game(rules, n)
+            g = Game.laid_out(rules, n)
         except RuleError:
             continue
         for kind in {c.name for c in rules.of(S.Component)}:

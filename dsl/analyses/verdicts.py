@@ -1,0 +1,86 @@
+"""What a match or a skill curve found, said in one sentence with its 95% intervals (en or ja),
+for `playtest match`, `playtest skill` and the report's skill section; and the figures' shared
+way of writing a rate and an interval ("31% [29, 33]").
+
+Takes the plain dicts of dsl.agents.match. A figure that does not apply (dead ends in a run
+that had none) is left out of the sentence.
+"""
+from __future__ import annotations
+
+
+def pct(v: float) -> str:
+    """A rate as the summaries print it: whole per cent."""
+    return f"{v * 100:.0f}"
+
+
+def interval(ci, as_pct=True) -> str:
+    f = pct if as_pct else (lambda v: f"{v:.0f}")
+    return f"[{f(ci[0])}, {f(ci[1])}]"
+
+
+def _gain(v: float) -> str:
+    return f"{v:+.2f}"
+
+
+def _gains(ci) -> str:
+    return f"[{_gain(ci[0])}, {_gain(ci[1])}]"
+
+
+def stronger(r: dict) -> str | None:
+    """'a' or 'b' where one agent's advantage is above 0 (or below) with 95% confidence."""
+    lo, hi = r["advantage_ci95"]
+    return "a" if lo > 0 else "b" if hi < 0 else None
+
+
+def verdict(r: dict, lang: str = "en") -> str:
+    """Which agent is stronger, in words."""
+    side = stronger(r)
+    if side is None:
+        return "はっきりした差はない" if lang == "ja" else "no clear difference"
+    return f"{r[side]}の方が強い" if lang == "ja" else f"{r[side]} is stronger"
+
+
+def match_sentence(r: dict, lang: str = "en") -> str:
+    """A match (agent A in one seat, B in the others) in one sentence: who is stronger, A's
+    score and its advantage over a B seat, each with its interval."""
+    a, b, side = r["a"], r["b"], stronger(r)
+    score = f"{pct(r['score'])}% {interval(r['ci95'])}"
+    gain = f"{_gain(r['advantage'])} {_gains(r['advantage_ci95'])}"
+    if lang == "ja":
+        head = {"a": f"{a}の方が{b}より強い", "b": f"{b}の方が{a}より強い", None: f"{a}と{b}にはっきりした差はない"}[side]
+        text = (f"{head}: {a}は{b}を相手に1席で得点{score}（互角なら{pct(r['fair_share'])}%）、"
+                f"{b}の席との差は1ゲームあたり{gain}。")
+        if r["dead_end_games"]:
+            text += f"{r['games']}ゲーム中{r['dead_end_games']}ゲームが行き止まりで終わった（全員0）。"
+        return text
+    head = {"a": f"{a} is stronger than {b}", "b": f"{b} is stronger than {a}",
+            None: f"No clear difference between {a} and {b}"}[side]
+    text = (f"{head}: in one seat against {b}, {a} scores {score} where equal agents score "
+            f"{pct(r['fair_share'])}%, {gain} a game against a {b} seat.")
+    if r["dead_end_games"]:
+        text += f" {r['dead_end_games']} of {r['games']} games ended in a dead end (0 to everyone)."
+    return text
+
+
+def skill_sentence(r: dict, lang: str = "en") -> str:
+    """A skill curve in one sentence: whether trying to win pays against random seats, by the
+    best level's score and its advantage (the skill room), each with its interval."""
+    best = next(c for c in r["curve"] if c["agent"] == r["best"])
+    pays = best["advantage_ci95"][0] > 0
+    score = f"{pct(best['score'])}% {interval(best['ci95'])}"
+    room = f"{_gain(best['advantage'])} {_gains(best['advantage_ci95'])}"
+    n = r["players"]
+    if lang == "ja":
+        head = (f"{n}人では技量が効く: 最も強い{best['agent']}" if pays else
+                f"{n}人では技量がはっきりしない: ランダム相手に95%の確かさで勝るエージェントはなく、最も良い{best['agent']}")
+        text = f"{head}はランダムの席を相手に得点{score}（互角なら{pct(r['fair_share'])}%）、技量の余地{room}。"
+        if best["dead_end_games"]:
+            text += f"その{r['games_per_level']}ゲーム中{best['dead_end_games']}ゲームが行き止まりで終わった（全員0）。"
+        return text
+    head = (f"Skill pays at {n} players: the best agent, {best['agent']}, scores {score}" if pays else
+            f"Skill does not show at {n} players: no agent beats random seats with 95% confidence; "
+            f"the best, {best['agent']}, scores {score}")
+    text = f"{head} against random seats where equal agents score {pct(r['fair_share'])}%, skill room {room}."
+    if best["dead_end_games"]:
+        text += f" {best['dead_end_games']} of its {r['games_per_level']} games ended in a dead end (0 to everyone)."
+    return text
