@@ -105,6 +105,9 @@ def _stmt(st, local) -> Iterator[Mention]:
     elif isinstance(st, S.Move):
         for e in (st.count, st.source, st.dest):
             yield from _expr(e, local)
+    elif isinstance(st, S.Draw):
+        for e in (st.count, st.zone, st.dest):
+            yield from _expr(e, local)
     elif isinstance(st, (S.Shuffle, S.Roll, S.Reveal)):
         yield from _expr(st.zone, local)
     elif isinstance(st, S.Eliminate):

@@ -32,7 +32,7 @@ def seen_in(game, events, seat, at: dict) -> frozenset:
     out = set()
     for ev in events:
         k = ev["event"]
-        if k == "reveal" or (k == "move" and (seen[at[ev["to"]]] or ("from" in ev and seen[at[ev["from"]]]))):
+        if k == "reveal" or (k in ("move", "draw") and (seen[at[ev["to"]]] or ("from" in ev and seen[at[ev["from"]]]))):
             out.update(ev["pieces"])
     return frozenset(out)
 
