@@ -89,7 +89,7 @@ def counters(words, state) -> list:
             keys = [f"T{k + 1}" for k in range(len(row))]
         else:
             order = sorted(game.piece_index[name].items(), key=lambda kv: kv[1])
-            keys = [words.name(p) for p, _ in order]
+            keys = [words.value(k) for k, _ in order]       # a piece, a zone of a family, a card's value
         out.append({"name": name, "title": n.name(name), "per": per,
                     "values": {k: plain(v) for k, v in zip(keys, row)},
                     "texts": {k: words.value(v) for k, v in zip(keys, row)}})
