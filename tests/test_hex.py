@@ -128,3 +128,13 @@ def test_readings_say_hexagons():
     assert "stand in a line along one of the three directions of the hexagons" in en
     assert "sharing a side of the hexagon" in en
     assert "横か斜め(六角形の3方向のどれか)に一列に並んでいる" in ja
+
+
+def test_the_table_draws_the_rows_shifted_as_hexagons():
+    from dsl.table import view as V
+    from dsl.table.words import Words
+    game = game_of(str(HEX_THREE), 2)
+    cells = [z["grid"] for z in V.zones(Words(game, "en"), game.new_initial_state(), 0) if "grid" in z]
+    assert len(cells) == 9 and all(c["hex"] for c in cells)
+    square = game_of(str(ROOT / "games" / "tictactoe.rules"), 2)
+    assert not any(z["grid"]["hex"] for z in V.zones(Words(square, "en"), square.new_initial_state(), 0) if "grid" in z)

@@ -64,7 +64,7 @@ def zones(words, state, seat) -> list:
             board, x, y = game.space_at[z]
             cols, rows = game.board_sizes[board]
             zone["grid"] = {"board": board, "title": n.name(board), "rows": rows, "cols": cols,
-                            "row": y - 1, "col": x - 1}
+                            "row": y - 1, "col": x - 1, "hex": game.board_decls[board].adjacency == "hex"}
         out.append(zone)
     return out
 
