@@ -278,3 +278,11 @@ def test_cli_explore_json_of_leduc_with_draws():
     out = CliRunner().invoke(main, ["explore", str(LEDUC_DRAW), "-p", "2", "--json"])
     assert out.exit_code == 0, out.output
     assert json.loads(out.output)["complete_games"] == 5_520
+
+
+def test_a_draw_into_nobody_is_a_dead_end_at_the_draw_before_any_piece_moves():
+    game = _game("draw 1 from pile to spot", "variable spot = nobody\n")
+    s = game.new_initial_state()
+    assert s.is_terminal() and (s.dead_end.kind, s.dead_end.line) == ("evaluation failed", 19)
+    assert s.dead_end.message == "a draw takes pieces into a zone, and nobody is not one"
+    assert len(s.zones[game.zone_names.index("pile")]) == 5

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine.errors import RuleError
+from ..engine.values import ZoneId
 from ..language import syntax as S
 from ..language.building import span
 from ..language.kinds import NUM, ZONE
@@ -87,7 +88,16 @@ def compile(c, st, env, owner):
         if s.log is not None and drawn:
             s.log.append({"event": "draw", "pieces": [int(p) for p in drawn], "from": names[zone], "to": names[d]})
 
-    c.chance_stmt(st, env, owner, outcomes, settle, amount=amount, zone=source)
+    def pile(s):
+        """The zone drawn from, once both ends are known to be zones: a draw that cannot be
+        worked out is a dead end at the draw, before any piece is drawn."""
+        z, d = source(s), dest(s)
+        for end, what in ((z, "from"), (d, "into")):
+            if type(end) is not ZoneId:
+                raise RuleError("evaluation failed", f"a draw takes pieces {what} a zone, and {'nobody' if end is None else repr(end)} is not one", where)
+        return z
+
+    c.chance_stmt(st, env, owner, outcomes, settle, amount=amount, zone=pile)
 
 
 # ---------------------------------------------------------------- reading
