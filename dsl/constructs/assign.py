@@ -10,10 +10,10 @@ from typing import Optional
 
 from ..engine.errors import RuleError
 from ..engine.program import combine
-from ..engine.values import Team
+from ..engine.values import Piece, Team, ZoneId, plain
 from ..language import syntax as S
 from ..language.building import span
-from ..language.kinds import NUM, PLAYER, TEAM, unlike
+from ..language.kinds import NUM, PLAYER, TEAM, ZONE, unlike
 from ..language.kinds import a as a_kind
 from ..language.syntax import Expr, Node, Span, Stmt
 from ..printing.runs import ARTICLE, Item, Runs, possessive, sentence
@@ -83,7 +83,8 @@ def check(ck, st, scope, t):
     if not per and tg.player is not None:
         ck.error(tg.span, f"'{tg.name}' is one value for the whole game, not per player")
     if tg.player is not None:
-        ck.expr(tg.player, scope, want={"player": PLAYER, "team": TEAM}.get(d.per))
+        ck.expr(tg.player, scope, want={"player": PLAYER, "team": TEAM}.get(d.per) or
+                (ZONE if isinstance(ck.declared.get(d.per), S.Zone) and ck.declared[d.per].per else None))  # per zone of a family
     if st.op == "set" and d.kind == "variable":
         _holds_one_kind(ck, st, d)
     if st.op != "set" and d.kind == "variable":
@@ -186,12 +187,21 @@ def compile(c, st, env, owner):
         s.pvars[i][k] = v
         s.memo.clear()
         if s.log is not None:
-            key = "piece" if at is not None else "team" if isinstance(p, Team) else "player"
-            s.log.append({"event": "set", "name": name, key: int(p), "value": v})
+            s.log.append({"event": "set", "name": name, **_whose(game, p, at is not None), "value": v})
         if name in game.trigger_reads:
             game.after_effect(s)
         return ip + 1
     c.emit(assign_p, owner, span)
+
+
+def _whose(game, key, keyed: bool) -> dict:
+    """Whose value a `set` changed, for the log: a player, a team, a piece, a zone of a family
+    (by name) or a card attribute's value."""
+    if not keyed:
+        return {"team": int(key)} if isinstance(key, Team) else {"player": int(key)}
+    if type(key) is Piece:
+        return {"piece": int(key)}
+    return {"zone": game.zone_names[key]} if type(key) is ZoneId else {"key": plain(key)}
 
 
 # ---------------------------------------------------------------- reading
@@ -242,7 +252,8 @@ def read(v, st) -> Item:
 # ---------------------------------------------------------------- narration
 def _narrate(n, ev) -> str:
     key = n.player(ev["player"]) if "player" in ev else f"T{ev['team'] + 1}" if "team" in ev \
-        else n.piece(ev["piece"]) if "piece" in ev else ""
+        else n.piece(ev["piece"]) if "piece" in ev else n.zone(ev["zone"]) if "zone" in ev \
+        else n.value(ev["key"]) if "key" in ev else ""
     who = n.say(f"{key}の", f"{key}'s ") if key else ""
     return f"   {who}{n.name(ev['name'])} = {n.value(ev['value'])}"
 

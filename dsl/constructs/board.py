@@ -69,6 +69,9 @@ def check(ck, d):
                 ck.used.add(size)
         elif size < 1:
             ck.error(d.span, "a board needs at least one space")
+    if d.adjacency == "hex" and d.gravity:
+        ck.error(d.span, "a hex board has no gravity: its columns are not straight",
+                 "leave 'gravity' out, or give the board another adjacency")
 
 
 def check_space(ck, e, d, scope):
@@ -164,9 +167,10 @@ def compile_space(c, e, env):
 # ---------------------------------------------------------------- reading
 # How a board's adjacency and gravity are said: touching spaces, lines, and where a drop lands.
 _TOUCH = {"orthogonal": ("辺で", "(sharing a side)"), "diagonal": ("角で", "(corner to corner)"),
-          "all": ("辺か角で", "(sharing a side or a corner)")}
+          "all": ("辺か角で", "(sharing a side or a corner)"), "hex": ("辺で", "(sharing a side of the hexagon)")}
 _LINE = {"orthogonal": ("縦か横に", "across or down"), "diagonal": ("斜めに", "diagonally"),
-         "all": ("縦・横・斜めのどれかに", "across, down or diagonally")}
+         "all": ("縦・横・斜めのどれかに", "across, down or diagonally"),
+         "hex": ("横か斜め(六角形の3方向のどれか)に", "along one of the three directions of the hexagons")}
 _DROP = {"down": ("{0}の{1}列目で一番下の空いているマス", "the lowest empty space in column {1} of {0}"),
          "up": ("{0}の{1}列目で一番上の空いているマス", "the highest empty space in column {1} of {0}"),
          "left": ("{0}の{1}行目で一番左の空いているマス", "the leftmost empty space in row {1} of {0}"),
@@ -199,6 +203,9 @@ _FALLS = {"down": ("入れた駒は列の一番下の空いているマスまで
 def read(v, b, counts=()) -> Runs:
     w, h = (plain(v.name(x)) if isinstance(x, str) else str(x) for x in (b.width, b.height))
     runs = [("num", f"{w} × {h}")]
+    if b.adjacency == "hex":
+        runs.append(("", " · " + ("六角形のマスのひし形(各行は上の行より半マス右にずれる)" if v.lang == "ja" else
+                                  "a rhombus of hexagons, each row half a space to the right of the row above")))
     if b.gravity:
         ja, en = _FALLS[b.gravity]
         runs.append(("", f" · {ja if v.lang == 'ja' else en}"))

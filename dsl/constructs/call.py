@@ -50,7 +50,7 @@ def check(ck, e, scope):
         if isinstance(d, S.Board):
             return board.check_space(ck, e, d, scope)
         if isinstance(d, S.Counter):
-            ck.whose(e, d, scope, "one value for the whole game", _key_kind(d.per))
+            ck.whose(e, d, scope, "one value for the whole game", _key_kind(d.per, ck.declared.get(d.per)))
             return NUM if d.kind == "counter" else ck.variable_kind(fn)
         if isinstance(d, S.Order):
             if len(args) != 1:
@@ -116,10 +116,15 @@ def _check_seat(ck, arg):
                  "or raise the smallest player count on the `players` line")
 
 
-def _key_kind(per):
-    """What NAME(x) of a zone or counter kept `per` something takes: a player, a team, or a piece
-    (player 0 and piece 0 are the same number during play, so only the checker can tell them apart)."""
-    return {"player": PLAYER, "team": TEAM, None: None}.get(per, PIECE)
+def _key_kind(per, declared=S.NOWHERE):
+    """What NAME(x) of a zone or counter kept `per` something takes: a player, a team, a piece
+    (player 0 and piece 0 are the same number during play, so only the checker can tell them
+    apart), a zone of a family, or for a card attribute's values any kind."""
+    if per in ("player", "team", None):
+        return {"player": PLAYER, "team": TEAM, None: None}[per]
+    if declared is S.NOWHERE or isinstance(declared, S.Component):      # a zone is kept per component only
+        return PIECE
+    return ZONE if isinstance(declared, S.Zone) and declared.per else None
 
 
 # What an argument must be where any other kind could only fail during play (the rest take anything).

@@ -59,12 +59,23 @@ GRAMMAR = {"min_bound": _min_bound, "max_bound": _max_bound, "per_owner": _per_o
 def check(ck, d):
     if d.per == "team":
         ck.needs_teams(d.span)
-    elif d.per not in (None, "player"):
+    elif d.per not in (None, "player") and not _per_key(ck, d.per):
         check_per_piece(ck, d, d.kind)
     ck.expr(d.initial, Scope())
     for b, which in ((d.minimum, "minimum"), (d.maximum, "maximum")):
         if b is not None:
             ck.const(b, f"the {which} of '{d.name}'")
+
+
+def _per_key(ck, per: str) -> bool:
+    """Whether a counter's `per NAME` names a zone family (one value per zone) or a card
+    attribute (one value per value it takes: `per suit`)."""
+    z = ck.declared.get(per)
+    if isinstance(z, S.Zone) and z.per is not None:
+        ck.used.add(per)
+        return True
+    return (z is None or isinstance(z, S.Symbol)) and \
+        any(name == per for c in ck.of(S.Component) for spec in c.cards for name, _ in spec.attrs)
 
 
 def check_per_piece(ck, d, what: str) -> None:
@@ -73,7 +84,8 @@ def check_per_piece(ck, d, what: str) -> None:
     if not isinstance(c, S.Component):
         ck.error(d.span, f"{what} '{d.name}' is kept per '{d.per}', which is not a component",
                  ck.did_you_mean(d.per, lambda: [x.name for x in ck.of(S.Component)]) or
-                 "write 'per player', 'per team' or 'per' and the name of a deck, dice or token")
+                 "write 'per player', 'per team' or 'per' and the name of a deck, dice or token"
+                 + (", a card attribute or a zone kept per player, team or piece" if what != "zone" else ""))
     else:
         ck.used.add(d.per)
 
@@ -86,7 +98,24 @@ def piece_position(c, name: str, span):
     index = c.piece_index.get(name)
     if index is None:
         return None
-    return piece_lookup(index, name, c.var_decls[name].per, span)
+    per = c.var_decls[name].per
+    if any(type(k) is not Piece for k in index):
+        return key_lookup(index, name, per, span)
+    return piece_lookup(index, name, per, span)
+
+
+def key_lookup(table: dict, name: str, per: str, span):
+    """For a counter kept per zone of a family or per value of a card attribute: a function from
+    the key to its value's position, with a dead end for anything else (a player is a number, so
+    it must not pass for a rank: the key's own type is asked)."""
+    types = {type(k) for k in table}
+
+    def lookup(x):
+        found = table.get(x) if type(x) in types else None
+        if found is None:
+            raise RuleError("evaluation failed", f"'{name}' is kept per {per}, and {x!r} is not one", span)
+        return found
+    return lookup
 
 
 def piece_lookup(table: dict, name: str, kind: str, span):

@@ -18,9 +18,10 @@ class Patch(Decl):
     keyword = "patch"
     """One change an overlay makes. `name` is what it patches; `kind` says what that is.
 
-    op: 'replace' | 'add' | 'remove' | 'change cards'
+    op: 'replace' | 'add' | 'remove' | 'change cards' | 'replace inside'
     kind: the kind of declaration ('rule', 'parameter', ...), or 'step' / 'phase'
-    item: the new declaration (replace/add), or the new Block for a step or phase
+    item: the new declaration (replace/add), or the new Block for a step or phase; for
+      'replace inside' (one statement of a step, phase or rule): (the statement, what replaces it)
     anchor: for a step or phase added 'before'/'after' another: (position, name)
     match/assign: for 'change cards': attribute values to match, then to set
     """
@@ -61,6 +62,14 @@ def _add_block(meta, c):
     return Patch(str(name), (), span(meta), "add", kind, new, (anchor, str(other)))
 
 
+def _replace_inside(meta, c):
+    scope, name, old, new = c
+    scope = str(scope.children[0])         # the keyword: step, phase or rule
+    if not isinstance(old, S.Stmt):
+        raise TableError(span(meta), f"'replace in {scope} {name}' names a statement of the {scope}, not designer text")
+    return Patch(str(name), (), span(meta), "replace inside", scope, (old, body_of(new)[1]))
+
+
 def _remove_item(meta, c):
     return Patch(str(c[1]), (), span(meta), "remove", c[0])
 
@@ -77,7 +86,7 @@ def _change_cards(meta, c):
     return Patch(str(c[0]), (), span(meta), "change cards", "deck", None, None, c[1], c[2])
 
 
-GRAMMAR = {"replace_item": _replace_item, "replace_block": _replace_block, "add_item": _add_item, "add_block": _add_block, "remove_item": _remove_item, "card_match": _card_match, "card_where": _card_where, "change_cards": _change_cards, "card_set": _card_where}
+GRAMMAR = {"replace_item": _replace_item, "replace_block": _replace_block, "add_item": _add_item, "add_block": _add_block, "remove_item": _remove_item, "replace_inside": _replace_inside, "card_match": _card_match, "card_where": _card_where, "change_cards": _change_cards, "card_set": _card_where}
 
 
 register(Patch, "declaration", grammar=GRAMMAR, check=Absent("patches are applied and checked by the overlay, before the game is"), read=Absent("a patch is printed as the part it changes"))

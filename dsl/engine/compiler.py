@@ -270,14 +270,16 @@ class Compiler:
             return -1
         return dead
 
-    def chance_stmt(self, st, env, owner, outcomes, settle, in_place=None, one_zone=False):
+    def chance_stmt(self, st, env, owner, outcomes, settle, in_place=None, one_zone=False, amount=None, zone=None):
         """Pause for a chance event; the construct gives its outcome count and effect, and may
         give `in_place(fuser)`: lines that, with the pieces in `ci` (and their zone `cz`), draw
         the outcome `k` as drawn_chance draws it and settle it as settle_chance does, for random
-        play's own code; `one_zone` when the event's zone is always one zone."""
-        zone = self.expr(st.zone, env)
+        play's own code; `one_zone` when the event's zone is always one zone. An event that
+        takes some of the pieces (a draw) gives `amount`, how many (a function of the state),
+        and `zone`, where they are taken from, in place of the statement's own zone."""
+        zone = self.expr(st.zone, env) if zone is None else zone
         ip = len(self.code)
-        self.pauses[ip] = Chance(zone, st.span, owner, outcomes, settle)
+        self.pauses[ip] = Chance(zone, st.span, owner, outcomes, settle, amount, amount is not None)
 
         def pause(s, ip=ip):
             s.ip = ip

@@ -1,5 +1,10 @@
-"""The shape of a square board: which spaces touch, which lie in a line, where a dropped piece
-lands. Spaces are (column, row) pairs counted from 1; row 1 is the top row, as the grid is printed.
+"""The shape of a board: which spaces touch, which lie in a line, where a dropped piece lands.
+Spaces are (column, row) pairs counted from 1; row 1 is the top row, as the grid is printed.
+
+A hex board (`adjacency hex`) is a rhombus of hexagons, as the board of the game Hex: each row
+is set half a space to the right of the row above, so (x, y) touches (x - 1, y) and (x + 1, y)
+in its row, (x, y - 1) and (x + 1, y - 1) above, (x - 1, y + 1) and (x, y + 1) below, and its
+lines run along the rows, down to the right and down to the left.
 
 Every list comes in reading order (row by row from the top, each row from the left), so that
 play, and the states `explore` compares, never depend on how a set happens to be stored.
@@ -13,7 +18,9 @@ from functools import lru_cache
 # One step along each line a board's adjacency allows, taken forwards (its reverse is the same line).
 _ACROSS, _DOWN, _DOWN_RIGHT, _DOWN_LEFT = (1, 0), (0, 1), (1, 1), (-1, 1)
 STEPS = {"orthogonal": (_ACROSS, _DOWN), "diagonal": (_DOWN_RIGHT, _DOWN_LEFT),
-         "all": (_ACROSS, _DOWN, _DOWN_RIGHT, _DOWN_LEFT)}
+         "all": (_ACROSS, _DOWN, _DOWN_RIGHT, _DOWN_LEFT),
+         # a hex board's rows are shifted: the space below, (x, y + 1), lies down to the right
+         "hex": (_ACROSS, _DOWN, _DOWN_LEFT)}
 
 # Where `gravity` pulls, and whether a drop names a column (True) or a row.
 FALL = {"down": ((0, 1), True), "up": ((0, -1), True), "right": ((1, 0), False), "left": ((-1, 0), False)}

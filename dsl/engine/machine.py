@@ -323,7 +323,7 @@ class Machine:
 
     def chance_outcomes(self, s) -> int:
         pause = self.pauses[s.ip]
-        return pause.outcomes(self, self.chance_zone_items(s, pause)[1])
+        return pause.count(self, s, self.chance_zone_items(s, pause)[1])
 
     def chance_zone_items(self, s, pause) -> tuple:
         """The zone (or single piece) a paused chance event falls on, and the pieces in it."""
@@ -557,7 +557,7 @@ class Machine:
         """The chance outcome drawn and settled, the turn structure not yet run on."""
         pause = self.pauses[s.ip]
         z, items = self.chance_zone_items(s, pause)
-        outcome = rng.randrange(pause.outcomes(self, items))
+        outcome = rng.randrange(pause.count(self, s, items))
         self.settle_chance(s, pause, z, items, outcome)
         return outcome
 
@@ -565,11 +565,12 @@ class Machine:
         """A chance outcome's effect (the turn structure is not run on)."""
         s.memo.clear()
         pause.settle(self, s, zone, items, outcome)
-        self.chance_settled(s)
+        self.chance_settled(s, pause.moves)
 
-    def chance_settled(self, s):
-        """After a chance outcome: the triggers that read what chance changed."""
-        if self.has_triggers and s.playing and self.triggers_read_faces and not s.settling:
+    def chance_settled(self, s, moved=False):
+        """After a chance outcome: the triggers that read what chance changed (any trigger, when
+        the outcome `moved` pieces, as after a move)."""
+        if self.has_triggers and s.playing and (moved or self.triggers_read_faces) and not s.settling:
             try:
                 self.fire_triggers(s)
             except RuleError as err:

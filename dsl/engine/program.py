@@ -71,6 +71,14 @@ class Chance:
     owner: str
     outcomes: Callable                 # (game, items) -> how many equally likely outcomes
     settle: Callable                   # (game, state, zone, items, outcome) -> None
+    # how many of the pieces the event takes, worked out from the state (a draw): then
+    # `outcomes(game, items, amount)`; None: the event falls on every piece (a shuffle, a roll)
+    amount: Optional[Callable] = None
+    moves: bool = False                # its outcome moves pieces: triggers look, whatever they read
+
+    def count(self, game, s, items) -> int:
+        """How many equally likely outcomes the event has in `s`, falling on `items`."""
+        return self.outcomes(game, items) if self.amount is None else self.outcomes(game, items, self.amount(s))
 
 
 @dataclass(frozen=True)

@@ -136,13 +136,13 @@ class Tables:
         self.var_slots: dict[str, int] = {}
         self.pvar_slots: dict[str, int] = {}        # kept per player, per team or per piece
         self.var_decls: dict[str, S.Counter] = {}
-        self.piece_index: dict[str, dict] = {}      # counters kept per piece: piece -> its value's position
+        self.piece_index: dict[str, dict] = {}      # counters kept per piece, zone or value: key -> its value's position
         for v in r.of(S.Counter):
             self.var_decls[v.name] = v
             if v.per:
                 self.pvar_slots[v.name] = len(self.pvar_slots)
             if v.per not in (None, "player", "team"):
-                self.piece_index[v.name] = {piece: k for k, piece in enumerate(self.kind_pieces.get(v.per, ()))}
+                self.piece_index[v.name] = {key: k for k, key in enumerate(self.keys_of(r, v.per))}
             else:
                 self.var_slots[v.name] = len(self.var_slots)
         self.symbols = set()
@@ -177,6 +177,16 @@ class Tables:
                 [strength.get(a.get(name), 0) for a in self.piece_attrs]
             self._columns[key] = column
         return column
+
+    def keys_of(self, r, per: str) -> tuple:
+        """What a counter kept `per` a name has one value for: each piece of a component, each
+        zone of a family (`per hand`: every player's hand), or each value of a card attribute
+        (`per suit`), in the order the cards are listed."""
+        if any(c.name == per for c in r.of(S.Component)):
+            return self.kind_pieces.get(per, ())
+        if isinstance(self.zones.get(per), tuple):
+            return self.zones[per]
+        return tuple(dict.fromkeys(a[per] for a in self.piece_attrs if a.get(per) is not None))
 
     def space(self, board: str, x: int, y: int) -> ZoneId:
         """The zone of the space in column x, row y of a board (both from 1)."""

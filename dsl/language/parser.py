@@ -452,7 +452,7 @@ def _errors_behind(text: str, mended: str, path: str) -> list[Diagnostic]:
     naming a word of a mended line: its declaration is gone) is left out, as are warnings."""
     from .checker import check
     tree, _, _ = _parse(mended, path)
-    if tree is None:
+    if tree is None or tree.of(S.Variant):      # a variant is checked applied to its game, once it parses
         return []
     mended_lines = mended.split("\n")
     lost_lines, lost_words = set(), set()

@@ -169,6 +169,9 @@ class RuleFile:
     decls: tuple[Decl, ...]
     variants: tuple["RuleFile", ...] = ()       # overlays applied, in order
     sources: tuple[tuple[str, str], ...] = ()   # (path, text) of every file that contributed
+    # (span, statements): a statement a variant replaced inside a step (`replace in step`), and
+    # what stands there now, for the text of the step as patched (variants/diff.py)
+    replaced: tuple = ()
 
     def source_of(self, span: "Span") -> str:
         """The text of the file a span points into."""

@@ -83,7 +83,10 @@ def _patch(p: S.Patch) -> Iterator[Mention]:
         yield Mention("ref", p.name, p.kind, p.span, p)
     if p.anchor:
         yield Mention("ref", p.anchor[1], "step", p.span, p)
-    if isinstance(p.item, S.Block):
+    if p.op == "replace inside":          # the statement found in the step, and what replaces it
+        old, new = p.item
+        yield from _body((old, *new), frozenset())
+    elif isinstance(p.item, S.Block):
         yield from _stmt(p.item, frozenset())
     elif p.item is not None:
         yield from _decl(p.item)
@@ -104,6 +107,9 @@ def _stmt(st, local) -> Iterator[Mention]:
         yield from _body(st.body, local)
     elif isinstance(st, S.Move):
         for e in (st.count, st.source, st.dest):
+            yield from _expr(e, local)
+    elif isinstance(st, S.Draw):
+        for e in (st.count, st.zone, st.dest):
             yield from _expr(e, local)
     elif isinstance(st, (S.Shuffle, S.Roll, S.Reveal)):
         yield from _expr(st.zone, local)

@@ -301,8 +301,8 @@ def _what_zones_hold(v: Voice) -> dict[str, set[str]]:
             holds.setdefault(c.home, set()).add(c.name)
     moves = []
     for st in S.walk_rules(v.rules):
-        if isinstance(st, S.Move):
-            src = _zone_named(v, st.count if st.amount == "item" else st.source)
+        if isinstance(st, (S.Move, S.Draw)):
+            src = _zone_named(v, st.zone if isinstance(st, S.Draw) else st.count if st.amount == "item" else st.source)
             dst = _zone_named(v, st.dest)
             if src and dst:
                 moves.append((src, dst))

@@ -32,7 +32,7 @@ def seen_in(game, events, seat, at: dict) -> frozenset:
     out = set()
     for ev in events:
         k = ev["event"]
-        if k == "reveal" or (k == "move" and (seen[at[ev["to"]]] or ("from" in ev and seen[at[ev["from"]]]))):
+        if k == "reveal" or (k in ("move", "draw") and (seen[at[ev["to"]]] or ("from" in ev and seen[at[ev["from"]]]))):
             out.update(ev["pieces"])
     return frozenset(out)
 
@@ -64,7 +64,7 @@ def zones(words, state, seat) -> list:
             board, x, y = game.space_at[z]
             cols, rows = game.board_sizes[board]
             zone["grid"] = {"board": board, "title": n.name(board), "rows": rows, "cols": cols,
-                            "row": y - 1, "col": x - 1}
+                            "row": y - 1, "col": x - 1, "hex": game.board_decls[board].adjacency == "hex"}
         out.append(zone)
     return out
 
@@ -89,7 +89,7 @@ def counters(words, state) -> list:
             keys = [f"T{k + 1}" for k in range(len(row))]
         else:
             order = sorted(game.piece_index[name].items(), key=lambda kv: kv[1])
-            keys = [words.name(p) for p, _ in order]
+            keys = [words.value(k) for k, _ in order]       # a piece, a zone of a family, a card's value
         out.append({"name": name, "title": n.name(name), "per": per,
                     "values": {k: plain(v) for k, v in zip(keys, row)},
                     "texts": {k: words.value(v) for k, v in zip(keys, row)}})

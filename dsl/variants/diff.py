@@ -58,11 +58,16 @@ def _own_shape(x):
 
 
 def source_text(rules: S.RuleFile, span: S.Span) -> str:
-    """The text a span covers, dedented as if it stood at the top of a file."""
+    """The text a span covers, dedented as if it stood at the top of a file; a statement a
+    variant replaced inside it (`replace in step`) reads as what stands there now."""
     text = rules.source_of(span).splitlines()
-    end = span.end_line
-    if end > span.line and end <= len(text) and not text[end - 1][:span.end_column - 1].strip():
-        end -= 1        # the span stops at the start of the next item
+    end = _last_line(text, span)
+    for old, new in sorted(rules.replaced, key=lambda r: -r[0].line):     # from the bottom: lines above keep their numbers
+        last = _last_line(text, old)
+        if old.file == span.file and span.line < old.line and last <= end:
+            put = [" " * (old.column - 1) + line for st in new for line in source_text(rules, st.span).splitlines()]
+            text[old.line - 1:last] = put
+            end += len(put) - (last - old.line + 1)
     lines = text[span.line - 1:end]
     if not lines:
         return ""
@@ -71,6 +76,14 @@ def source_text(rules: S.RuleFile, span: S.Span) -> str:
     while out and (not out[-1].strip() or out[-1].lstrip().startswith("#")):
         out.pop()
     return "\n".join(out)
+
+
+def _last_line(text, span) -> int:
+    """The last line a span covers: it may stop at the start of the next item."""
+    end = span.end_line
+    if end > span.line and end <= len(text) and not text[end - 1][:span.end_column - 1].strip():
+        end -= 1
+    return end
 
 
 def parts(rules: S.RuleFile) -> dict:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import glob
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Optional
 
 from ..language import syntax as S
@@ -136,6 +136,7 @@ def blocks_of(decls) -> list[S.Block]:
 class _Work:
     decls: list
     errors: list
+    replaced: list = field(default_factory=list)
 
 
 def _decl_index(decls, kind, name) -> Optional[int]:
@@ -218,6 +219,8 @@ def _apply_one(work: _Work, p: S.Patch, path: str) -> None:
             cards.append(c)
         decls[i] = replace(deck, cards=tuple(cards))
         return
+    if p.op == "replace inside":
+        return _apply_inside(work, p, fail)
     if family(p.kind) == "block":
         return _apply_block(work, p, path, fail)
     i = _decl_index(decls, p.kind, p.name)
@@ -261,6 +264,57 @@ def _apply_block(work: _Work, p: S.Patch, path: str, fail) -> None:
     for i, d in enumerate(decls):
         if _bodies(d):
             decls[i] = replace(d, body=S.splice(d.body, fn))
+
+
+def _apply_inside(work: _Work, p: S.Patch, fail) -> None:
+    """`replace in step NAME`: the one statement of the step (phase, rule) written like the
+    patch's first block, wherever it stands inside, replaced by the second block."""
+    decls = work.decls
+    old, new = p.item
+    if p.kind == "rule":
+        i = _decl_index(decls, "rule", p.name)
+        if i is None:
+            return fail(f"no rule '{p.name}' to change", _missing_hint(decls, "rule", p.name))
+        scopes = [decls[i]]
+    else:
+        scopes = [b for b in blocks_of(decls) if b.name == p.name]
+        if not scopes:
+            return fail(f"no {p.kind} '{p.name}' to change", _missing_hint(decls, "step", p.name))
+        if scopes[0].kind != p.kind:
+            return fail(f"'{p.name}' is a {scopes[0].kind}, not a {p.kind}")
+    found = [st for scope in scopes for st in S.statements(scope.body) if same_statement(st, old)]
+    if len(found) != 1:
+        said = f"{p.kind} '{p.name}' has no statement like this" if not found else \
+            f"{p.kind} '{p.name}' has {len(found)} statements like this (lines {', '.join(str(st.span.line) for st in found)})"
+        return fail(said, "write it as the game file has it (the same words; spacing does not matter)" if not found
+                    else "name the statement around the one meant (its 'if', loop or choice) so that one matches")
+
+    def put(st):
+        return list(new) if st is found[0] else None
+    work.replaced.append((found[0].span, new))
+
+    def in_scope(st):
+        if isinstance(st, S.Block) and st.kind == p.kind and st.name == p.name:
+            return [replace(st, body=S.splice(st.body, put))]
+        return None
+    for i, d in enumerate(decls):
+        if p.kind == "rule" and isinstance(d, S.Rule) and d.name == p.name:
+            decls[i] = replace(d, body=S.splice(d.body, put))
+        elif p.kind != "rule" and _bodies(d):
+            decls[i] = replace(d, body=S.splice(d.body, in_scope))
+
+
+def same_statement(a, b) -> bool:
+    """Whether two parts of rules say the same, wherever each is written."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, S.Span):
+        return True
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(map(same_statement, a, b))
+    if is_dataclass(a):
+        return all(same_statement(getattr(a, f.name), getattr(b, f.name)) for f in fields(a))
+    return a == b
 
 
 def _builds_on_closure(v: S.RuleFile, by_name: dict) -> set:
@@ -318,4 +372,4 @@ def apply(base: S.RuleFile, overlays: list[S.RuleFile]) -> S.RuleFile:
         sources = {base.path: base.source, **{v.path: v.source for v in overlays}}
         raise RuleFileError(work.errors, sources)
     return S.RuleFile(base.path, base.source, tuple(work.decls), tuple(overlays),
-                      ((base.path, base.source),) + tuple((v.path, v.source) for v in overlays))
+                      ((base.path, base.source),) + tuple((v.path, v.source) for v in overlays), tuple(work.replaced))

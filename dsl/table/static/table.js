@@ -222,12 +222,16 @@ function drawPile(pieces, choosable) {
 
 function drawGrid(g, choosable) {
   const board = el("div", "board");
-  board.style.gridTemplateColumns = "repeat(" + g.cols + ", minmax(64px, 1fr))";
+  // hexagons: each row half a space to the right of the row above, so a space spans two half-columns
+  const hex = g.cells.length > 0 && g.cells[0].grid.hex;
+  board.classList.toggle("hex", hex);
+  board.style.gridTemplateColumns = hex ? "repeat(" + (2 * g.cols + g.rows - 1) + ", minmax(32px, 1fr))"
+                                        : "repeat(" + g.cols + ", minmax(64px, 1fr))";
   for (const z of g.cells) {
     const cell = el("div", "cell");
     cell.dataset.zone = z.name;
     cell.style.gridRow = String(z.grid.row + 1);
-    cell.style.gridColumn = String(z.grid.col + 1);
+    cell.style.gridColumn = hex ? (2 * z.grid.col + z.grid.row + 1) + " / span 2" : String(z.grid.col + 1);
     markSpace(cell, z.name, choosable);
     for (const p of z.pieces || []) cell.append(drawPiece(p, choosable));
     board.append(cell);
