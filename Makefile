@@ -6,7 +6,7 @@ PLAYTEST := $(BIN)/playtest
 GAMES := $(wildcard games/*.rules)
 N ?= 500
 
-.PHONY: fuzz-cli fuzz-lsp bench-check demo simulate-all test test-slow install bench bench-instructions clean variants-table findings generated skill reports mutate strategies traces
+.PHONY: fuzz-cli fuzz-lsp bench-check demo simulate-all test test-slow install bench bench-instructions clean variants-table findings generated skill reports mutate strategies traces report-pages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -87,6 +87,10 @@ strategies: install
 # the seed trace tables: ranges that no longer show what their row quotes (--fix moves them back)
 traces: install
 	$(BIN)/python scripts/seed_traces.py
+
+# every seed game's report, en and ja, written and screenshot in headless Chromium (docs/report/*.png)
+report-pages: install
+	$(BIN)/python scripts/report_pages.py
 
 # Our own attack campaigns (bounded in time): command lines and paths; byte streams into the language server.
 fuzz-cli: install
