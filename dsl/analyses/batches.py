@@ -2,13 +2,14 @@
 in worker processes (or on a Dask cluster) and merged back in index order.
 
 Game i of a run with seed S draws from its own `game_rng(S, i)`, and a fuzz batch from its
-own Hypothesis seed, so which process plays a game changes nothing in it. Each batch
-returns what its games left behind (whole lists, integer counts, the shortest example of
-each dead end) and the parts are merged in batch order: lists are concatenated, counts
-added, ties between examples go to the earlier game. Every figure is then computed from
-the merged per-game values exactly as one process computes it, so the output is
-byte-identical for any number of workers. (Partial float sums per batch would not be:
-float addition depends on its order.)
+own Hypothesis seed, so which process plays a game changes nothing in it. Each batch returns
+a running summary of its games (a `metrics.Tally`, a `match.MatchTally`: whole counts, exact
+sums, histograms of whole values; and the shortest example of each dead end), never their
+logs, and the parts are merged in batch order: counts and exact sums added, histograms added,
+ties between examples go to the earlier game. Every figure is then computed from the merged
+summary exactly as one process computes it from its own, so the output is byte-identical for
+any number of workers, and memory does not grow with the number of games. (Partial float
+sums per batch would not be exact: float addition depends on its order.)
 
 A worker gets picklable inputs only (the parsed rules, the player count, the seed, the
 index range, the agents, the score's name) and compiles the game itself, once per process.

@@ -62,9 +62,9 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
                              "count": summary.dead_ends[key]["count"], "where": summary.dead_ends[key]["where"],
                              "narration": lines[-REPLAY_LINES:], "cut": max(0, len(lines) - REPLAY_LINES)})
             configs.append({"players": n, "agents": label, "agent_specs": result["agents"], "summary": result,
-                            "lengths": [g.decisions for g in summary.logs],
-                            "rounds": [g.rounds for g in summary.logs], "dead_end_games": dead,
-                            "first_player": _first_player(summary.logs, n)})
+                            "lengths": summary.tally.decisions.pairs(),
+                            "rounds": summary.tally.rounds.pairs(), "dead_end_games": dead,
+                            "first_player": summary.tally.first_player()})
     g = rules.game
     skills = [_skill(Game(rules, n), skill, seed, progress, pool) for n in player_counts] if skill else None
     return {"skill": skills, "game": g.name, "file": rules.path, "variants": [v.path for v in rules.variants],
@@ -81,19 +81,6 @@ def _printed(game: Game, narrator, marks: dict, label: str) -> str:
     i = game.piece_label.index(label)
     shown = "".join(marks[str(v)] for v in game.piece_attrs[i].values() if str(v) in marks)
     return f"{shown} {narrator.card(i)}" if shown else narrator.card(i)
-
-
-def _first_player(logs, n_players: int) -> dict:
-    """How often the player who acts first wins alone, among the games someone won (as a seat's
-    share is judged: dead ends and draws would lower every seat alike). The player who acts first
-    is the seat of each game's first decision: seat 1 only where the rules start there."""
-    from .stats import wilson
-    decided = [g for g in logs if g.choices and g.end == "won"]
-    won = sum(1 for g in decided if g.winners == (g.choices[0][0],))
-    lo, hi = wilson(won, len(decided))
-    return {"count": won, "n": len(decided), "value": round(won / len(decided), 4) if decided else 0.0,
-            "ci95": [round(lo, 4), round(hi, 4)], "fair_share": round(1 / n_players, 4),
-            "seats": [sum(1 for g in logs if g.choices and g.choices[0][0] == s) for s in range(n_players)]}
 
 
 def _skill(game: Game, skill: tuple, seed: int, progress, pool) -> dict:
@@ -113,7 +100,7 @@ def chart_set(data: dict) -> dict:
     """Every chart of a report, as inline SVG."""
     configs = data["configs"]
     out = {"lengths": charts.length_histogram({_label(c): c["lengths"] for c in configs})}
-    if any(c["rounds"] and max(c["rounds"]) > 0 for c in configs):
+    if any(c["rounds"] and c["rounds"][-1][0] > 0 for c in configs):
         out["rounds"] = charts.length_histogram({_label(c): c["rounds"] for c in configs}, "rounds per game")
     wins, fair = {}, {}
     for c in configs:
@@ -239,7 +226,7 @@ def summary(data: dict, lang: str = "en") -> list:
 
 
 def _length_sentences(configs, who, lang, say) -> list:
-    from .stats import mean_interval
+    from .stats import Histogram, mean_interval
     parts = []
     if len(configs) > 4:        # many player counts: the shortest and the longest, the table has the rest
         by_length = sorted(configs, key=lambda c: (c["summary"]["metrics"]["decisions"]["mean"], c["players"]))
@@ -248,10 +235,10 @@ def _length_sentences(configs, who, lang, say) -> list:
         quoted = {id(c) for c in configs}
     for c in (c for c in configs if id(c) in quoted):
         m = c["summary"]["metrics"]
-        lo, hi = mean_interval(c["lengths"])
+        lo, hi = mean_interval(Histogram.of_pairs(c["lengths"]))
         rounds = ""
         if m["rounds"]["max"]:
-            rlo, rhi = mean_interval(c["rounds"])
+            rlo, rhi = mean_interval(Histogram.of_pairs(c["rounds"]))
             rounds = say(f", {m['rounds']['mean']:.1f} rounds [{rlo:.1f}, {rhi:.1f}]",
                          f"、{m['rounds']['mean']:.1f}ラウンド [{rlo:.1f}, {rhi:.1f}]")
         parts.append(say(f"{m['decisions']['mean']:.0f} decision{'' if round(m['decisions']['mean']) == 1 else 's'} {interval((lo, hi), False)}{rounds} at "

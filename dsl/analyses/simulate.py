@@ -8,7 +8,6 @@ is given; `Restriction` bans options for some seats. May import the engine and `
 from __future__ import annotations
 
 import random
-import statistics
 import weakref
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -18,6 +17,8 @@ from ..engine.program import Chance as _Chance, Choice, CounterScore
 from ..engine.state import State
 from ..engine.values import Piece
 from .batches import play_all, played
+from .metrics import GameLog, Tally
+from .stats import Histogram
 
 
 def _added(totals: list, more) -> list:
@@ -105,7 +106,6 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
          score: Optional[Callable] = None, restriction: Optional[Restriction] = None) -> tuple:
     """Play one game and log what the metrics need: (Played, GameLog). With neither agents nor
     a restriction it plays exactly the game `play_random` plays with the same rng."""
-    from .metrics import GameLog
     choices, scores = [], []
     seats = range(game.n)
     readings = _readings.get(game)
@@ -268,9 +268,9 @@ class Summary:
     team_wins: dict = field(default_factory=dict)      # team number -> games its members won together
     no_winner: int = 0                 # games that ended (not in a dead end) with nobody winning
     dead_ends: dict = field(default_factory=dict)      # "rule|kind" -> {rule, kind, where, message, count}
-    turns: list = field(default_factory=list)
+    turns: Histogram = field(default_factory=Histogram)   # decisions per game
     examples: dict = field(default_factory=dict)      # "rule|kind" -> Played (the shortest)
-    logs: list = field(default_factory=list)          # one metrics.GameLog per game
+    tally: Optional[Tally] = None                     # every metric, the games' logs folded in
     teams: tuple = ()                                 # seats (from 0) of each team
     agents: tuple = ()                                # the agent spec of each seat
     score: Optional[str] = None                       # what the score is, when there is one
@@ -278,11 +278,14 @@ class Summary:
     payoff_totals: list = field(default_factory=list) # each seat's pay-offs over those games, added up
 
     def add(self, p: Played, log=None) -> None:
+        """One more game, and its metrics.GameLog (folded into the tally, not kept)."""
         s = p.state
         self.games += 1
         if log is not None:
-            self.logs.append(log)
-        self.turns.append(s.moves)
+            if self.tally is None:
+                self.tally = Tally(self.players, self.teams, self.score is not None)
+            self.tally.fold(log)
+        self.turns.add(s.moves)
         if s.dead_end is not None:
             d = s.dead_end
             key = f"{d.rule}|{d.kind}"
@@ -310,8 +313,11 @@ class Summary:
     def merge(self, part: "Summary") -> None:
         """Add the games of the next batch: the same as adding them one by one (see batches.py)."""
         self.games += part.games
-        self.logs += part.logs
-        self.turns += part.turns
+        if part.tally is not None:
+            if self.tally is None:
+                self.tally = Tally(self.players, self.teams, self.score is not None)
+            self.tally.merge(part.tally)
+        self.turns.merge(part.turns)
         self.wins = [a + b for a, b in zip(self.wins, part.wins)]
         self.draws += part.draws
         self.no_winner += part.no_winner
@@ -328,7 +334,7 @@ class Summary:
 
     def to_json(self) -> dict:
         finished = self.games
-        turns = self.turns or [0]
+        turns = self.turns if self.turns else Histogram({0: 1})
         return {
             "games": self.games,
             "players": self.players,
@@ -341,9 +347,9 @@ class Summary:
             "no_winner": self.no_winner,
             "dead_end_games": sum(d["count"] for d in self.dead_ends.values()),
             "dead_ends": sorted(self.dead_ends.values(), key=lambda d: (-d["count"], d["rule"], d["kind"])),
-            "mean_turns": round(statistics.fmean(turns), 3),
-            "median_turns": statistics.median(turns),
-            "max_turns": max(turns),
+            "mean_turns": round(turns.mean(), 3),
+            "median_turns": turns.median(),
+            "max_turns": turns.max(),
             **self.payoff_figures(),
             **self.new_figures(),
         }
@@ -358,15 +364,14 @@ class Summary:
 
     def new_figures(self) -> dict:
         """What `simulate` reports beyond its first version (keys added, none changed)."""
-        from .metrics import metrics
-        if not self.logs:
+        if self.tally is None or not self.tally.games:
             return {}
-        m = metrics(self.logs, self.players, self.teams, with_score=self.score is not None)
-        rounds = [g.rounds for g in self.logs]
+        m = self.tally.figures()
+        rounds = self.tally.rounds
         return {"agents": list(self.agents), "score_by": self.score,
                 "step_limit_games": m["outcomes"]["step_limit"]["count"],
-                "mean_rounds": round(statistics.fmean(rounds), 3), "median_rounds": statistics.median(rounds),
-                "max_rounds": max(rounds), "metrics": m}
+                "mean_rounds": round(rounds.mean(), 3), "median_rounds": rounds.median(),
+                "max_rounds": rounds.max(), "metrics": m}
 
 
 def _team_of_winners(game: Game, winners) -> Optional[int]:
@@ -401,9 +406,10 @@ def simulate(game: Game, n: int, seed: int, progress: Optional[Callable[[int], N
 
 
 def _empty(game: Game, seed: int, agents, score_name) -> Summary:
-    return Summary(players=game.n, seed=seed, wins=[0] * game.n,
-                   teams=tuple(tuple(int(p) for p in t) for t in game.team_members),
-                   agents=tuple(_spec(a) for a in agents) if agents else ("random",) * game.n, score=score_name)
+    teams = tuple(tuple(int(p) for p in t) for t in game.team_members)
+    return Summary(players=game.n, seed=seed, wins=[0] * game.n, teams=teams,
+                   agents=tuple(_spec(a) for a in agents) if agents else ("random",) * game.n, score=score_name,
+                   tally=Tally(game.n, teams, score_name is not None))
 
 
 def _simulate_batch(task) -> Summary:
