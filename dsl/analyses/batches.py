@@ -23,6 +23,7 @@ command. Which process plays a game still changes nothing.
 from __future__ import annotations
 
 import hashlib
+import math
 import multiprocessing
 import os
 import pickle
@@ -32,8 +33,11 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Callable, Optional
 
 BATCHES_PER_WORKER = 4      # more batches than workers, so a slow batch does not leave the others idle
-DASK_MIN_GAMES = 100        # a Dask task costs about 1 ms or more: 100 random games are a second or more of play
+DASK_MIN_GAMES = 100        # without a measured game: a Dask task costs a few milliseconds
 DASK_MIN_SEARCHED = 10      # games where an agent searches (flat:N, ismcts:N) take ten times as long or more
+DASK_BATCH_SECONDS = 2.0    # a Dask batch plays this long at least: its few ms of overhead are well under 1%
+MOST_BATCH_SECONDS = 60.0   # and at most this long, so progress moves and a lost worker loses little
+CALIBRATE_SECONDS = 0.25    # before a Dask run splits, games are played here this long to time one
 CONNECT_SECONDS = 10
 AUTO_AFTER_SECONDS = 1.0    # --workers auto: a run shorter than this never starts processes
 AUTO_REST_SECONDS = 2.0     # ... nor one with less than this left to play (a process starts in about 0.2 s)
@@ -99,37 +103,56 @@ class Pool:
         self.workers = self.size = cores
         return True
 
-    def split(self, total: int, agents=(), start: int = 0) -> list[range]:
+    def split(self, total: int, agents=(), start: int = 0, per_game: Optional[float] = None) -> list[range]:
         """Consecutive index ranges covering range(start, total): about BATCHES_PER_WORKER per
-        worker, and on Dask a second or more of play each (the last one may be shorter).
-        `agents`: the agents playing, when some may search."""
-        least = 1
+        worker; on Dask each DASK_BATCH_SECONDS or more of play, at `per_game` seconds a game
+        (when measured; else DASK_MIN_GAMES, or DASK_MIN_SEARCHED games when `agents` may search),
+        and at most MOST_BATCH_SECONDS (the last one may be shorter)."""
+        size = max((total - start) // (self.size * BATCHES_PER_WORKER), 1)
         if self.scheduler:
-            searching = any(a is not None and getattr(a, "name", "") != "random" for a in agents or ())
-            least = DASK_MIN_SEARCHED if searching else DASK_MIN_GAMES
-        size = max(least, (total - start) // (self.size * BATCHES_PER_WORKER), 1)
+            if per_game:
+                size = max(size, math.ceil(DASK_BATCH_SECONDS / per_game))
+            else:
+                searching = any(a is not None and getattr(a, "name", "") != "random" for a in agents or ())
+                size = max(size, DASK_MIN_SEARCHED if searching else DASK_MIN_GAMES)
+        if per_game:
+            size = min(size, max(1, int(MOST_BATCH_SECONDS / per_game)))
         return [range(a, min(a + size, total)) for a in range(start, total, size)]
 
     def map(self, fn: Callable, tasks: list, progress: Optional[Callable[[int], None]] = None,
             sizes: Optional[list] = None) -> list:
-        """fn(task) for every task, in the workers; the results in the order of `tasks`.
+        """fn(task) for every task, in the workers; the results in the order of `tasks`."""
+        return list(self.in_order(fn, tasks, progress, sizes))
+
+    def in_order(self, fn: Callable, tasks: list, progress: Optional[Callable[[int], None]] = None,
+                 sizes: Optional[list] = None):
+        """fn(task) for every task, in the workers, yielded in the order of `tasks` as soon as each
+        and those before it are back: the caller merges them as they come, and only results that
+        came back early wait here (memory bounded by the batches running, not by the run).
         progress(n), in this process, with the games played since it was last called: as the
         local workers play them (about every TICK_SECONDS, through `played`) and as each task,
         of sizes[i] games, finishes."""
         sizes = sizes or [0] * len(tasks)
+        early, following = {}, 0        # results back before those ahead of them; the next to yield
         if self._client is not None:
             from distributed import as_completed as finished
             futures = self._client.map(fn, tasks, pure=False)
             index = {f.key: i for i, f in enumerate(futures)}
-            for f in finished(futures, loop=self._client.loop):
+            arriving = finished(futures, loop=self._client.loop)
+            del futures                 # a result is let go on the cluster once it is here
+            for f in arriving:
+                i = index[f.key]
+                early[i] = f.result()
                 if progress is not None:
-                    progress(sizes[index[f.key]])
-            return self._client.gather(futures)
+                    progress(sizes[i])
+                while following in early:
+                    yield early.pop(following)
+                    following += 1
+            return
         if self._executor is None:
             self._executor, self._heard = _processes(self.workers)
         self._maps += 1
         futures = {self._executor.submit(_batch, fn, t, (self._maps, i)): i for i, t in enumerate(tasks)}
-        results = [None] * len(tasks)
         told = [0] * len(tasks)         # games of each task already given to progress; None once it is done
         pending = set(futures)
         while pending:
@@ -140,12 +163,14 @@ class Pool:
                     told[i] += n
                     progress(n)
             for f in ready:
-                i = futures[f]
-                results[i] = f.result()
+                i = futures.pop(f)
+                early[i] = f.result()
                 if progress is not None and sizes[i] > told[i]:
                     progress(sizes[i] - told[i])
                 told[i] = None
-        return results
+            while following in early:
+                yield early.pop(following)
+                following += 1
 
 
 def _processes(workers: int) -> tuple:
@@ -197,16 +222,29 @@ def play_all(pool: Optional[Pool], game, total: int, here: Callable[[int], None]
     """Games 0 to total - 1, where `pool` says: here(i) plays game i in this process until every
     game is played or the pool (of workers from the start, or auto and grown) takes the rest in
     batches, batch(task(portable, indices)) in its workers (which call `played` for each game),
-    progress(n) here as they play. The batches' results in index order (none when every game
-    was played here)."""
-    first = 0
+    progress(n) here as they play. The batches' results in index order, each as soon as it can
+    be merged (none when every game was played here)."""
+    first, clock = 0, time.perf_counter()
     if pool is None or not pool.parallel:
         first = played_here(pool, total, here)
         if first == total:
             return []
+    elif pool.scheduler:
+        first = timed_here(total, here)
+    per_game = (time.perf_counter() - clock) / first if first else None
     portable = Portable(game.rules, game.n)
-    ranges = pool.split(total, agents, first)
-    return pool.map(batch, [task(portable, r) for r in ranges], progress, [len(r) for r in ranges])
+    ranges = pool.split(total, agents, first, per_game)
+    return pool.in_order(batch, [task(portable, r) for r in ranges], progress, [len(r) for r in ranges])
+
+
+def timed_here(total: int, play: Callable[[int], None]) -> int:
+    """play(i) for the first games of a Dask run, here, for CALIBRATE_SECONDS (and one game at
+    least, a hundredth of the run at most): the time a game takes sizes the batches. How many."""
+    clock, i = time.perf_counter(), 0
+    while i < max(1, total // 100) and (i == 0 or time.perf_counter() - clock < CALIBRATE_SECONDS):
+        play(i)
+        i += 1
+    return i
 
 
 def played_here(pool: Optional[Pool], total: int, play: Callable[[int], None]) -> int:
