@@ -142,7 +142,8 @@ def _match_batch(task) -> MatchTally:
     tally = MatchTally(game.n)
     for i in indices:
         tally.fold(i, _match_game(game, a, b, seed, i))
-        played()
+        if played():
+            break
     return tally
 
 

@@ -28,7 +28,9 @@ import multiprocessing
 import os
 import pickle
 import signal
+import threading
 import time
+from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Callable, Optional
 
@@ -48,6 +50,42 @@ class PoolError(Exception):
     """A scheduler that cannot be reached (or Dask is missing); the message says which."""
 
 
+class Stopped(Exception):
+    """Ctrl-C asked a run to stop (`stoppable`): raised between two games or two batches, never
+    inside one, so what was merged so far is whole: the figures of the games played so far."""
+
+
+_stop_asked = False
+
+
+@contextmanager
+def stoppable():
+    """Within: the first Ctrl-C asks the run to stop at the next clean point (a game played here
+    or a batch merged), where `Stopped` is raised; a second one interrupts at once, as usual.
+    Outside the main thread (where no signal handler can be set) nothing changes."""
+    global _stop_asked
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def asked(signum, frame):
+        global _stop_asked
+        _stop_asked = True
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    before = signal.signal(signal.SIGINT, asked)
+    _stop_asked = False
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+        _stop_asked = False
+
+
+def stop_if_asked() -> None:
+    if _stop_asked:
+        raise Stopped()
+
+
 class Pool:
     """Where batches run: worker processes on this machine, or a Dask cluster.
 
@@ -61,6 +99,7 @@ class Pool:
         self.size = self.workers        # batches that run at once (a cluster's threads, once connected)
         self._executor = None
         self._heard = None              # the workers' ticks (`played`)
+        self._stopping = None           # the event that asks the workers' batches to stop
         self._client = None
         self._maps = 0                  # map calls so far: a late tick of an earlier one is not counted again
 
@@ -77,14 +116,22 @@ class Pool:
     def __exit__(self, exc_type, *exc):
         if self._executor is not None:
             if exc_type is not None:
-                # Ctrl-C or an error: the batches running or queued are of no use, and would
-                # keep the command waiting for them
-                for process in list((self._executor._processes or {}).values()):
-                    process.terminate()
-            self._executor.shutdown(cancel_futures=True)
+                self.stop()
+            else:
+                self._executor.shutdown(cancel_futures=True)
         if self._client is not None:
             self._client.close()
         return False
+
+    def stop(self) -> None:
+        """Ctrl-C or an error: the batches running or queued are of no use, and would keep the
+        command waiting for them. The processes end now; a cluster drops the tasks nobody waits
+        for. A later run starts new processes."""
+        if self._executor is not None:
+            for process in list((self._executor._processes or {}).values()):
+                process.terminate()
+            self._executor.shutdown(cancel_futures=True)
+            self._executor = None
 
     def grows(self, seconds: float, left: float) -> bool:
         """With --workers auto: whether a run that has played `seconds`, with about `left`
@@ -96,7 +143,7 @@ class Pool:
         if cores < 2:
             return False
         try:
-            self._executor, self._heard = _processes(cores)
+            self._executor, self._heard, self._stopping = _processes(cores)
         except (OSError, NotImplementedError, ImportError):    # a system without worker processes: stay here
             self.auto = False
             return False
@@ -135,27 +182,39 @@ class Pool:
         sizes = sizes or [0] * len(tasks)
         early, following = {}, 0        # results back before those ahead of them; the next to yield
         if self._client is not None:
-            from distributed import as_completed as finished
+            from distributed import as_completed
             futures = self._client.map(fn, tasks, pure=False)
             index = {f.key: i for i, f in enumerate(futures)}
-            arriving = finished(futures, loop=self._client.loop)
+            arriving = as_completed(futures, loop=self._client.loop)
             del futures                 # a result is let go on the cluster once it is here
-            for f in arriving:
-                i = index[f.key]
-                early[i] = f.result()
-                if progress is not None:
-                    progress(sizes[i])
+            while not arriving.is_empty():
+                stop_if_asked()         # the batches running are dropped: they hold a minute of play at most
+                ready = arriving.next_batch(block=False)
+                if not ready:
+                    time.sleep(TICK_SECONDS / 5)
+                    continue
+                for f in ready:
+                    i = index[f.key]
+                    early[i] = f.result()
+                    if progress is not None:
+                        progress(sizes[i])
+                del ready, f
                 while following in early:
                     yield early.pop(following)
                     following += 1
             return
         if self._executor is None:
-            self._executor, self._heard = _processes(self.workers)
+            self._executor, self._heard, self._stopping = _processes(self.workers)
         self._maps += 1
         futures = {self._executor.submit(_batch, fn, t, (self._maps, i)): i for i, t in enumerate(tasks)}
         told = [0] * len(tasks)         # games of each task already given to progress; None once it is done
         pending = set(futures)
+        stopping = False
         while pending:
+            if _stop_asked and not stopping:
+                # each batch returns the games it has played (`played`): they are merged, then Stopped
+                stopping = True
+                self._stopping.set()
             ready, pending = wait(pending, timeout=TICK_SECONDS, return_when=FIRST_COMPLETED)
             while not self._heard.empty():
                 (run, i), n = self._heard.get()
@@ -165,33 +224,39 @@ class Pool:
             for f in ready:
                 i = futures.pop(f)
                 early[i] = f.result()
-                if progress is not None and sizes[i] > told[i]:
+                if progress is not None and sizes[i] > told[i] and not stopping:   # a stopped batch played less
                     progress(sizes[i] - told[i])
                 told[i] = None
             while following in early:
                 yield early.pop(following)
                 following += 1
+        if stopping:
+            self._stopping.clear()
+            raise Stopped()
 
 
 def _processes(workers: int) -> tuple:
-    """Worker processes, and the queue each tells the games it plays to (`played`)."""
-    ticks = multiprocessing.SimpleQueue()
-    return ProcessPoolExecutor(workers, initializer=_worker_started, initargs=(ticks,)), ticks
+    """Worker processes, the queue each tells the games it plays to (`played`), and the event
+    that asks their batches to stop (Ctrl-C)."""
+    ticks, stopping = multiprocessing.SimpleQueue(), multiprocessing.Event()
+    return ProcessPoolExecutor(workers, initializer=_worker_started, initargs=(ticks, stopping)), ticks, stopping
 
 
-def _worker_started(ticks):
+def _worker_started(ticks, stopping):
     """Ctrl-C reaches every process of the terminal: a worker leaves it to the command, which
     stops the workers (Pool.__exit__), so no batch is cut off at a random place and reported.
     SIGTERM, which the command sends to stop them, ends a worker whatever handler the command
     had for it when the worker was forked."""
-    global _ticks
+    global _ticks, _stopping
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _ticks = ticks
+    _ticks, _stopping = ticks, stopping
 
 
-# In a worker process: where it tells the games it plays, for which batch, how many not yet told, since when
+# In a worker process: where it tells the games it plays, whether to stop, for which batch, how
+# many not yet told, since when
 _ticks = None
+_stopping = None
 _playing = None
 _untold = 0
 _told_at = 0.0
@@ -203,18 +268,20 @@ def _batch(fn, task, key):
     return fn(task)
 
 
-def played(games: int = 1) -> None:
+def played(games: int = 1) -> bool:
     """A batch's loop, in a worker, has played more games: the command's progress bar hears of
-    them about every TICK_SECONDS (Pool.map), not only when the batch ends. Elsewhere (this
-    process, a Dask worker) nothing."""
+    them about every TICK_SECONDS (Pool.map), not only when the batch ends. True when the
+    command asks the batches to stop (Ctrl-C): the loop then returns what it has played so far.
+    Elsewhere (this process, a Dask worker) nothing, and False."""
     global _untold, _told_at
     if _ticks is None:
-        return
+        return False
     _untold += games
     now = time.monotonic()
     if now - _told_at >= TICK_SECONDS:
         _ticks.put((_playing, _untold))
         _untold, _told_at = 0, now
+    return _stopping.is_set()
 
 
 def play_all(pool: Optional[Pool], game, total: int, here: Callable[[int], None], batch: Callable,
@@ -242,6 +309,7 @@ def timed_here(total: int, play: Callable[[int], None]) -> int:
     least, a hundredth of the run at most): the time a game takes sizes the batches. How many."""
     clock, i = time.perf_counter(), 0
     while i < max(1, total // 100) and (i == 0 or time.perf_counter() - clock < CALIBRATE_SECONDS):
+        stop_if_asked()
         play(i)
         i += 1
     return i
@@ -257,6 +325,7 @@ def played_here(pool: Optional[Pool], total: int, play: Callable[[int], None]) -
             seconds = time.perf_counter() - clock
             if pool.grows(seconds, (total - i) * seconds / i):
                 return i
+        stop_if_asked()
         play(i)
     return total
 

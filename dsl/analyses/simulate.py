@@ -16,7 +16,7 @@ from ..engine import CHANCE, Game
 from ..engine.program import Chance as _Chance, Choice, CounterScore
 from ..engine.state import State
 from ..engine.values import Piece
-from .batches import play_all, played
+from .batches import Stopped, play_all, played
 from .metrics import GameLog, Tally
 from .stats import Histogram
 
@@ -276,6 +276,8 @@ class Summary:
     score: Optional[str] = None                       # what the score is, when there is one
     payoff_games: int = 0                             # games that ended with a pay-off per seat
     payoff_totals: list = field(default_factory=list) # each seat's pay-offs over those games, added up
+    asked: int = 0                                    # the games asked for
+    partial: bool = False                             # stopped (Ctrl-C) before all of them were played
 
     def add(self, p: Played, log=None) -> None:
         """One more game, and its metrics.GameLog (folded into the tally, not kept)."""
@@ -337,6 +339,7 @@ class Summary:
         turns = self.turns if self.turns else Histogram({0: 1})
         return {
             "games": self.games,
+            **({"partial": True, "games_asked": self.asked} if self.partial else {}),
             "players": self.players,
             "seed": self.seed,
             "wins_by_seat": {str(i + 1): w for i, w in enumerate(self.wins)},
@@ -398,10 +401,17 @@ def simulate(game: Game, n: int, seed: int, progress: Optional[Callable[[int], N
         summary.add(*play(game, game_rng(seed, i), i, agents, score and score[1], restriction))
         if progress is not None:
             progress(1)
-    for part in play_all(pool, game, n, here, _simulate_batch,
-                         lambda portable, r: (portable, r, seed, agents, sent, restriction),
-                         progress, agents):
-        summary.merge(part)
+    summary.asked = n
+    try:
+        for part in play_all(pool, game, n, here, _simulate_batch,
+                             lambda portable, r: (portable, r, seed, agents, sent, restriction),
+                             progress, agents):
+            summary.merge(part)
+    except Stopped:
+        # Ctrl-C (batches.stoppable): the games merged so far are the figures, marked partial
+        summary.partial = True
+        if pool is not None:
+            pool.stop()
     return summary
 
 
@@ -420,7 +430,8 @@ def _simulate_batch(task) -> Summary:
     part = _empty(game, seed, agents, None if score is None else score[0])
     for i in indices:
         part.add(*play(game, game_rng(seed, i), i, agents, fn, restriction))
-        played()
+        if played():
+            break
     part.examples = {k: Played(p.index, p.actions, None) for k, p in part.examples.items()}
     return part
 
