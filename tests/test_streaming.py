@@ -15,7 +15,7 @@ from dsl.agents.match import MatchTally, _match_game
 from dsl.agents import RandomAgent
 from dsl.analyses import batches
 from dsl.analyses.metrics import Tally
-from dsl.analyses.simulate import _empty, declared_score, game_rng, play
+from dsl.analyses.simulate import _empty, declared_score, game_rng, play, simulate
 from dsl.analyses.stats import Histogram, mean_interval
 from dsl.cli import main
 
@@ -136,3 +136,13 @@ def test_simulate_report_and_sweep_are_the_same_from_1_2_3_workers_and_a_dask_cl
         assert sum(k.startswith("_simulate_batch") for k in done) >= 3 * 4
     data = json.loads(alone[0])
     assert data["games"] == 48 and data["dead_end_games"] > 0 and data["metrics"]["score"]["games"] == 48
+
+
+def test_without_option_use_every_other_figure_is_the_same():
+    game = game_of(str(DEMOCRACY), 3)
+    score = declared_score(game)
+    full, lean = (simulate(game, 30, 2, score=score, options=o).to_json() for o in (True, False))
+    assert "options" not in lean["metrics"] and "cards" not in lean["metrics"]
+    assert full["metrics"]["options"] and full["metrics"]["cards"]
+    del full["metrics"]["options"], full["metrics"]["cards"]
+    assert lean == full

@@ -127,8 +127,9 @@ class Tally:
     (`merge`), in any order and for any split of the games, and the figures (`figures`) are the
     same to the bit as from all the logs at once. Nothing is kept per game."""
 
-    def __init__(self, n_players: int, teams: tuple = (), with_score: bool = False):
+    def __init__(self, n_players: int, teams: tuple = (), with_score: bool = False, options: bool = True):
         self.n_players = n_players
+        self.read_options = options     # False: the logs hold (seat, moves offered) per decision, no option use
         self.teams = tuple(tuple(t) for t in teams)
         self.team_play = any(len(t) > 1 for t in teams)
         self.sides = [t for t in self.teams] if self.team_play else [(i,) for i in range(n_players)]
@@ -173,8 +174,9 @@ class Tally:
             if c[1] > 1:
                 self.real += 1
                 self.offered_real += c[1]
-        self.options.fold(g, False)
-        self.cards.fold(g, True)
+        if self.read_options:
+            self.options.fold(g, False)
+            self.cards.fold(g, True)
         if choices:
             first = choices[0][0]
             self.first_seats[first] += 1
@@ -255,8 +257,7 @@ class Tally:
                 # whole numbers added up: the mean is statistics.fmean's
                 "branching_factor": round(float(self.offered) / self.choices, 3) if self.choices else 0.0,
                 "branching_factor_real": round(float(self.offered_real) / self.real, 3) if self.real else 0.0,
-                "options": self.options.rows(False),
-                "cards": self.cards.rows(True)}
+                **({"options": self.options.rows(False), "cards": self.cards.rows(True)} if self.read_options else {})}
 
     def score_figures(self) -> dict:
         """The metrics that need a score: lead changes, comebacks, final margin, score over time."""

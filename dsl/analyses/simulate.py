@@ -103,15 +103,22 @@ class Restriction:
 
 
 def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] = None,
-         score: Optional[Callable] = None, restriction: Optional[Restriction] = None) -> tuple:
+         score: Optional[Callable] = None, restriction: Optional[Restriction] = None, options: bool = True) -> tuple:
     """Play one game and log what the metrics need: (Played, GameLog). With neither agents nor
-    a restriction it plays exactly the game `play_random` plays with the same rng."""
+    a restriction it plays exactly the game `play_random` plays with the same rng. Without
+    `options` each decision is logged as (seat, moves offered) only: what every figure but
+    option and card use needs, read at a fraction of the cost."""
     choices, scores = [], []
     seats = range(game.n)
     readings = _readings.get(game)
     if readings is None:
         readings = _readings[game] = {}
     every_seat = None if score is None else _every_seat(score, seats)
+
+    def seat_and_moves(s, seat, moves, move):
+        if every_seat is not None:
+            scores.append(every_seat(s))
+        choices.append((seat, len(moves)))
 
     def watch(s, seat, moves, move):
         if every_seat is not None:
@@ -129,7 +136,7 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
                 keys = keys_of[names] = tuple(sorted(prefix + str(o) for o in names))
             key = prefix + str(move[0])
         choices.append((seat, len(moves), key, keys, *read_cards(move, moves)))
-    played = play_loop(game, rng, index, True, agents, restriction, watch)
+    played = play_loop(game, rng, index, True, agents, restriction, watch if options else seat_and_moves)
     s = played.state
     if every_seat is not None:
         scores.append(every_seat(s))
@@ -138,7 +145,19 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
 
 
 def _every_seat(score: Callable, seats: range) -> Callable:
-    """state -> every seat's score: the score's own `every_seat` where it has one."""
+    """state -> every seat's score: the score's own `every_seat` where it has one. A score of
+    one counter is read from its row, and most decisions change no score: the row unchanged
+    gives the tuple made last time."""
+    slots = getattr(score, "slots", None)
+    if slots is not None and len(slots) == 1:
+        slot, last = slots[0], [None, None]
+
+        def one_counter(s):
+            row = s.pvars[slot]
+            if row != last[0]:
+                last[0], last[1] = list(row), score.every_seat(s)
+            return last[1]
+        return one_counter
     own = getattr(score, "every_seat", None)
     return own if own is not None else (lambda s: tuple([score(s, p) for p in seats]))
 
@@ -284,8 +303,6 @@ class Summary:
         s = p.state
         self.games += 1
         if log is not None:
-            if self.tally is None:
-                self.tally = Tally(self.players, self.teams, self.score is not None)
             self.tally.fold(log)
         self.turns.add(s.moves)
         if s.dead_end is not None:
@@ -315,10 +332,7 @@ class Summary:
     def merge(self, part: "Summary") -> None:
         """Add the games of the next batch: the same as adding them one by one (see batches.py)."""
         self.games += part.games
-        if part.tally is not None:
-            if self.tally is None:
-                self.tally = Tally(self.players, self.teams, self.score is not None)
-            self.tally.merge(part.tally)
+        self.tally.merge(part.tally)
         self.turns.merge(part.turns)
         self.wins = [a + b for a, b in zip(self.wins, part.wins)]
         self.draws += part.draws
@@ -388,23 +402,24 @@ def _team_of_winners(game: Game, winners) -> Optional[int]:
 
 def simulate(game: Game, n: int, seed: int, progress: Optional[Callable[[int], None]] = None,
              agents: Optional[list] = None, score: Optional[tuple] = None,
-             restriction: Optional[Restriction] = None, pool=None) -> Summary:
+             restriction: Optional[Restriction] = None, pool=None, options: bool = True) -> Summary:
     """Play n games. `agents`: one per seat (None: uniform random play); `score`: (name,
     function (state, player) -> number) for the score metrics; `pool`: a batches.Pool to
-    split the games across (the summary is the same as without it)."""
+    split the games across (the summary is the same as without it); without `options` the
+    figures leave out option and card use (`play`), which nearly doubles the cost of a game."""
     name = score[0] if score is not None else None
-    summary = _empty(game, seed, agents, name)
+    summary = _empty(game, seed, agents, name, options)
     # the declared score is compiled code: a worker takes its own game's
     sent = None if score is None else (name, None if score[1] is game.score_of else score[1])
 
     def here(i):
-        summary.add(*play(game, game_rng(seed, i), i, agents, score and score[1], restriction))
+        summary.add(*play(game, game_rng(seed, i), i, agents, score and score[1], restriction, options))
         if progress is not None:
             progress(1)
     summary.asked = n
     try:
         for part in play_all(pool, game, n, here, _simulate_batch,
-                             lambda portable, r: (portable, r, seed, agents, sent, restriction),
+                             lambda portable, r: (portable, r, seed, agents, sent, restriction, options),
                              progress, agents):
             summary.merge(part)
     except Stopped:
@@ -415,21 +430,21 @@ def simulate(game: Game, n: int, seed: int, progress: Optional[Callable[[int], N
     return summary
 
 
-def _empty(game: Game, seed: int, agents, score_name) -> Summary:
+def _empty(game: Game, seed: int, agents, score_name, options: bool = True) -> Summary:
     teams = tuple(tuple(int(p) for p in t) for t in game.team_members)
     return Summary(players=game.n, seed=seed, wins=[0] * game.n, teams=teams,
                    agents=tuple(_spec(a) for a in agents) if agents else ("random",) * game.n, score=score_name,
-                   tally=Tally(game.n, teams, score_name is not None))
+                   tally=Tally(game.n, teams, score_name is not None, options))
 
 
 def _simulate_batch(task) -> Summary:
     """In a worker: the games of one index range, their examples without the final states."""
-    portable, indices, seed, agents, score, restriction = task
+    portable, indices, seed, agents, score, restriction, options = task
     game = portable.game()
     fn = None if score is None else score[1] or game.score_of
-    part = _empty(game, seed, agents, None if score is None else score[0])
+    part = _empty(game, seed, agents, None if score is None else score[0], options)
     for i in indices:
-        part.add(*play(game, game_rng(seed, i), i, agents, fn, restriction))
+        part.add(*play(game, game_rng(seed, i), i, agents, fn, restriction, options))
         if played():
             break
     part.examples = {k: Played(p.index, p.actions, None) for k, p in part.examples.items()}

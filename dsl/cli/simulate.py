@@ -76,8 +76,10 @@ def simulate(file, variants, players, games, seed, as_json, lang, save_replays, 
     restriction = restriction_or_exit(bans, ban_seats, players)
     # Ctrl-C stops at the next whole game or batch: the figures so far are printed, marked partial
     with pool_or_exit(workers, scheduler) as pool, stoppable():
+        # the table printed shows no option or card use: reading them would nearly double the cost
         summary = simulate_or_exit(game, games, seed, f"simulating {rules.game.name}", score=score,
-                                   agents=agents, restriction=restriction, pool=pool, show_progress=show_progress)
+                                   agents=agents, restriction=restriction, pool=pool, show_progress=show_progress,
+                                   options=as_json)
     if summary.partial and not summary.games:
         _fail("stopped (Ctrl-C) before any game was played", STOPPED)
     saved = []
@@ -132,14 +134,14 @@ def _crossed(r) -> dict:
 
 
 def simulate_or_exit(game, games, seed, label, agents=None, score=None, restriction=None, pool=None,
-                     show_progress=False):
+                     show_progress=False, options=True):
     """Run a simulation with its progress on a terminal (or with `show_progress`); a bad --score
     exits cleanly."""
     try:
         scoring = score_of(game, score)
     except ValueError as e:
         _fail(f"--score: {e}", 2)
-    kw = dict(agents=agents, score=scoring, restriction=restriction, pool=pool)
+    kw = dict(agents=agents, score=scoring, restriction=restriction, pool=pool, options=options)
     if show_progress or (sys.stderr.isatty() and games >= 200):
         with Progress(games, label) as progress:
             return run_simulation(game, games, seed, progress=progress, **kw)
