@@ -51,13 +51,15 @@ def check_length_sentence(data, sentence):
     assert [int(q[-1]) for q in quoted] == [c["players"] for c in data["configs"]]
     for mean, lo, hi, rounds, rlo, rhi, players in quoted:
         c = config(data, int(players))
-        lengths = c["lengths"]
+        # the JSON keeps each length with its number of games: [[decisions, games], ...]
+        lengths = [v for v, k in c["lengths"] for _ in range(k)]
+        rounds_of = [v for v, k in c["rounds"] for _ in range(k)]
         half = t_quantile(0.975, len(lengths) - 1) * statistics.stdev(lengths) / len(lengths) ** 0.5
         assert int(mean) == round(statistics.fmean(lengths)) == round(c["summary"]["metrics"]["decisions"]["mean"])
         assert (int(lo), int(hi)) == (round(statistics.fmean(lengths) - half), round(statistics.fmean(lengths) + half))
-        assert bool(rounds) == (max(c["rounds"]) > 0)       # no rounds quoted for a game without them
+        assert bool(rounds) == (max(rounds_of) > 0)       # no rounds quoted for a game without them
         if rounds:
-            assert float(rounds) == round(statistics.fmean(c["rounds"]), 1)
+            assert float(rounds) == round(statistics.fmean(rounds_of), 1)
     games = sum(c["summary"]["games"] for c in data["configs"])
     dead = sum(c["summary"]["metrics"]["outcomes"]["dead_end"]["count"] for c in data["configs"])
     said = re.search(r"(\d+)% end in a dead end", sentence)

@@ -147,6 +147,8 @@ def test_auto_workers_shrink_in_workers_once_the_run_proves_long(monkeypatch, ev
 def test_a_local_dask_cluster_gives_the_single_process_output(monkeypatch, three_findings):
     distributed = pytest.importorskip("distributed")
     monkeypatch.setattr(batches, "DASK_MIN_GAMES", 10)      # several tasks from a small run
+    # no game timed here first: the batches are then DASK_MIN_GAMES long, whatever the clock says
+    monkeypatch.setattr(batches, "timed_here", lambda total, play: 0)
     alone = [_out(SIMULATE), _out(FUZZ), _out(three_findings)]
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
                                   dashboard_address=None) as cluster:

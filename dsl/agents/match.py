@@ -16,15 +16,18 @@ and the random seats never do. When every game has a winner it equals
 (best score - 1/n) / (1 - 1/n), how far the best agent gets from the fair share toward
 always winning; unlike that, it is not pulled down by dead ends, which are worth 0 to all.
 
-May import .play and .spec, and the analyses' `game_rng`, `play_all` and `played` (where games are played).
+May import .play and .spec, and the analyses' `game_rng`, `play_all` and `played` (where games are played)
+and `Histogram`.
 """
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Callable, Optional
 
 from ..analyses.batches import play_all, played
 from ..analyses.simulate import game_rng
+from ..analyses.stats import Histogram
 from .play import play
 from .search import win_share
 
@@ -42,15 +45,52 @@ def wilson(score: float, n: int, z: float = Z95) -> tuple:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def mean_interval(values: list, z: float = Z95) -> tuple:
-    """(mean, low, high): the mean with its normal-approximation interval (sample deviation)."""
-    n = len(values)
+def mean_interval(values, z: float = Z95) -> tuple:
+    """(mean, low, high): the mean with its normal-approximation interval (sample deviation), of
+    a list or a Histogram, computed exactly from the values' histogram."""
+    h = values if isinstance(values, Histogram) else Histogram.of(values)
+    n = len(h)
     if n == 0:
         return 0.0, 0.0, 0.0
-    mean = sum(values) / n
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
-    half = z * sd / math.sqrt(n)
+    mean = h.mean()
+    half = z * (h.stdev() if n > 1 else 0.0) / math.sqrt(n)
     return mean, mean - half, mean + half
+
+
+class MatchTally:
+    """A match's games folded in one at a time, as exact sums (the utilities are fractions such
+    as 1/3, kept as Fractions) and a histogram of the advantages, so the tallies of any split of
+    the games merge to the same figures to the bit. Nothing is kept per game."""
+
+    def __init__(self, n: int):
+        self.n = n
+        self.games = self.wins = self.shared = self.draws = self.losses = self.dead = self.turns = 0
+        self.score = Fraction(0)
+        self.by_seat = [[Fraction(0), 0] for _ in range(n)]
+        self.gaps = Histogram()
+
+    def fold(self, i: int, end: tuple) -> None:
+        """Game i's end, as `_match_game` gives it."""
+        u, won, ended, dead_end, moves = end
+        n, seat = self.n, i % self.n
+        r = Fraction(u[seat])
+        self.gaps.add(float(r - (sum(map(Fraction, u)) - r) / (n - 1)) if n > 1 else 0.0)
+        self.games += 1
+        self.score += r
+        self.by_seat[seat][0] += r
+        self.by_seat[seat][1] += 1
+        self.wins += r == 1
+        self.shared += 0 < r < 1 and won
+        self.draws += not won and ended
+        self.losses += r == 0 and won
+        self.dead += dead_end
+        self.turns += moves
+
+    def merge(self, other: "MatchTally") -> None:
+        for name in ("games", "wins", "shared", "draws", "losses", "dead", "turns", "score"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.by_seat = [[t + u, c + d] for (t, c), (u, d) in zip(self.by_seat, other.by_seat)]
+        self.gaps.merge(other.gaps)
 
 
 def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], None]] = None,
@@ -59,45 +99,28 @@ def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], 
     pool: a batches.Pool to play the games in (the result is the same without it)."""
     n = game.n
     fair = 1 / n
-    ends = []
+    tally = MatchTally(n)
 
     def here(i):
-        ends.append(_match_game(game, a, b, seed, i))
+        tally.fold(i, _match_game(game, a, b, seed, i))
         if progress is not None:
             progress(1)
     for part in play_all(pool, game, games, here, _match_batch, lambda portable, r: (portable, a, b, seed, r),
                          progress, (a, b)):
-        ends += part
-    score = 0.0
-    wins = shared = draws = losses = dead = 0
-    by_seat = [[0.0, 0] for _ in range(n)]
-    turns = 0
-    gaps = []
-    # summed game by game in index order: float sums come out the same for any split
-    for i, (u, won, ended, dead_end, moves) in enumerate(ends):
-        seat = i % n
-        r = u[seat]
-        gaps.append(r - (sum(u) - r) / (n - 1) if n > 1 else 0.0)
-        score += r
-        by_seat[seat][0] += r
-        by_seat[seat][1] += 1
-        wins += r == 1.0
-        shared += 0 < r < 1 and won
-        draws += not won and ended
-        losses += r == 0 and won
-        dead += dead_end
-        turns += moves
+        tally.merge(part)
+    score = float(tally.score)
     lo, hi = wilson(score, games)
-    mean, a_lo, a_hi = mean_interval(gaps)
+    mean, a_lo, a_hi = mean_interval(tally.gaps)
     verdict = (f"{a.name} is stronger" if a_lo > 0 else f"{b.name} is stronger" if a_hi < 0
                else "no clear difference")
     return {
         "a": a.name, "b": b.name, "players": n, "games": games, "seed": seed,
         "score": round(score / games, 4), "ci95": [round(lo, 4), round(hi, 4)], "fair_share": round(fair, 4),
         "advantage": round(mean, 4), "advantage_ci95": [round(a_lo, 4), round(a_hi, 4)],
-        "wins": wins, "shared_wins": shared, "draws": draws, "losses": losses, "dead_end_games": dead,
-        "score_by_seat": {str(k + 1): round(t / c, 4) if c else None for k, (t, c) in enumerate(by_seat)},
-        "mean_turns": round(turns / games, 2) if games else 0.0,
+        "wins": tally.wins, "shared_wins": tally.shared, "draws": tally.draws, "losses": tally.losses,
+        "dead_end_games": tally.dead,
+        "score_by_seat": {str(k + 1): round(float(t / c), 4) if c else None for k, (t, c) in enumerate(tally.by_seat)},
+        "mean_turns": round(tally.turns / games, 2) if games else 0.0,
         "verdict": verdict,
     }
 
@@ -112,15 +135,16 @@ def _match_game(game, a, b, seed: int, i: int) -> tuple:
     return tuple(win_share(game, s)), bool(s.outcome), s.outcome is not None, s.dead_end is not None, s.moves
 
 
-def _match_batch(task) -> list:
-    """In a worker: how the games of one index range ended."""
+def _match_batch(task) -> MatchTally:
+    """In a worker: the games of one index range, folded."""
     portable, a, b, seed, indices = task
     game = portable.game()
-    ends = []
+    tally = MatchTally(game.n)
     for i in indices:
-        ends.append(_match_game(game, a, b, seed, i))
-        played()
-    return ends
+        tally.fold(i, _match_game(game, a, b, seed, i))
+        if played():
+            break
+    return tally
 
 
 def skill(game, levels: list, opponent, games: int, seed: int,

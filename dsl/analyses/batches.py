@@ -2,13 +2,14 @@
 in worker processes (or on a Dask cluster) and merged back in index order.
 
 Game i of a run with seed S draws from its own `game_rng(S, i)`, and a fuzz batch from its
-own Hypothesis seed, so which process plays a game changes nothing in it. Each batch
-returns what its games left behind (whole lists, integer counts, the shortest example of
-each dead end) and the parts are merged in batch order: lists are concatenated, counts
-added, ties between examples go to the earlier game. Every figure is then computed from
-the merged per-game values exactly as one process computes it, so the output is
-byte-identical for any number of workers. (Partial float sums per batch would not be:
-float addition depends on its order.)
+own Hypothesis seed, so which process plays a game changes nothing in it. Each batch returns
+a running summary of its games (a `metrics.Tally`, a `match.MatchTally`: whole counts, exact
+sums, histograms of whole values; and the shortest example of each dead end), never their
+logs, and the parts are merged in batch order: counts and exact sums added, histograms added,
+ties between examples go to the earlier game. Every figure is then computed from the merged
+summary exactly as one process computes it from its own, so the output is byte-identical for
+any number of workers, and memory does not grow with the number of games. (Partial float
+sums per batch would not be exact: float addition depends on its order.)
 
 A worker gets picklable inputs only (the parsed rules, the player count, the seed, the
 index range, the agents, the score's name) and compiles the game itself, once per process.
@@ -22,17 +23,23 @@ command. Which process plays a game still changes nothing.
 from __future__ import annotations
 
 import hashlib
+import math
 import multiprocessing
 import os
 import pickle
 import signal
+import threading
 import time
+from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Callable, Optional
 
 BATCHES_PER_WORKER = 4      # more batches than workers, so a slow batch does not leave the others idle
-DASK_MIN_GAMES = 100        # a Dask task costs about 1 ms or more: 100 random games are a second or more of play
+DASK_MIN_GAMES = 100        # without a measured game: a Dask task costs a few milliseconds
 DASK_MIN_SEARCHED = 10      # games where an agent searches (flat:N, ismcts:N) take ten times as long or more
+DASK_BATCH_SECONDS = 2.0    # a Dask batch plays this long at least: its few ms of overhead are well under 1%
+MOST_BATCH_SECONDS = 60.0   # and at most this long, so progress moves and a lost worker loses little
+CALIBRATE_SECONDS = 0.25    # before a Dask run splits, games are played here this long to time one
 CONNECT_SECONDS = 10
 AUTO_AFTER_SECONDS = 1.0    # --workers auto: a run shorter than this never starts processes
 AUTO_REST_SECONDS = 2.0     # ... nor one with less than this left to play (a process starts in about 0.2 s)
@@ -41,6 +48,42 @@ TICK_SECONDS = 0.25         # how often a worker tells the progress bar the game
 
 class PoolError(Exception):
     """A scheduler that cannot be reached (or Dask is missing); the message says which."""
+
+
+class Stopped(Exception):
+    """Ctrl-C asked a run to stop (`stoppable`): raised between two games or two batches, never
+    inside one, so what was merged so far is whole: the figures of the games played so far."""
+
+
+_stop_asked = False
+
+
+@contextmanager
+def stoppable():
+    """Within: the first Ctrl-C asks the run to stop at the next clean point (a game played here
+    or a batch merged), where `Stopped` is raised; a second one interrupts at once, as usual.
+    Outside the main thread (where no signal handler can be set) nothing changes."""
+    global _stop_asked
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def asked(signum, frame):
+        global _stop_asked
+        _stop_asked = True
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    before = signal.signal(signal.SIGINT, asked)
+    _stop_asked = False
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+        _stop_asked = False
+
+
+def stop_if_asked() -> None:
+    if _stop_asked:
+        raise Stopped()
 
 
 class Pool:
@@ -56,6 +99,7 @@ class Pool:
         self.size = self.workers        # batches that run at once (a cluster's threads, once connected)
         self._executor = None
         self._heard = None              # the workers' ticks (`played`)
+        self._stopping = None           # the event that asks the workers' batches to stop
         self._client = None
         self._maps = 0                  # map calls so far: a late tick of an earlier one is not counted again
 
@@ -72,14 +116,22 @@ class Pool:
     def __exit__(self, exc_type, *exc):
         if self._executor is not None:
             if exc_type is not None:
-                # Ctrl-C or an error: the batches running or queued are of no use, and would
-                # keep the command waiting for them
-                for process in list((self._executor._processes or {}).values()):
-                    process.terminate()
-            self._executor.shutdown(cancel_futures=True)
+                self.stop()
+            else:
+                self._executor.shutdown(cancel_futures=True)
         if self._client is not None:
             self._client.close()
         return False
+
+    def stop(self) -> None:
+        """Ctrl-C or an error: the batches running or queued are of no use, and would keep the
+        command waiting for them. The processes end now; a cluster drops the tasks nobody waits
+        for. A later run starts new processes."""
+        if self._executor is not None:
+            for process in list((self._executor._processes or {}).values()):
+                process.terminate()
+            self._executor.shutdown(cancel_futures=True)
+            self._executor = None
 
     def grows(self, seconds: float, left: float) -> bool:
         """With --workers auto: whether a run that has played `seconds`, with about `left`
@@ -91,47 +143,78 @@ class Pool:
         if cores < 2:
             return False
         try:
-            self._executor, self._heard = _processes(cores)
+            self._executor, self._heard, self._stopping = _processes(cores)
         except (OSError, NotImplementedError, ImportError):    # a system without worker processes: stay here
             self.auto = False
             return False
         self.workers = self.size = cores
         return True
 
-    def split(self, total: int, agents=(), start: int = 0) -> list[range]:
+    def split(self, total: int, agents=(), start: int = 0, per_game: Optional[float] = None) -> list[range]:
         """Consecutive index ranges covering range(start, total): about BATCHES_PER_WORKER per
-        worker, and on Dask a second or more of play each (the last one may be shorter).
-        `agents`: the agents playing, when some may search."""
-        least = 1
+        worker; on Dask each DASK_BATCH_SECONDS or more of play, at `per_game` seconds a game
+        (when measured; else DASK_MIN_GAMES, or DASK_MIN_SEARCHED games when `agents` may search),
+        and at most MOST_BATCH_SECONDS (the last one may be shorter)."""
+        size = max((total - start) // (self.size * BATCHES_PER_WORKER), 1)
         if self.scheduler:
-            searching = any(a is not None and getattr(a, "name", "") != "random" for a in agents or ())
-            least = DASK_MIN_SEARCHED if searching else DASK_MIN_GAMES
-        size = max(least, (total - start) // (self.size * BATCHES_PER_WORKER), 1)
+            if per_game:
+                size = max(size, math.ceil(DASK_BATCH_SECONDS / per_game))
+            else:
+                searching = any(a is not None and getattr(a, "name", "") != "random" for a in agents or ())
+                size = max(size, DASK_MIN_SEARCHED if searching else DASK_MIN_GAMES)
+        if per_game:
+            size = min(size, max(1, int(MOST_BATCH_SECONDS / per_game)))
         return [range(a, min(a + size, total)) for a in range(start, total, size)]
 
     def map(self, fn: Callable, tasks: list, progress: Optional[Callable[[int], None]] = None,
             sizes: Optional[list] = None) -> list:
-        """fn(task) for every task, in the workers; the results in the order of `tasks`.
+        """fn(task) for every task, in the workers; the results in the order of `tasks`."""
+        return list(self.in_order(fn, tasks, progress, sizes))
+
+    def in_order(self, fn: Callable, tasks: list, progress: Optional[Callable[[int], None]] = None,
+                 sizes: Optional[list] = None):
+        """fn(task) for every task, in the workers, yielded in the order of `tasks` as soon as each
+        and those before it are back: the caller merges them as they come, and only results that
+        came back early wait here (memory bounded by the batches running, not by the run).
         progress(n), in this process, with the games played since it was last called: as the
         local workers play them (about every TICK_SECONDS, through `played`) and as each task,
         of sizes[i] games, finishes."""
         sizes = sizes or [0] * len(tasks)
+        early, following = {}, 0        # results back before those ahead of them; the next to yield
         if self._client is not None:
-            from distributed import as_completed as finished
+            from distributed import as_completed
             futures = self._client.map(fn, tasks, pure=False)
             index = {f.key: i for i, f in enumerate(futures)}
-            for f in finished(futures, loop=self._client.loop):
-                if progress is not None:
-                    progress(sizes[index[f.key]])
-            return self._client.gather(futures)
+            arriving = as_completed(futures, loop=self._client.loop)
+            del futures                 # a result is let go on the cluster once it is here
+            while not arriving.is_empty():
+                stop_if_asked()         # the batches running are dropped: they hold a minute of play at most
+                ready = arriving.next_batch(block=False)
+                if not ready:
+                    time.sleep(TICK_SECONDS / 5)
+                    continue
+                for f in ready:
+                    i = index[f.key]
+                    early[i] = f.result()
+                    if progress is not None:
+                        progress(sizes[i])
+                del ready, f
+                while following in early:
+                    yield early.pop(following)
+                    following += 1
+            return
         if self._executor is None:
-            self._executor, self._heard = _processes(self.workers)
+            self._executor, self._heard, self._stopping = _processes(self.workers)
         self._maps += 1
         futures = {self._executor.submit(_batch, fn, t, (self._maps, i)): i for i, t in enumerate(tasks)}
-        results = [None] * len(tasks)
         told = [0] * len(tasks)         # games of each task already given to progress; None once it is done
         pending = set(futures)
+        stopping = False
         while pending:
+            if _stop_asked and not stopping:
+                # each batch returns the games it has played (`played`): they are merged, then Stopped
+                stopping = True
+                self._stopping.set()
             ready, pending = wait(pending, timeout=TICK_SECONDS, return_when=FIRST_COMPLETED)
             while not self._heard.empty():
                 (run, i), n = self._heard.get()
@@ -139,33 +222,41 @@ class Pool:
                     told[i] += n
                     progress(n)
             for f in ready:
-                i = futures[f]
-                results[i] = f.result()
-                if progress is not None and sizes[i] > told[i]:
+                i = futures.pop(f)
+                early[i] = f.result()
+                if progress is not None and sizes[i] > told[i] and not stopping:   # a stopped batch played less
                     progress(sizes[i] - told[i])
                 told[i] = None
-        return results
+            while following in early:
+                yield early.pop(following)
+                following += 1
+        if stopping:
+            self._stopping.clear()
+            raise Stopped()
 
 
 def _processes(workers: int) -> tuple:
-    """Worker processes, and the queue each tells the games it plays to (`played`)."""
-    ticks = multiprocessing.SimpleQueue()
-    return ProcessPoolExecutor(workers, initializer=_worker_started, initargs=(ticks,)), ticks
+    """Worker processes, the queue each tells the games it plays to (`played`), and the event
+    that asks their batches to stop (Ctrl-C)."""
+    ticks, stopping = multiprocessing.SimpleQueue(), multiprocessing.Event()
+    return ProcessPoolExecutor(workers, initializer=_worker_started, initargs=(ticks, stopping)), ticks, stopping
 
 
-def _worker_started(ticks):
+def _worker_started(ticks, stopping):
     """Ctrl-C reaches every process of the terminal: a worker leaves it to the command, which
     stops the workers (Pool.__exit__), so no batch is cut off at a random place and reported.
     SIGTERM, which the command sends to stop them, ends a worker whatever handler the command
     had for it when the worker was forked."""
-    global _ticks
+    global _ticks, _stopping
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _ticks = ticks
+    _ticks, _stopping = ticks, stopping
 
 
-# In a worker process: where it tells the games it plays, for which batch, how many not yet told, since when
+# In a worker process: where it tells the games it plays, whether to stop, for which batch, how
+# many not yet told, since when
 _ticks = None
+_stopping = None
 _playing = None
 _untold = 0
 _told_at = 0.0
@@ -177,18 +268,20 @@ def _batch(fn, task, key):
     return fn(task)
 
 
-def played(games: int = 1) -> None:
+def played(games: int = 1) -> bool:
     """A batch's loop, in a worker, has played more games: the command's progress bar hears of
-    them about every TICK_SECONDS (Pool.map), not only when the batch ends. Elsewhere (this
-    process, a Dask worker) nothing."""
+    them about every TICK_SECONDS (Pool.map), not only when the batch ends. True when the
+    command asks the batches to stop (Ctrl-C): the loop then returns what it has played so far.
+    Elsewhere (this process, a Dask worker) nothing, and False."""
     global _untold, _told_at
     if _ticks is None:
-        return
+        return False
     _untold += games
     now = time.monotonic()
     if now - _told_at >= TICK_SECONDS:
         _ticks.put((_playing, _untold))
         _untold, _told_at = 0, now
+    return _stopping.is_set()
 
 
 def play_all(pool: Optional[Pool], game, total: int, here: Callable[[int], None], batch: Callable,
@@ -196,16 +289,30 @@ def play_all(pool: Optional[Pool], game, total: int, here: Callable[[int], None]
     """Games 0 to total - 1, where `pool` says: here(i) plays game i in this process until every
     game is played or the pool (of workers from the start, or auto and grown) takes the rest in
     batches, batch(task(portable, indices)) in its workers (which call `played` for each game),
-    progress(n) here as they play. The batches' results in index order (none when every game
-    was played here)."""
-    first = 0
+    progress(n) here as they play. The batches' results in index order, each as soon as it can
+    be merged (none when every game was played here)."""
+    first, clock = 0, time.perf_counter()
     if pool is None or not pool.parallel:
         first = played_here(pool, total, here)
         if first == total:
             return []
+    elif pool.scheduler:
+        first = timed_here(total, here)
+    per_game = (time.perf_counter() - clock) / first if first else None
     portable = Portable(game.rules, game.n)
-    ranges = pool.split(total, agents, first)
-    return pool.map(batch, [task(portable, r) for r in ranges], progress, [len(r) for r in ranges])
+    ranges = pool.split(total, agents, first, per_game)
+    return pool.in_order(batch, [task(portable, r) for r in ranges], progress, [len(r) for r in ranges])
+
+
+def timed_here(total: int, play: Callable[[int], None]) -> int:
+    """play(i) for the first games of a Dask run, here, for CALIBRATE_SECONDS (and one game at
+    least, a hundredth of the run at most): the time a game takes sizes the batches. How many."""
+    clock, i = time.perf_counter(), 0
+    while i < max(1, total // 100) and (i == 0 or time.perf_counter() - clock < CALIBRATE_SECONDS):
+        stop_if_asked()
+        play(i)
+        i += 1
+    return i
 
 
 def played_here(pool: Optional[Pool], total: int, play: Callable[[int], None]) -> int:
@@ -218,6 +325,7 @@ def played_here(pool: Optional[Pool], total: int, play: Callable[[int], None]) -
             seconds = time.perf_counter() - clock
             if pool.grows(seconds, (total - i) * seconds / i):
                 return i
+        stop_if_asked()
         play(i)
     return total
 

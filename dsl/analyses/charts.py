@@ -38,14 +38,14 @@ def _say(lang: str, en: str, ja: str) -> str:
 
 
 def length_histogram(series: dict, what: str = "decisions", lang: str = "en") -> str:
-    """series: label -> list of lengths, one histogram outline each; what: decisions or rounds."""
+    """series: label -> the lengths as [length, games] pairs, sorted, one histogram outline each; what: decisions or rounds."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 2.8))
-    top = max((max(v) for v in series.values() if v), default=1)
+    top = max((v[-1][0] for v in series.values() if v), default=1)
     # one bin a length while they fit, so a bar sits on its own number
     bins = [x - 0.5 for x in range(top + 2)] if top < 60 else [i * (top + 1) / 40 for i in range(41)]
-    for k, (label, values) in enumerate(series.items()):
-        ax.hist(values, bins=bins, histtype="step", linewidth=1.5,
+    for k, (label, pairs) in enumerate(series.items()):
+        ax.hist([v for v, _ in pairs], weights=[n for _, n in pairs], bins=bins, histtype="step", linewidth=1.5,
                 color=COLOURS[k % len(COLOURS)], label=label)
     ax.set_xlabel(_say(lang, f"{what} per game", {"decisions": "1ゲームの判断数", "rounds": "1ゲームのラウンド数"}[what]))
     ax.set_ylabel(_say(lang, "games", "ゲーム数"))

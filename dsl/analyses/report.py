@@ -63,9 +63,9 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
                              "count": summary.dead_ends[key]["count"], "where": summary.dead_ends[key]["where"],
                              "narration": lines[-REPLAY_LINES:], "cut": max(0, len(lines) - REPLAY_LINES)})
             configs.append({"players": n, "agents": label, "agent_specs": result["agents"], "summary": result,
-                            "lengths": [g.decisions for g in summary.logs],
-                            "rounds": [g.rounds for g in summary.logs], "dead_end_games": dead,
-                            "first_player": None if _starts_together(game) else _first_player(summary.logs, n)})
+                            "lengths": summary.tally.decisions.pairs(),
+                            "rounds": summary.tally.rounds.pairs(), "dead_end_games": dead,
+                            "first_player": None if _starts_together(game) else summary.tally.first_player()})
     g = rules.game
     skills = [_skill(compiled(rules, n), skill, seed, progress, pool) for n in player_counts] if skill else None
     return {"skill": skills, "game": g.name, "file": rules.path, "variants": [v.path for v in rules.variants],
@@ -99,19 +99,6 @@ def _starts_together(game: Game) -> bool:
     return type(pause) is Choice and pause.simultaneous
 
 
-def _first_player(logs, n_players: int) -> dict:
-    """How often the player who acts first wins alone, among the games someone won (as a seat's
-    share is judged: dead ends and draws would lower every seat alike). The player who acts first
-    is the seat of each game's first decision: seat 1 only where the rules start there."""
-    from .stats import wilson
-    decided = [g for g in logs if g.choices and g.end == "won"]
-    won = sum(1 for g in decided if g.winners == (g.choices[0][0],))
-    lo, hi = wilson(won, len(decided))
-    return {"count": won, "n": len(decided), "value": round(won / len(decided), 4) if decided else 0.0,
-            "ci95": [round(lo, 4), round(hi, 4)], "fair_share": round(1 / n_players, 4),
-            "seats": [sum(1 for g in logs if g.choices and g.choices[0][0] == s) for s in range(n_players)]}
-
-
 def _skill(game: Game, skill: tuple, seed: int, progress, pool) -> dict:
     """How much a stronger agent gains over random seats at one player count."""
     from ..agents import RandomAgent, parse_agent
@@ -130,7 +117,7 @@ def chart_set(data: dict, lang: str = "en") -> dict:
     configs = data["configs"]
     shown = {_label(c): _label(c, lang) for c in configs}
     out = {"lengths": charts.length_histogram({shown[_label(c)]: c["lengths"] for c in configs}, "decisions", lang)}
-    if any(c["rounds"] and max(c["rounds"]) > 0 for c in configs):
+    if any(c["rounds"] and c["rounds"][-1][0] > 0 for c in configs):
         out["rounds"] = charts.length_histogram({shown[_label(c)]: c["rounds"] for c in configs}, "rounds", lang)
     wins, fair = {}, {}
     for c in configs:
@@ -250,7 +237,7 @@ def summary(data: dict, lang: str = "en") -> list:
 
 
 def _length_sentences(configs, who, lang, say) -> list:
-    from .stats import mean_interval
+    from .stats import Histogram, mean_interval
     parts = []
     if len(configs) > 4:        # many player counts: the shortest and the longest, the table has the rest
         by_length = sorted(configs, key=lambda c: (c["summary"]["metrics"]["decisions"]["mean"], c["players"]))
@@ -259,10 +246,10 @@ def _length_sentences(configs, who, lang, say) -> list:
         quoted = {id(c) for c in configs}
     for c in (c for c in configs if id(c) in quoted):
         m = c["summary"]["metrics"]
-        lo, hi = mean_interval(c["lengths"])
+        lo, hi = mean_interval(Histogram.of_pairs(c["lengths"]))
         rounds = ""
         if m["rounds"]["max"]:
-            rlo, rhi = mean_interval(c["rounds"])
+            rlo, rhi = mean_interval(Histogram.of_pairs(c["rounds"]))
             rounds = say(f", {m['rounds']['mean']:.1f} rounds [{rlo:.1f}, {rhi:.1f}]",
                          f"、{m['rounds']['mean']:.1f}ラウンド [{rlo:.1f}, {rhi:.1f}]")
         parts.append(say(f"{m['decisions']['mean']:.0f} decision{'' if round(m['decisions']['mean']) == 1 else 's'} {interval((lo, hi), False)}{rounds} at "

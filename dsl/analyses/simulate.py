@@ -8,7 +8,6 @@ is given; `Restriction` bans options for some seats. May import the engine and `
 from __future__ import annotations
 
 import random
-import statistics
 import weakref
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -17,7 +16,9 @@ from ..engine import CHANCE, Game
 from ..engine.program import Chance as _Chance, Choice, CounterScore
 from ..engine.state import State
 from ..engine.values import Piece
-from .batches import play_all, played
+from .batches import Stopped, play_all, played
+from .metrics import GameLog, Tally
+from .stats import Histogram
 
 
 def _added(totals: list, more) -> list:
@@ -102,16 +103,22 @@ class Restriction:
 
 
 def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] = None,
-         score: Optional[Callable] = None, restriction: Optional[Restriction] = None) -> tuple:
+         score: Optional[Callable] = None, restriction: Optional[Restriction] = None, options: bool = True) -> tuple:
     """Play one game and log what the metrics need: (Played, GameLog). With neither agents nor
-    a restriction it plays exactly the game `play_random` plays with the same rng."""
-    from .metrics import GameLog
+    a restriction it plays exactly the game `play_random` plays with the same rng. Without
+    `options` each decision is logged as (seat, moves offered) only: what every figure but
+    option and card use needs, read at a fraction of the cost."""
     choices, scores = [], []
     seats = range(game.n)
     readings = _readings.get(game)
     if readings is None:
         readings = _readings[game] = {}
     every_seat = None if score is None else _every_seat(score, seats)
+
+    def seat_and_moves(s, seat, moves, move):
+        if every_seat is not None:
+            scores.append(every_seat(s))
+        choices.append((seat, len(moves)))
 
     def watch(s, seat, moves, move):
         if every_seat is not None:
@@ -129,7 +136,7 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
                 keys = keys_of[names] = tuple(sorted(prefix + str(o) for o in names))
             key = prefix + str(move[0])
         choices.append((seat, len(moves), key, keys, *read_cards(move, moves)))
-    played = play_loop(game, rng, index, True, agents, restriction, watch)
+    played = play_loop(game, rng, index, True, agents, restriction, watch if options else seat_and_moves)
     s = played.state
     if every_seat is not None:
         scores.append(every_seat(s))
@@ -138,7 +145,19 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
 
 
 def _every_seat(score: Callable, seats: range) -> Callable:
-    """state -> every seat's score: the score's own `every_seat` where it has one."""
+    """state -> every seat's score: the score's own `every_seat` where it has one. A score of
+    one counter is read from its row, and most decisions change no score: the row unchanged
+    gives the tuple made last time."""
+    slots = getattr(score, "slots", None)
+    if slots is not None and len(slots) == 1:
+        slot, last = slots[0], [None, None]
+
+        def one_counter(s):
+            row = s.pvars[slot]
+            if row != last[0]:
+                last[0], last[1] = list(row), score.every_seat(s)
+            return last[1]
+        return one_counter
     own = getattr(score, "every_seat", None)
     return own if own is not None else (lambda s: tuple([score(s, p) for p in seats]))
 
@@ -268,21 +287,24 @@ class Summary:
     team_wins: dict = field(default_factory=dict)      # team number -> games its members won together
     no_winner: int = 0                 # games that ended (not in a dead end) with nobody winning
     dead_ends: dict = field(default_factory=dict)      # "rule|kind" -> {rule, kind, where, message, count}
-    turns: list = field(default_factory=list)
+    turns: Histogram = field(default_factory=Histogram)   # decisions per game
     examples: dict = field(default_factory=dict)      # "rule|kind" -> Played (the shortest)
-    logs: list = field(default_factory=list)          # one metrics.GameLog per game
+    tally: Optional[Tally] = None                     # every metric, the games' logs folded in
     teams: tuple = ()                                 # seats (from 0) of each team
     agents: tuple = ()                                # the agent spec of each seat
     score: Optional[str] = None                       # what the score is, when there is one
     payoff_games: int = 0                             # games that ended with a pay-off per seat
     payoff_totals: list = field(default_factory=list) # each seat's pay-offs over those games, added up
+    asked: int = 0                                    # the games asked for
+    partial: bool = False                             # stopped (Ctrl-C) before all of them were played
 
     def add(self, p: Played, log=None) -> None:
+        """One more game, and its metrics.GameLog (folded into the tally, not kept)."""
         s = p.state
         self.games += 1
         if log is not None:
-            self.logs.append(log)
-        self.turns.append(s.moves)
+            self.tally.fold(log)
+        self.turns.add(s.moves)
         if s.dead_end is not None:
             d = s.dead_end
             key = f"{d.rule}|{d.kind}"
@@ -310,8 +332,8 @@ class Summary:
     def merge(self, part: "Summary") -> None:
         """Add the games of the next batch: the same as adding them one by one (see batches.py)."""
         self.games += part.games
-        self.logs += part.logs
-        self.turns += part.turns
+        self.tally.merge(part.tally)
+        self.turns.merge(part.turns)
         self.wins = [a + b for a, b in zip(self.wins, part.wins)]
         self.draws += part.draws
         self.no_winner += part.no_winner
@@ -328,9 +350,10 @@ class Summary:
 
     def to_json(self) -> dict:
         finished = self.games
-        turns = self.turns or [0]
+        turns = self.turns if self.turns else Histogram({0: 1})
         return {
             "games": self.games,
+            **({"partial": True, "games_asked": self.asked} if self.partial else {}),
             "players": self.players,
             "seed": self.seed,
             "wins_by_seat": {str(i + 1): w for i, w in enumerate(self.wins)},
@@ -341,9 +364,9 @@ class Summary:
             "no_winner": self.no_winner,
             "dead_end_games": sum(d["count"] for d in self.dead_ends.values()),
             "dead_ends": sorted(self.dead_ends.values(), key=lambda d: (-d["count"], d["rule"], d["kind"])),
-            "mean_turns": round(statistics.fmean(turns), 3),
-            "median_turns": statistics.median(turns),
-            "max_turns": max(turns),
+            "mean_turns": round(turns.mean(), 3),
+            "median_turns": turns.median(),
+            "max_turns": turns.max(),
             **self.payoff_figures(),
             **self.new_figures(),
         }
@@ -358,15 +381,14 @@ class Summary:
 
     def new_figures(self) -> dict:
         """What `simulate` reports beyond its first version (keys added, none changed)."""
-        from .metrics import metrics
-        if not self.logs:
+        if self.tally is None or not self.tally.games:
             return {}
-        m = metrics(self.logs, self.players, self.teams, with_score=self.score is not None)
-        rounds = [g.rounds for g in self.logs]
+        m = self.tally.figures()
+        rounds = self.tally.rounds
         return {"agents": list(self.agents), "score_by": self.score,
                 "step_limit_games": m["outcomes"]["step_limit"]["count"],
-                "mean_rounds": round(statistics.fmean(rounds), 3), "median_rounds": statistics.median(rounds),
-                "max_rounds": max(rounds), "metrics": m}
+                "mean_rounds": round(rounds.mean(), 3), "median_rounds": rounds.median(),
+                "max_rounds": rounds.max(), "metrics": m}
 
 
 def _team_of_winners(game: Game, winners) -> Optional[int]:
@@ -380,41 +402,51 @@ def _team_of_winners(game: Game, winners) -> Optional[int]:
 
 def simulate(game: Game, n: int, seed: int, progress: Optional[Callable[[int], None]] = None,
              agents: Optional[list] = None, score: Optional[tuple] = None,
-             restriction: Optional[Restriction] = None, pool=None) -> Summary:
+             restriction: Optional[Restriction] = None, pool=None, options: bool = True) -> Summary:
     """Play n games. `agents`: one per seat (None: uniform random play); `score`: (name,
     function (state, player) -> number) for the score metrics; `pool`: a batches.Pool to
-    split the games across (the summary is the same as without it)."""
+    split the games across (the summary is the same as without it); without `options` the
+    figures leave out option and card use (`play`), which nearly doubles the cost of a game."""
     name = score[0] if score is not None else None
-    summary = _empty(game, seed, agents, name)
+    summary = _empty(game, seed, agents, name, options)
     # the declared score is compiled code: a worker takes its own game's
     sent = None if score is None else (name, None if score[1] is game.score_of else score[1])
 
     def here(i):
-        summary.add(*play(game, game_rng(seed, i), i, agents, score and score[1], restriction))
+        summary.add(*play(game, game_rng(seed, i), i, agents, score and score[1], restriction, options))
         if progress is not None:
             progress(1)
-    for part in play_all(pool, game, n, here, _simulate_batch,
-                         lambda portable, r: (portable, r, seed, agents, sent, restriction),
-                         progress, agents):
-        summary.merge(part)
+    summary.asked = n
+    try:
+        for part in play_all(pool, game, n, here, _simulate_batch,
+                             lambda portable, r: (portable, r, seed, agents, sent, restriction, options),
+                             progress, agents):
+            summary.merge(part)
+    except Stopped:
+        # Ctrl-C (batches.stoppable): the games merged so far are the figures, marked partial
+        summary.partial = True
+        if pool is not None:
+            pool.stop()
     return summary
 
 
-def _empty(game: Game, seed: int, agents, score_name) -> Summary:
-    return Summary(players=game.n, seed=seed, wins=[0] * game.n,
-                   teams=tuple(tuple(int(p) for p in t) for t in game.team_members),
-                   agents=tuple(_spec(a) for a in agents) if agents else ("random",) * game.n, score=score_name)
+def _empty(game: Game, seed: int, agents, score_name, options: bool = True) -> Summary:
+    teams = tuple(tuple(int(p) for p in t) for t in game.team_members)
+    return Summary(players=game.n, seed=seed, wins=[0] * game.n, teams=teams,
+                   agents=tuple(_spec(a) for a in agents) if agents else ("random",) * game.n, score=score_name,
+                   tally=Tally(game.n, teams, score_name is not None, options))
 
 
 def _simulate_batch(task) -> Summary:
     """In a worker: the games of one index range, their examples without the final states."""
-    portable, indices, seed, agents, score, restriction = task
+    portable, indices, seed, agents, score, restriction, options = task
     game = portable.game()
     fn = None if score is None else score[1] or game.score_of
-    part = _empty(game, seed, agents, None if score is None else score[0])
+    part = _empty(game, seed, agents, None if score is None else score[0], options)
     for i in indices:
-        part.add(*play(game, game_rng(seed, i), i, agents, fn, restriction))
-        played()
+        part.add(*play(game, game_rng(seed, i), i, agents, fn, restriction, options))
+        if played():
+            break
     part.examples = {k: Played(p.index, p.actions, None) for k, p in part.examples.items()}
     return part
 

@@ -12,7 +12,97 @@ from __future__ import annotations
 import math
 import statistics
 import warnings
+from collections import Counter
 from dataclasses import dataclass
+from fractions import Fraction
+
+
+class Histogram:
+    """How many times each value occurred: a running summary of one number per game (decisions,
+    rounds, lead changes) that merges exactly, in any order, and gives the mean, deviation,
+    quartiles and extremes exactly as `statistics` gives them from the whole list, to the bit.
+    Its size is the number of distinct values, not of games."""
+    __slots__ = ("counts",)
+
+    def __init__(self, counts=None):
+        self.counts = Counter(counts or ())
+
+    @classmethod
+    def of(cls, values) -> "Histogram":
+        return cls(Counter(values))
+
+    @classmethod
+    def of_pairs(cls, pairs) -> "Histogram":
+        """From the [value, count] pairs of `pairs()` (as the report's JSON keeps them)."""
+        return cls({v: k for v, k in pairs})
+
+    def add(self, value, times: int = 1) -> None:
+        self.counts[value] += times
+
+    def merge(self, other: "Histogram") -> None:
+        self.counts.update(other.counts)
+
+    def pairs(self) -> list:
+        return [[v, k] for v, k in sorted(self.counts.items())]
+
+    def __len__(self) -> int:
+        return sum(self.counts.values())
+
+    def __bool__(self) -> bool:
+        return bool(self.counts)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Histogram) and +self.counts == +other.counts
+
+    def exact_sum(self):
+        """The sum of every value, exactly (an int for whole numbers, else a Fraction)."""
+        return sum((Fraction(v) if type(v) is float else v) * k for v, k in self.counts.items())
+
+    def mean(self) -> float:
+        """statistics.fmean of the values: their sum, correctly rounded, over their number."""
+        n = len(self)
+        return float(self.exact_sum()) / n if n else 0.0
+
+    def stdev(self) -> float:
+        """statistics.stdev of the values (n >= 2): the exact sum of squares, as it computes it."""
+        n = len(self)
+        sx = sxx = 0
+        for v, k in self.counts.items():
+            x = Fraction(v) if type(v) is float else v
+            sx += x * k
+            sxx += x * x * k
+        mss = Fraction(n * sxx - sx * sx, n) / (n - 1)
+        return statistics._float_sqrt_of_frac(mss.numerator, mss.denominator)
+
+    def _at(self, index: int):
+        """The value at `index` of the values sorted."""
+        for v, k in sorted(self.counts.items()):
+            if index < k:
+                return v
+            index -= k
+        raise IndexError(index)
+
+    def quartiles(self) -> list:
+        """statistics.quantiles(values, n=4, method='inclusive'), n >= 2."""
+        m = len(self) - 1
+        out = []
+        for i in range(1, 4):
+            j, delta = divmod(i * m, 4)
+            out.append((self._at(j) * (4 - delta) + self._at(j + 1) * delta) / 4)
+        return out
+
+    def median(self):
+        """statistics.median of the values."""
+        n = len(self)
+        if n % 2:
+            return self._at(n // 2)
+        return (self._at(n // 2 - 1) + self._at(n // 2)) / 2
+
+    def min(self):
+        return min(self.counts)
+
+    def max(self):
+        return max(self.counts)
 
 @dataclass(frozen=True)
 class Metric:
@@ -20,13 +110,13 @@ class Metric:
     kind: str                 # 'rate': successes out of n | 'mean': one value per game
     successes: int = 0
     n: int = 0
-    values: tuple = ()
+    values: Histogram = None  # of a mean: the values, as a Histogram
 
     @property
     def estimate(self) -> float:
         if self.kind == "rate":
             return self.successes / self.n if self.n else 0.0
-        return statistics.fmean(self.values) if self.values else 0.0
+        return self.values.mean()
 
     def interval(self) -> tuple[float, float]:
         if self.kind == "rate":
@@ -44,9 +134,9 @@ def summary_metrics(summary) -> list[Metric]:
     for key in sorted(summary.dead_ends):
         d = summary.dead_ends[key]
         out.append(Metric(f"dead end: {d['rule']}: {d['kind']}", "rate", d["count"], n))
-    out.append(Metric("decisions per game", "mean", values=tuple(summary.turns)))
-    if summary.logs:
-        out.append(Metric("rounds per game", "mean", values=tuple(g.rounds for g in summary.logs)))
+    out.append(Metric("decisions per game", "mean", values=summary.turns))
+    if summary.tally is not None and summary.tally.games:
+        out.append(Metric("rounds per game", "mean", values=summary.tally.rounds))
     return out
 
 
@@ -70,13 +160,14 @@ def wilson(k: int, n: int) -> tuple[float, float]:
 
 
 def mean_interval(values) -> tuple[float, float]:
-    """Student's t 95% interval for the mean."""
-    n = len(values)
+    """Student's t 95% interval for the mean of the values (a list or a Histogram)."""
+    h = values if isinstance(values, Histogram) else Histogram.of(values)
+    n = len(h)
     if n < 2:
-        m = float(values[0]) if values else 0.0
+        m = float(h.min()) if n else 0.0
         return (m, m)
-    m = statistics.fmean(values)
-    half = t_quantile(0.975, n - 1) * statistics.stdev(values) / math.sqrt(n)
+    m = h.mean()
+    half = t_quantile(0.975, n - 1) * h.stdev() / math.sqrt(n)
     return (m - half, m + half)
 
 
@@ -88,16 +179,19 @@ def fisher_exact(k1: int, n1: int, k2: int, n2: int) -> float:
 
 
 def welch(a, b) -> float:
-    """Two-sided p-value of Welch's t-test for the means of a and b."""
+    """Two-sided p-value of Welch's t-test for the means of a and b (lists or Histograms)."""
+    a, b = (x if isinstance(x, Histogram) else Histogram.of(x) for x in (a, b))
     if len(a) < 2 or len(b) < 2:
         return 1.0
-    if statistics.variance(a) + statistics.variance(b) == 0:
+    sa, sb = a.stdev(), b.stdev()
+    if sa + sb == 0:
         # scipy gives nan for two constant samples; equal constants do not differ, unequal ones surely do
-        return 1.0 if statistics.fmean(a) == statistics.fmean(b) else 0.0
+        return 1.0 if a.mean() == b.mean() else 0.0
     with warnings.catch_warnings():
         # a side that is constant (every game 15 decisions) is exact, not a loss of precision to warn of
         warnings.simplefilter("ignore", RuntimeWarning)
-        return float(_scipy().ttest_ind(a, b, equal_var=False).pvalue)
+        return float(_scipy().ttest_ind_from_stats(a.mean(), sa, len(a), b.mean(), sb, len(b),
+                                                   equal_var=False).pvalue)
 
 
 def t_quantile(p: float, df: int) -> float:

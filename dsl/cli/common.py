@@ -180,8 +180,8 @@ def _scale_options(f):
     f = click.option("--scheduler", metavar="ADDRESS", default=None,
                      help="Play the games on the Dask cluster whose scheduler is at ADDRESS, e.g. "
                           "tcp://HOST:8786 (start it with 'dask scheduler', and 'dask worker ADDRESS' on "
-                          "machines with this playtest installed), in batches of at least 100 games "
-                          "(10 with searching agents). "
+                          "machines with this playtest installed), in batches of 2 s to a minute of play "
+                          "(a game is timed here first; fuzz: 100 games). "
                           "See docs/scale.md.")(f)
     return click.option("--workers", type=_Workers(), default="auto", show_default=True, metavar="N|auto",
                         help="Processes on this machine to play the games in (a cluster's own with "

@@ -13,6 +13,9 @@ from .common import (main, players_option, _fail, _variant_option, _load_or_exit
 from .options import (agents_option, alias, exit_if_crossed, fail_on_option, games_option, json_option, lang_option, pad, save_replays_option, say,
                       seed_option)
 from .common import RULE_FILE, within_budget_or_exit
+from .progress import Progress
+
+STOPPED = 130       # the shell's status for a command ended by Ctrl-C: these figures are partial
 
 
 def _play_options(f):
@@ -41,8 +44,11 @@ Example:
   playtest simulate games/GAME.rules --players 4 -n 20000 --workers 4   (same output, 4 processes)
   playtest simulate games/GAME.rules --players 4 --fail-on dead-ends,timeouts   (for CI)
 
+Ctrl-C stops at the next whole game: the figures of the games played so far are printed,
+marked partial ("partial": true in the JSON), and the exit status is 130.
+
 Exit status: 0, whatever the games show; 1 an error in the rules; 2 a bad command line;
-3 a finding --fail-on names was found (docs/ci-for-designers.md).""")
+3 a finding --fail-on names was found (docs/ci-for-designers.md); 130 stopped by Ctrl-C.""")
 @click.argument("file", type=RULE_FILE)
 @_variant_option
 @players_option
@@ -53,11 +59,15 @@ Exit status: 0, whatever the games show; 1 an error in the rules; 2 a bad comman
 @save_replays_option("Folder to save the shortest game of each distinct dead end, as replay files.")
 @alias("--save-dead-ends", to="save_replays", type=click.Path(file_okay=False))
 @fail_on_option("dead-ends", "timeouts", "unbalanced")
+@click.option("--progress", "show_progress", is_flag=True,
+              help="Show games done, games a second and the time left on stderr even when it is not a "
+                   "terminal (a line every 10 s); on a terminal it is shown anyway.")
 @_play_options
 @_scale_options
-def simulate(file, variants, players, games, seed, as_json, lang, save_replays, fail_on, score, agent_spec, bans,
-             ban_seats, workers, scheduler):
+def simulate(file, variants, players, games, seed, as_json, lang, save_replays, fail_on, show_progress, score,
+             agent_spec, bans, ban_seats, workers, scheduler):
     from ..analyses import replay as replay_mod
+    from ..analyses.batches import stoppable
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
     players = game.n
@@ -65,9 +75,14 @@ def simulate(file, variants, players, games, seed, as_json, lang, save_replays, 
         writable_or_exit(save_replays, "--save-replays", folder=True)
     agents = agents_or_exit(agent_spec, players)
     restriction = restriction_or_exit(bans, ban_seats, players)
-    with pool_or_exit(workers, scheduler) as pool:
+    # Ctrl-C stops at the next whole game or batch: the figures so far are printed, marked partial
+    with pool_or_exit(workers, scheduler) as pool, stoppable():
+        # the table printed shows no option or card use: reading them would nearly double the cost
         summary = simulate_or_exit(game, games, seed, f"simulating {rules.game.name}", score=score,
-                                   agents=agents, restriction=restriction, pool=pool)
+                                   agents=agents, restriction=restriction, pool=pool, show_progress=show_progress,
+                                   options=as_json)
+    if summary.partial and not summary.games:
+        _fail("stopped (Ctrl-C) before any game was played", STOPPED)
     saved = []
     if save_replays:
         for key, played in sorted(summary.examples.items()):
@@ -85,6 +100,10 @@ def simulate(file, variants, players, games, seed, as_json, lang, save_replays, 
     else:
         # the variants by file, so the heading says which rules were played
         _print_summary(rules.game.name + "".join(f" + {v}" for v in variants), result, lang)
+    if summary.partial:
+        click.echo(f"stopped (Ctrl-C) after {summary.games} of {games} games: the figures are of those games "
+                   f"(partial)", err=True)
+        sys.exit(STOPPED)
     exit_if_crossed(fail_on, _crossed(result))
 
 
@@ -115,18 +134,20 @@ def _crossed(r) -> dict:
                 f"{w['flag']} the fair share {r['metrics']['outcomes']['fair_share']:.1%}" for w in flagged)}
 
 
-def simulate_or_exit(game, games, seed, label, agents=None, score=None, restriction=None, pool=None):
-    """Run a simulation with a progress bar on a terminal; a bad --score exits cleanly."""
+def simulate_or_exit(game, games, seed, label, agents=None, score=None, restriction=None, pool=None,
+                     show_progress=False, options=True):
+    """Run a simulation with its progress on a terminal (or with `show_progress`); a bad --score
+    exits cleanly."""
     from ..analyses.simulate import scoring as score_of, simulate as run_simulation
     try:
         scoring = score_of(game, score)
     except ValueError as e:
         _fail(f"--score: {e}", 2)
-    kw = dict(agents=agents, score=scoring, restriction=restriction, pool=pool)
+    kw = dict(agents=agents, score=scoring, restriction=restriction, pool=pool, options=options)
     with agents_failing_exit(game, agents if not callable(agents) else None):
-        if sys.stderr.isatty() and games >= 200:
-            with click.progressbar(length=games, label=label, file=sys.stderr) as bar:
-                return run_simulation(game, games, seed, progress=bar.update, **kw)
+        if show_progress or (sys.stderr.isatty() and games >= 200):
+            with Progress(games, label) as progress:
+                return run_simulation(game, games, seed, progress=progress, **kw)
         return run_simulation(game, games, seed, **kw)
 
 
@@ -177,6 +198,9 @@ def _print_summary(name, r, lang):
     agents = "/".join(sorted(set(r["agents"])))
     click.echo(say(lang, f"{name}: {r['games']} games, {r['players']} players, seed {r['seed']}, {agents} play",
                    f"{name}: {r['games']}ゲーム、{r['players']}人、シード{r['seed']}、{agents}がプレイ"))
+    if r.get("partial"):
+        click.echo(say(lang, f"  partial: stopped after {r['games']} of {r['games_asked']} games",
+                       f"  途中まで: {r['games_asked']}ゲーム中{r['games']}ゲームで停止"))
     click.echo("")
     paid = r.get("mean_payoff_by_seat")
     click.echo(f"  {by:>{5 - (lang == 'ja')}}    " + say(lang, "wins  win rate  95% interval", "勝ち    勝率    95%区間")
