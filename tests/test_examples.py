@@ -52,8 +52,8 @@ def test_the_bluff_example_counts_the_dice_it_shows():
     lines = _lines(examples.example_item(Voice(rules, "en"), rules, "resolve_challenge"))
     numbers = dict(line.split(": ") for line in lines["The numbers compared"])
     face, matching, bid = (int(numbers[k]) for k in ("the bid face", "the dice that count for the bid", "the bid count"))
-    faces = [int(f) for line in lines["What happened"] if line.startswith("reveal")
-             for f in line.split(": ")[1].split(", ")]
+    faces = [int(f) for line in lines["What happened"] if " revealed: " in line
+             for f in line.split("revealed: ")[1].split(", ")]
     assert len(faces) == 15                 # three players' five dice: the first challenge of the game
     assert matching == sum(1 for f in faces if f in (face, 6))
     more = "More than the bid: the call fails, and the challenger loses the difference."

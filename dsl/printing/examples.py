@@ -181,11 +181,39 @@ def _cases_of(rule: S.Rule) -> list[Case]:
 
 
 # ---------------------------------------------------------------- the numbers
-def _value(n: Narrator, game: Game, v) -> str:
+class _Table(Narrator):
+    """The narration as a book prints it: players by their seats, teams by number, cards by name."""
+
+    def player(self, p) -> str:
+        return self.say(f"席{int(p) + 1}", f"Seat {int(p) + 1}")
+
+    def team(self, t) -> str:
+        return self.say(f"チーム{int(t) + 1}", f"Team {int(t) + 1}")
+
+    def who(self, ev) -> str:
+        return self.player(ev["player"]) + (f" ({self.team(ev['team'])})" if "team" in ev else "")
+
+    def zone(self, name) -> str:
+        base, _, rest = (name or "").partition("(")
+        decl = next((z for z in self.game.rules.of(S.Zone) if z.name == base), None)
+        key = rest.rstrip(")")
+        if decl is not None and decl.per in ("player", "team") and key.isdigit():
+            whose = (self.player if decl.per == "player" else self.team)(int(key) - 1)
+            return self.say(f"{whose}の{self.name(base)}", f"{whose}'s {self.name(base)}")
+        return super().zone(name)
+
+    def shown(self, pieces, faces) -> str:
+        """What a reveal shows: cards by name, dice by the face up."""
+        decks = {c.name for c in self.game.rules.of(S.Component) if c.kind == "deck"}
+        return self.say("、", ", ").join(self.card(p) if self.game.kind_of[p] in decks else str(self.name(f) if isinstance(f, str) else f)
+                                         for p, f in zip(pieces, faces))
+
+
+def _value(n: _Table, game: Game, v) -> str:
     if isinstance(v, Player):
         return n.player(v)
     if isinstance(v, Team):
-        return f"T{int(v) + 1}"
+        return n.team(v)
     if isinstance(v, Piece):
         return n.card(v)
     if isinstance(v, (list, tuple)):
@@ -279,7 +307,12 @@ def _told(n: Narrator, events: list, kept: set) -> list[str]:
         k = ev.get("event")
         if k in HEADINGS or k == "end" and not ev.get("winners") or k == "set" and ev["name"] not in kept:
             continue
-        text = _moved(n, ev) if k == "move" else n.event(ev).strip()
+        if k == "move":
+            text = _moved(n, ev)
+        elif k == "reveal" and ev.get("pieces"):
+            text = n.say(f"{n.zone(ev['zone'])}を公開: ", f"{n.zone(ev['zone'])} revealed: ") + n.shown(ev["pieces"], ev["shown"])
+        else:
+            text = n.event(ev).strip()
         if text and text not in out[-1:]:
             out.append(text)
     return out
@@ -292,7 +325,7 @@ def example_item(v, rules: S.RuleFile, rule_name: str) -> Optional[Item]:
     if m is None:
         return None
     game = m.before.game
-    n = Narrator(game, v.lang)
+    n = _Table(game, v.lang)
     lang = v.lang
     head = say(lang, f"実際のプレイから: {m.players}人、シード{m.seed}の対局、{m.decision}手目",
                f"From real play: {m.players} players, the game of seed {m.seed}, decision {m.decision}")
@@ -310,11 +343,36 @@ def example_item(v, rules: S.RuleFile, rule_name: str) -> Optional[Item]:
     part(("その場面", "What happened"), _told(n, lead[chosen[-1]:] if chosen else lead, kept))
     part(("比べる数", "The numbers compared"), _quantities(v, game, n, m))
     if m.case is not None:
-        text = _case_text(m.case, lang) or plain(v.expr(m.case.cond))
-        part(("当てはまる場合", "The case that holds"), [text])
+        part(("当てはまる場合", "The case that holds"), [_case_text(m.case, lang) or _case_reading(v, m)])
     part(("結果", "What follows"), _told(n, m.effects, kept))
     part(("駒の数(前 → 後)", "Pieces (before → after)"), _zone_counts(game, n, m, lang))
     return Item("example", [("", head)], lines, name=rule_name)
+
+
+def _case_reading(v, m: Moment) -> Runs:
+    """The case as the rule's own reading in the book says it, with the rule's parameters named as there."""
+    from .prose import rule_item
+
+    def find(items):
+        for it in items:
+            if it.kind == "branch" and it.span == m.case.span:
+                return it
+            got = find(it.children)
+            if got is not None:
+                return got
+    found = find([rule_item(v, m.rule)])
+    if found is None:
+        return v.expr(m.case.cond)
+    listed = [c for c in found.children if c.kind in ("all", "any")]
+    if not listed:
+        return found.runs
+    # a condition the rule sets out as a list is one line here: its parts, joined as the list says
+    joint = {"all": say(v.lang, "、かつ", "; and "), "any": say(v.lang, "、または", "; or ")}[listed[0].kind]
+    out: Runs = []
+    for k, c in enumerate(listed[0].children):
+        out += ([("", joint)] if k else []) + (c.runs if c.kind not in ("all", "any") else c.runs + [
+            ("", " ")] + [r for cc in c.children for r in cc.runs + [("", say(v.lang, "。", "; "))]])
+    return out
 
 
 def _case_text(case: Case, lang: str) -> str:
