@@ -26,6 +26,7 @@ from .labels import label
 from .cards import card_rows
 from .sheet import one_page
 from .examples import example_item
+from .figures import add_figures
 
 @dataclass
 class Entry:
@@ -339,6 +340,7 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
     undecided = index
     sections.append(Section("questions", label(lang, "questions"), entries=index, intro=label(lang, "undecided_intro")))
 
+    add_figures(v, rules, sections)
     sections = [s for s in sections if s.items or s.entries]
     title = title_of(game.texts, lang) or game.name
     facts = [label(lang, "players", lo=game.min_players, hi=game.max_players)]
