@@ -155,8 +155,9 @@ def setup_figure(v, game: Game, state) -> Optional[Item]:
 
 
 # ---------------------------------------------------------------- a card
-def card_figure(v, card) -> Item:
-    """One card as the card sheets print it, each value it carries named beside it."""
+def card_figure(v, card, number: int = 1) -> Item:
+    """One card as the card sheets print it (`card.deck` is its deck's title), each value it
+    carries named beside it; `number` tells the decks' figures apart."""
     cw, ch = 126, 176
     colour = card.suit.colour if card.suit is not None and card.suit.colour else INK
     body = [f'<rect x="4" y="4" width="{cw}" height="{ch}" rx="8" fill="#ffffff" stroke="{INK}" stroke-width="1.5"/>']
@@ -174,9 +175,9 @@ def card_figure(v, card) -> Item:
         body.append(_text(cw + 30, y, f"{title}: {value}", 11, INK, "start"))
     height = max(ch + 8, top + 22 * len(card.attrs))
     width = cw + 30 + 9 * max((len(f"{t}: {x}") for t, x in card.attrs), default=0) + 20
-    caption = say(v.lang, f"カードの見方: {v.title(card.deck)}の1枚と、それが持つ値。",
-                  f"Reading a card: one {v.title(card.deck)}, and each value it carries.")
-    return figure(f"card-{card.deck}", _svg(width, height, body), [("", caption)])
+    caption = say(v.lang, f"カードの見方: {card.deck}の1枚と、それが持つ値。",
+                  f"Reading a card: one {card.deck}, and each value it carries.")
+    return figure(f"card-{number}", _svg(width, height, body), [("", caption)])
 
 
 def _first_cards(rules: S.RuleFile, lang: str) -> list:
@@ -208,4 +209,4 @@ def add_figures(v, rules: S.RuleFile, sections: list) -> None:
         if laid is not None:
             by_key["setup"].items.insert(0, laid)
     if "components" in by_key:
-        by_key["components"].items += [card_figure(v, c) for c in _first_cards(rules, v.lang)]
+        by_key["components"].items += [card_figure(v, c, k + 1) for k, c in enumerate(_first_cards(rules, v.lang))]
