@@ -60,9 +60,25 @@ def test_the_bluff_example_counts_the_dice_it_shows():
     fewer = "Fewer than the bid: the call succeeds, and the bidder loses the difference."
     assert lines["The case that holds"] == [more if matching > bid else fewer]
     lost = abs(matching - bid)
-    moved = [line for line in lines["What follows"] if "× die move" in line]
+    moved = [line for line in lines["What follows"] if "× die moved" in line]
     assert moved and int(moved[0].split(" ")[0]) == min(lost, 5)
     assert m.players == 3 and m.seed == 1
+
+
+def test_the_pieces_a_trick_took_are_named_as_they_lay_before():
+    """Every card of the trick is named where it lay when the case held, including the card the
+    winner's own move took without the log saying from where."""
+    rules = rules_of(str(GAMES / "byzantine.rules"))
+    m = examples.moments(rules)["settle_trick"]
+    lines = _lines(examples.example_item(Voice(rules, "en"), rules, "settle_trick"))
+    played = [line for line in lines["Pieces (before → after)"] if "'s card played: 1 → 0 (" in line]
+    assert len(played) == m.players == 3
+    names = examples._Table(m.before.game, "en")
+    for line in played:
+        seat = int(line.split(" ")[1].split("'")[0])
+        zone = m.before.game.zone_names.index(f"played({seat})")
+        assert line.endswith(f"({names.card(m.before.zones[zone][0])})")
+    assert all(" from " in line for line in lines["What follows"] if " moved " in line)
 
 
 def test_a_replay_that_ends_elsewhere_stops_the_book():

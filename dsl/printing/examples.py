@@ -271,10 +271,25 @@ def _quantities(v, game: Game, n: Narrator, m: Moment) -> list[Runs]:
     return lines
 
 
+def _sourced(game: Game, before: State, events: list) -> list:
+    """The events with every move saying where it came from: a move of one chosen piece is logged
+    without it, so it is where the piece lay, followed from `before` through the moves before it."""
+    lay: dict = {}
+    out = []
+    for ev in events:
+        if ev.get("event") == "move" and ev["pieces"]:
+            if "from" not in ev:
+                p = ev["pieces"][0]
+                ev = {**ev, "from": lay.get(p, game.zone_names[before.loc[p]])}
+            lay.update((p, ev["to"]) for p in ev["pieces"])
+        out.append(ev)
+    return out
+
+
 def _zone_counts(game: Game, n: Narrator, m: Moment, lang: str) -> list[str]:
     """Each zone the rule moved pieces out of or into: how many it held before and after."""
     names = []
-    for ev in m.effects:
+    for ev in _sourced(game, m.before, m.effects):
         if ev.get("event") == "move":
             for z in (ev.get("from"), ev.get("to")):
                 if z is not None and z not in names:
@@ -283,9 +298,21 @@ def _zone_counts(game: Game, n: Narrator, m: Moment, lang: str) -> list[str]:
     out = []
     for z in names:
         if z in index:
-            a, b = len(m.before.zones[index[z]]), len(m.after.zones[index[z]])
-            out.append(f"{n.zone(z)}: {a} → {b}")
+            held = m.before.zones[index[z]]
+            a, b = len(held), len(m.after.zones[index[z]])
+            # a few cards or dice are worth naming: what the rule weighed (the cards of a trick)
+            shown = n.shown(held, [m.before.face[p] for p in held]) if 0 < a <= NAMED and _named(game, held) else ""
+            out.append(f"{n.zone(z)}: {a} → {b}" + (n.say(f"({shown})", f" ({shown})") if shown else ""))
     return out
+
+
+NAMED = 6       # pieces a zone may hold and still have them named in the count of before and after
+
+
+def _named(game: Game, pieces) -> bool:
+    """Cards and dice have a name or a face to show; tokens are alike."""
+    kinds = {c.name: c.kind for c in game.rules.of(S.Component)}
+    return all(kinds.get(game.kind_of[p]) in ("deck", "dice") for p in pieces)
 
 
 def _moved(n: Narrator, ev) -> str:
@@ -296,7 +323,7 @@ def _moved(n: Narrator, ev) -> str:
     k = len(pieces)
     if n.lang == "ja":
         return (f"{src}から" if src else "") + f"{dst}へ{what}を{k}{n.counter(pieces)}移す"
-    return f"{k} × {what} move " + (f"from {src} " if src else "") + f"to {dst}"
+    return f"{k} × {what} moved " + (f"from {src} " if src else "") + f"to {dst}"
 
 
 def _told(n: Narrator, events: list, kept: set) -> list[str]:
@@ -344,7 +371,7 @@ def example_item(v, rules: S.RuleFile, rule_name: str) -> Optional[Item]:
     part(("比べる数", "The numbers compared"), _quantities(v, game, n, m))
     if m.case is not None:
         part(("当てはまる場合", "The case that holds"), [_case_text(m.case, lang) or _case_reading(v, m)])
-    part(("結果", "What follows"), _told(n, m.effects, kept))
+    part(("結果", "What follows"), _told(n, _sourced(game, m.before, m.effects), kept))
     part(("駒の数(前 → 後)", "Pieces (before → after)"), _zone_counts(game, n, m, lang))
     return Item("example", [("", head)], lines, name=rule_name)
 
