@@ -112,3 +112,19 @@ def test_a_game_without_settling_rules_prints_no_example():
     rules = rules_of(str(GAMES / "tictactoe.rules"))
     assert examples.moments(rules) == {}
     assert "worked" not in book.render("book", "html", rules, "en").split("<body", 1)[1]
+
+
+def test_a_rule_called_with_arguments_is_shown_with_what_they_held():
+    """Dream Duels' duel is `judge(x, y)`: its numbers name the two seats' cards, and each card
+    is the one that seat revealed."""
+    rules = rules_of(str(GAMES / "dream-duels.rules"))
+    lines = _lines(examples.example_item(Voice(rules, "en"), rules, "judge"))
+    cards = [line for line in lines["The numbers compared"] if line.startswith("Seat ")]
+    assert len(cards) == 2
+    for line in cards:
+        seat, card = line.split("'s card presented: ")
+        assert f"{seat}'s card presented in battle revealed: {card}" in lines["What happened"]
+    assert all("'s the " not in line for part in lines.values() for line in part)
+    ja = _lines(examples.example_item(Voice(rules, "ja"), rules, "judge"))
+    assert [line.split("の提示")[0] for line in ja["比べる数"][:2]] == [line.split("'s")[0].replace("Seat ", "席")
+                                                                     for line in cards]

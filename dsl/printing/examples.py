@@ -27,7 +27,7 @@ from ..engine.state import State
 from ..engine.values import Piece, Player, Team
 from ..language import syntax as S
 from .narrate import Narrator
-from .runs import Item, Runs, notes_of, plain, say
+from .runs import Item, Runs, notes_of, plain, say, tidy
 
 # Seeds tried, in order, until a game reaches the rule; a rule no game of these reaches gets no example.
 SEEDS = range(1, 61)
@@ -221,10 +221,11 @@ def _value(n: _Table, game: Game, v) -> str:
     return n.value(v)
 
 
-def _evaluate(game: Game, e: S.Expr, s: State):
-    """`e` at `s`, when it reads nothing bound inside the rule (a parameter, a loop's item); else None."""
+def _evaluate(game: Game, e: S.Expr, s: State, slots: Optional[dict] = None):
+    """`e` at `s`, when it reads nothing bound inside the rule but its parameters (`slots`: each
+    parameter's slot, where known); else None."""
     try:
-        f = game.expr(e, Env(game, {}))
+        f = game.expr(e, Env(game, dict(slots or {})))
     except RuleError:
         return None
     s = s.clone()
@@ -234,6 +235,21 @@ def _evaluate(game: Game, e: S.Expr, s: State):
         return ("ok", f(s))
     except (RuleError, LookupError, TypeError, ValueError, ZeroDivisionError):
         return None
+
+
+def _parameters(game: Game, rule: S.Rule) -> Optional[dict]:
+    """parameter -> the slot a call binds it in, where the rule is called from one place only (a
+    rule is compiled in place at each call, its parameters in slots of their own, live from the
+    call's first instruction); None where it is called from several, which would be a guess."""
+    if not rule.params:
+        return {}
+    entries = [ip for ip, (owner, span) in enumerate(zip(game.owner, game.spans))
+               if owner == rule.name and span == rule.span]
+    if len(entries) != 1:
+        return None
+    first = entries[0] - len(rule.params)
+    slots = sorted(sl for sl, (a, _) in game.slot_scopes.items() if a == first)
+    return dict(zip(rule.params, slots)) if len(slots) == len(rule.params) else None
 
 
 def _sides(rules: S.RuleFile, rule: S.Rule) -> list[S.Expr]:
@@ -262,12 +278,23 @@ def _sides(rules: S.RuleFile, rule: S.Rule) -> list[S.Expr]:
     return out
 
 
-def _quantities(v, game: Game, n: Narrator, m: Moment) -> list[Runs]:
+def _given(v, game: Game, n: "_Table", m: Moment):
+    """The rule's parameters read as what they held ('Seat 1'), with their slots; none where unknown."""
+    slots = _parameters(game, m.rule)
+    if not slots:
+        return slots, v.given((), [])
+    held = [m.before.loc_slots[slots[p]] for p in m.rule.params]
+    return slots, v.given(m.rule.params, [[("", _value(n, game, x))] for x in held])
+
+
+def _quantities(v, game: Game, n: "_Table", m: Moment) -> list[Runs]:
     lines = []
-    for side in _sides(v.rules, m.rule):
-        got = _evaluate(game, side, m.before)
-        if got is not None:
-            lines.append(v.expr(side) + [("", say(v.lang, ":", ": ")), ("num", _value(n, game, got[1]))])
+    slots, given = _given(v, game, n, m)
+    with given:
+        for side in _sides(v.rules, m.rule):
+            got = _evaluate(game, side, m.before, slots)
+            if got is not None:
+                lines.append(_tidy(v.expr(side)) + [("", say(v.lang, ":", ": ")), ("num", _value(n, game, got[1]))])
     return lines
 
 
@@ -370,35 +397,36 @@ def example_item(v, rules: S.RuleFile, rule_name: str) -> Optional[Item]:
     part(("その場面", "What happened"), _told(n, lead[chosen[-1]:] if chosen else lead, kept))
     part(("比べる数", "The numbers compared"), _quantities(v, game, n, m))
     if m.case is not None:
-        part(("当てはまる場合", "The case that holds"), [_case_text(m.case, lang) or _case_reading(v, m)])
+        part(("当てはまる場合", "The case that holds"), [_case_text(m.case, lang) or _case_reading(v, game, n, m)])
     part(("結果", "What follows"), _told(n, _sourced(game, m.before, m.effects), kept))
     part(("駒の数(前 → 後)", "Pieces (before → after)"), _zone_counts(game, n, m, lang))
     return Item("example", [("", head)], lines, name=rule_name)
 
 
-def _case_reading(v, m: Moment) -> Runs:
-    """The case as the rule's own reading in the book says it, with the rule's parameters named as there."""
-    from .prose import rule_item
-
-    def find(items):
-        for it in items:
-            if it.kind == "branch" and it.span == m.case.span:
-                return it
-            got = find(it.children)
-            if got is not None:
-                return got
-    found = find([rule_item(v, m.rule)])
-    if found is None:
-        return v.expr(m.case.cond)
-    listed = [c for c in found.children if c.kind in ("all", "any")]
-    if not listed:
-        return found.runs
-    # a condition the rule sets out as a list is one line here: its parts, joined as the list says
-    joint = {"all": say(v.lang, "、かつ", "; and "), "any": say(v.lang, "、または", "; or ")}[listed[0].kind]
+def _case_reading(v, game: Game, n: "_Table", m: Moment) -> Runs:
+    """The case as the book reads it, its parameters named by what they held; a condition the
+    rule sets out as a list is one line here, its parts joined as the list says."""
+    from .blocks import conditions, is_long
+    _, given = _given(v, game, n, m)
+    with given:
+        if not is_long(m.case.cond):
+            return _tidy(v.expr(m.case.cond))
+        listed = conditions(v, m.case.cond)
+    joint = {"all": say(v.lang, "、かつ", "; and "), "any": say(v.lang, "、または", "; or ")}[listed.kind]
     out: Runs = []
-    for k, c in enumerate(listed[0].children):
-        out += ([("", joint)] if k else []) + (c.runs if c.kind not in ("all", "any") else c.runs + [
+    for k, c in enumerate(listed.children):
+        out += ([("", joint)] if k else []) + _tidy(c.runs if c.kind not in ("all", "any") else c.runs + [
             ("", " ")] + [r for cc in c.children for r in cc.runs + [("", say(v.lang, "。", "; "))]])
+    return out
+
+
+def _tidy(runs: Runs) -> Runs:
+    """English: no 'the' after a possessive, whether a run of its own or the start of a title
+    ('Seat 1's the card presented')."""
+    out = tidy(runs)
+    for i in range(1, len(out)):
+        if out[i - 1][1].endswith("'s ") and out[i][1].startswith("the "):
+            out[i] = (out[i][0], out[i][1][4:])
     return out
 
 
