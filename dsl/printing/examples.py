@@ -1,13 +1,14 @@
-"""Worked examples from real play: each rule that settles something, shown the first time it ran
-in a game the engine played.
+"""Worked examples from real play: each rule that settles something, shown the first time one of
+its cases held in a game the engine played.
 
-A rule settles something when it holds `cases` (a challenge, a trick, a battle, a war): the
-table compares quantities and one outcome follows. For each, the book plays seeded games with
-random moves (the seed and the player count are printed), replays the first that reaches the
-rule one decision at a time with narration on, and reads off what the table saw: the decision
-that led there, the quantities the cases compare as they stood when the rule began, the case
-that held, what the rule did, and the pieces it moved, counted before and after. The replay is
-the engine's own; the book is not built if it ends anywhere but where the game did, so an
+A rule settles something when it holds `cases` that weigh one quantity against another (a
+challenge, a trick, a duel, a war): the table compares and one outcome follows. For each, the
+book plays seeded games with random moves (the seed and the player count are printed), replays
+the first game that reaches one of the rule's cases one decision at a time with narration and
+coverage on, keeps the state at the moment the case held, and reads off what the table saw: the
+decision that led there, the quantities the cases compare (the rule's parameters as they were
+bound), the case, what followed, and the pieces it moved, counted before and after. The replay
+is the engine's own; the book is not built if it ends anywhere but where the game did, so an
 example can never describe a game the rules no longer play. Same rules, same examples: the
 seeds are fixed.
 
@@ -43,15 +44,15 @@ class ExampleMismatch(RuntimeError):
 
 @dataclass
 class Moment:
-    """The first time a settling rule ran, in one played game (no language yet)."""
+    """The first time one of a settling rule's cases held, in one played game (no language yet)."""
     rule: S.Rule
     seed: int
     players: int
     decision: int               # 1-based, counting chance outcomes too, as a replay file does
-    before: State               # the moment the rule began
-    after: State                # when the decision's effects were done
-    lead: list                  # events of the decision before the rule began
-    effects: list               # events from the rule on
+    before: State               # the moment the case held
+    after: State                # when what followed was done (the next step began, or FOLLOW decisions on)
+    lead: list                  # events of that decision (or from the rule's start) up to the case
+    effects: list               # events from the case on, up to the next step
     case: Optional[Case]
 
 
