@@ -4,6 +4,7 @@ outcomes, every rule that applies at any time, and how the game ends; for every 
 both languages."""
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -21,6 +22,7 @@ from printed import as_text
 SEEDS = ["bluff", "byzantine", "democracy", "dream-duels", "populus", "tictactoe"]
 
 
+@functools.lru_cache(maxsize=None)
 def _sheet(game: str, lang: str):
     rules = rules_of(str(GAMES / f"{game}.rules"))
     return rules, Voice(rules, lang), contents(rules, lang).sheet
