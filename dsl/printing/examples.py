@@ -389,7 +389,7 @@ def example_item(v, rules: S.RuleFile, rule_name: str) -> Optional[Item]:
     def part(label: tuple[str, str], items) -> None:
         items = [it if isinstance(it, list) else [("", it)] for it in items]
         if items:
-            lines.append(Item("example-part", [("term", say(lang, *label))],
+            lines.append(Item("example-part", [("", say(lang, *label))],
                               [Item("example-line", it) for it in items]))
     kept = {p for d in rules.of(S.Score) for p in d.parts}
     lead = m.lead
