@@ -427,7 +427,8 @@ def _tidy(runs: Runs) -> Runs:
     out = tidy(runs)
     for i in range(1, len(out)):
         if out[i - 1][1].endswith("'s ") and out[i][1].startswith("the "):
-            out[i] = (out[i][0], out[i][1][4:])
+            # no longer the term's title as the book defines it, so no longer set as that term
+            out[i] = ("", out[i][1][4:])
     return out
 
 
