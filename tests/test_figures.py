@@ -42,11 +42,11 @@ def test_a_board_is_drawn_with_its_coordinates_and_the_spaces_its_adjacency_join
     fills = _fills(field)
     assert len(fills) == 25
     assert fills.count(figures.ACCENT) == 1 and fills.count(figures.SHADE) == 4       # orthogonal
-    assert _texts(field)[-12:] == [str(k) for k in range(1, 6)] * 2 + ["x →", "y ↓"]
+    assert _texts(field)[-12:] == [str(k) for k in range(1, 6)] * 2 + ["column →", "row ↓"]
     grid = _svg(_board(GAMES / "tictactoe.rules"))
     assert _fills(grid).count(figures.SHADE) == 8                                      # all eight around the centre
     caption = plain(_board(GAMES / "dream-duels.rules", "ja").runs)
-    assert caption.startswith("場: 5×5のマス。") and "薄い色の4マス" in caption
+    assert caption.startswith("場: 5×5のマス。マスは列(左から1〜5)と行(上から1〜5)の番号で呼ぶ。") and "薄い色の4マス" in caption
 
 
 def test_the_setup_figure_shows_what_the_engine_put_where():

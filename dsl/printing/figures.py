@@ -95,17 +95,18 @@ def board_figure(v, game: Game, state, board: S.Board) -> Item:
         body.append(_text(PAD + (x - .5) * CELL, PAD - 9, str(x), 10, SOFT))
     for y in range(1, h + 1):
         body.append(_text(PAD - 10, PAD + (y - .5) * CELL + 4, str(y), 10, SOFT))
-    body.append(_text(PAD + w * CELL + 6, PAD - 9, "x →", 10, SOFT, "start"))
-    body.append(_text(PAD - 10, PAD + h * CELL + 16, "y ↓", 10, SOFT))
+    # the axes by their words, not letters: a letter on the page reads as a variable
+    body.append(_text(PAD + w * CELL + 6, PAD - 9, say(v.lang, "列 →", "column →"), 10, SOFT, "start"))
+    body.append(_text(PAD - 10, PAD + h * CELL + 16, say(v.lang, "行 ↓", "row ↓"), 10, SOFT, "start"))
     title = v.title(board.name)
-    ja = (f"{title}: {w}×{h}のマス。マスは列x(左から1〜{w})と行y(上から1〜{h})で呼ぶ。"
+    ja = (f"{title}: {w}×{h}のマス。マスは列(左から1〜{w})と行(上から1〜{h})の番号で呼ぶ。"
           f"濃い色のマス({cx}, {cy})に接するのは薄い色の{len(near)}マス")
-    en = (f"The {title}: {w} × {h} spaces, each named by its column x (1 to {w}, left to right) and row y "
+    en = (f"The {title}: {w} × {h} spaces, each named by its column (1 to {w}, left to right) and row "
           f"(1 to {h}, top to bottom). The {len(near)} lightly shaded spaces touch the dark one ({cx}, {cy})")
     if any(state.zones[z] for z in spaces):
         ja += "。数字はセットアップで置かれる駒の数"
         en += "; a number is how many pieces setup puts there"
-    return figure(f"board-{board.name}", _svg(PAD * 2 + w * CELL + 10, PAD * 2 + h * CELL, body),
+    return figure(f"board-{board.name}", _svg(PAD * 2 + w * CELL + 56, PAD * 2 + h * CELL, body),
                   [("", say(v.lang, ja + "。", en + "."))])
 
 
