@@ -2,6 +2,9 @@
 which must) and a displayed formula. A reading returns them as Items of kinds 'all', 'any' and
 'formula', the sentences they belong to as their parents; the HTML and Typst templates each set
 them out (a bulleted list, a formula on a line of its own), so both show the same document.
+Two more kinds are made whole elsewhere: 'example', a worked example from real play
+(examples.py: a heading, then parts of lines), and 'figure', a drawing (figures.py: the caption
+as its runs, the SVG as its one text), which the HTML puts in the page and Typst decodes.
 
 May import: the syntax and runs.py only (a leaf, as runs.py is: the constructs' readings use it).
 """

@@ -25,6 +25,8 @@ from .prose import (Item, Runs, Voice, describe, notes_of, open_question, plain,
 from .labels import label
 from .cards import card_rows
 from .sheet import one_page
+from .examples import example_item
+from .figures import add_figures
 
 @dataclass
 class Entry:
@@ -312,6 +314,9 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
             _frame_assumes([it])
             b.part(kind, d.name, [it])
             items.append(it)
+            worked = example_item(v, rules, d.name) if kind == "rule" else None
+            if worked is not None:
+                items.append(worked)        # beside the rule, not in it: a variant's diff compares the rule alone
         sections.append(Section(key, label(lang, key), items=items))
 
     ending = _endings(rules, v, lang)
@@ -335,6 +340,7 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
     undecided = index
     sections.append(Section("questions", label(lang, "questions"), entries=index, intro=label(lang, "undecided_intro")))
 
+    add_figures(v, rules, sections)
     sections = [s for s in sections if s.items or s.entries]
     title = title_of(game.texts, lang) or game.name
     facts = [label(lang, "players", lo=game.min_players, hi=game.max_players)]

@@ -1,0 +1,130 @@
+"""Worked examples from real play: which rules get one, that the numbers are the game's own,
+that a replay which ends elsewhere stops the book, and that the same book comes out twice."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from dsl.analyses.simulate import game_rng, play_random
+from dsl.engine import Game
+from dsl.printing import book, examples
+from dsl.printing.prose import Voice
+from dsl.printing.runs import plain
+
+from _util import BLUFF, GAMES, rules_of
+from printed import as_text
+
+SETTLING = {"bluff": ["resolve_challenge"], "democracy": ["settle_trick"], "byzantine": ["settle_trick"],
+            "dream-duels": ["judge"], "populus": ["war"], "tictactoe": []}
+
+
+@pytest.mark.parametrize("game", sorted(SETTLING))
+def test_the_rules_that_settle_something_are_those_whose_cases_weigh_quantities(game):
+    rules = rules_of(str(GAMES / f"{game}.rules"))
+    assert [r.name for r in examples.settling_rules(rules)] == SETTLING[game]
+
+
+def _lines(item) -> dict[str, list[str]]:
+    return {plain(part.runs): [plain(line.runs) for line in part.children] for part in item.children}
+
+
+@pytest.mark.parametrize("game", [g for g in sorted(SETTLING) if SETTLING[g]])
+def test_every_settling_rule_has_an_example_in_both_languages(game):
+    rules = rules_of(str(GAMES / f"{game}.rules"))
+    for name in SETTLING[game]:
+        en = examples.example_item(Voice(rules, "en"), rules, name)
+        ja = examples.example_item(Voice(rules, "ja"), rules, name)
+        assert en is not None and ja is not None
+        assert en.kind == ja.kind == "example"
+        assert "The case that holds" in _lines(en) and "当てはまる場合" in _lines(ja)
+        assert _lines(en)["What follows"] and _lines(ja)["結果"]
+        # the same moment, told twice
+        assert re.search(r"decision (\d+)", plain(en.runs)).group(1) == re.search(r"(\d+)手目", plain(ja.runs)).group(1)
+
+
+def test_the_bluff_example_counts_the_dice_it_shows():
+    """The count of dice that match the bid, as printed, is what the revealed faces give: the
+    bid face or a wild 6; and the case printed is the one those numbers choose."""
+    rules = rules_of(str(BLUFF))
+    m = examples.moments(rules)["resolve_challenge"]
+    lines = _lines(examples.example_item(Voice(rules, "en"), rules, "resolve_challenge"))
+    numbers = dict(line.split(": ") for line in lines["The numbers compared"])
+    face, matching, bid = (int(numbers[k]) for k in ("the bid face", "the dice that count for the bid", "the bid count"))
+    faces = [int(f) for line in lines["What happened"] if " revealed: " in line
+             for f in line.split("revealed: ")[1].split(", ")]
+    assert len(faces) == 15                 # three players' five dice: the first challenge of the game
+    assert matching == sum(1 for f in faces if f in (face, 6))
+    more = "More than the bid: the call fails, and the challenger loses the difference."
+    fewer = "Fewer than the bid: the call succeeds, and the bidder loses the difference."
+    assert lines["The case that holds"] == [more if matching > bid else fewer]
+    lost = abs(matching - bid)
+    moved = [line for line in lines["What follows"] if "× die moved" in line]
+    assert moved and int(moved[0].split(" ")[0]) == min(lost, 5)
+    assert m.players == 3 and m.seed == 1
+
+
+def test_the_pieces_a_trick_took_are_named_as_they_lay_before():
+    """Every card of the trick is named where it lay when the case held, including the card the
+    winner's own move took without the log saying from where."""
+    rules = rules_of(str(GAMES / "byzantine.rules"))
+    m = examples.moments(rules)["settle_trick"]
+    lines = _lines(examples.example_item(Voice(rules, "en"), rules, "settle_trick"))
+    played = [line for line in lines["Pieces (before → after)"] if "'s card played: 1 → 0 (" in line]
+    assert len(played) == m.players == 3
+    names = examples._Table(m.before.game, "en")
+    for line in played:
+        seat = int(line.split(" ")[1].split("'")[0])
+        zone = m.before.game.zone_names.index(f"played({seat})")
+        assert line.endswith(f"({names.card(m.before.zones[zone][0])})")
+    assert all(" from " in line for line in lines["What follows"] if " moved " in line)
+
+
+def test_a_replay_that_ends_elsewhere_stops_the_book():
+    rules = rules_of(str(BLUFF))
+    game = Game(rules, 3)
+    wanted = {r.name: r for r in examples.settling_rules(rules)}
+    played = play_random(game, game_rng(1, 0))
+    other = play_random(game, game_rng(2, 0))
+    assert played.state.digest() != other.state.digest()
+    played.state = other.state           # the game as if it had ended where another one did
+    ids = {i: (wanted["resolve_challenge"], c) for i, (kind, _, span) in enumerate(game.block_names)
+           for c in examples._cases_of(wanted["resolve_challenge"]) if kind == "case" and span == c.span}
+    with pytest.raises(examples.ExampleMismatch, match="seed 1 with 3 players ended elsewhere"):
+        examples._replay(game, 1, played, ids, set())
+
+
+def test_the_same_book_twice_is_the_same_bytes_and_holds_the_example_under_its_rule():
+    rules = rules_of(str(BLUFF))
+    first = book.render("book", "html", rules, "ja")
+    examples._CACHE.clear()
+    again = book.render("book", "html", rules, "ja")
+    assert first == again
+    assert first.index('id="rule-resolve_challenge"') < first.index('id="example-resolve_challenge"') \
+        < first.index('id="rule-lose"')
+    assert "実際のプレイから: 3人、シード1の対局" in as_text(first)
+    typ = book.render("book", "typ", rules, "en")
+    assert typ.count("#worked[") == 1 and "the game of seed 1, decision 7" in typ
+
+
+def test_a_game_without_settling_rules_prints_no_example():
+    rules = rules_of(str(GAMES / "tictactoe.rules"))
+    assert examples.moments(rules) == {}
+    assert "worked" not in book.render("book", "html", rules, "en").split("<body", 1)[1]
+
+
+def test_a_rule_called_with_arguments_is_shown_with_what_they_held():
+    """Dream Duels' duel is `judge(x, y)`: its numbers name the two seats' cards, and each card
+    is the one that seat revealed."""
+    rules = rules_of(str(GAMES / "dream-duels.rules"))
+    lines = _lines(examples.example_item(Voice(rules, "en"), rules, "judge"))
+    cards = [line for line in lines["The numbers compared"] if line.startswith("Seat ")]
+    assert len(cards) == 2
+    for line in cards:
+        seat, card = line.split("'s card presented: ")
+        assert f"{seat}'s card presented in battle revealed: {card}" in lines["What happened"]
+    assert all("'s the " not in line for part in lines.values() for line in part)
+    ja = _lines(examples.example_item(Voice(rules, "ja"), rules, "judge"))
+    assert [line.split("の提示")[0] for line in ja["比べる数"][:2]] == [line.split("'s")[0].replace("Seat ", "席")
+                                                                     for line in cards]

@@ -1,0 +1,90 @@
+"""Figures drawn from the declarations: a board's spaces, coordinates and adjacency; what setup
+puts where; a card's values. The drawings are read back as SVG and counted."""
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from dsl.constructs.board import Board
+from dsl.loader import load
+from dsl.printing import book, figures
+from dsl.printing.cards import cards
+from dsl.printing.prose import Voice
+from dsl.printing.runs import plain
+
+from _util import BLUFF, DEMOCRACY, GAMES, rules_of
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _svg(item) -> ET.Element:
+    assert item.kind == "figure" and item.texts[0][0] == "svg"
+    assert "\n" not in item.texts[0][1]         # one line: it goes into a Typst string as it is
+    return ET.fromstring(item.texts[0][1])
+
+
+def _texts(root) -> list[str]:
+    return [t.text for t in root.iter(SVG + "text")]
+
+
+def _board(path, lang="en"):
+    rules = rules_of(str(path))
+    game, state = figures._set_up(rules)
+    board = rules.of(Board)[0]
+    return figures.board_figure(Voice(rules, lang), game, state, board)
+
+
+def _fills(root) -> list[str]:
+    return [r.get("fill") for r in root.iter(SVG + "rect")]
+
+
+def test_a_board_is_drawn_with_its_coordinates_and_the_spaces_its_adjacency_joins():
+    field = _svg(_board(GAMES / "dream-duels.rules"))
+    fills = _fills(field)
+    assert len(fills) == 25
+    assert fills.count(figures.ACCENT) == 1 and fills.count(figures.SHADE) == 4       # orthogonal
+    assert _texts(field)[-12:] == [str(k) for k in range(1, 6)] * 2 + ["column →", "row ↓"]
+    grid = _svg(_board(GAMES / "tictactoe.rules"))
+    assert _fills(grid).count(figures.SHADE) == 8                                      # all eight around the centre
+    caption = plain(_board(GAMES / "dream-duels.rules", "ja").runs)
+    assert caption.startswith("場: 5×5のマス。マスは列(左から1〜5)と行(上から1〜5)の番号で呼ぶ。") and "薄い色の4マス" in caption
+
+
+def test_the_setup_figure_shows_what_the_engine_put_where():
+    rules = rules_of(str(BLUFF))
+    game, state = figures._set_up(rules)
+    assert state.playing
+    root = _svg(figures.setup_figure(Voice(rules, "en"), game, state))
+    texts = _texts(root)
+    assert texts[:3] == ["In front of seat 1 (each seat has its own)", "dice under your cup", "5 × die"]
+    assert len(state.zones[game.zone_names.index("cup(1)")]) == 5
+
+
+def test_a_card_figure_names_every_value_the_card_carries():
+    rules = rules_of(str(DEMOCRACY))
+    first = next(c for c in cards(rules, "en")[0] if len(c.attrs) >= 2)
+    item = next(f for f in [figures.card_figure(Voice(rules, "en"), first)])
+    texts = _texts(_svg(item))
+    assert [f"{t}: {v}" for t, v in first.attrs] == [t for t in texts if ": " in t]
+
+
+def test_rule_file_text_reaches_the_drawing_escaped(tmp_path):
+    source = (GAMES / "tictactoe.rules").read_text(encoding="utf-8").replace(
+        'title ja "盤" en "grid"', 'title ja "盤<b>&" en "grid</svg><script>x</script>"')
+    path = tmp_path / "tictactoe.rules"
+    path.write_text(source, encoding="utf-8")
+    rules, _ = load(str(path))
+    item = _board(path)
+    root = _svg(item)                          # still well-formed
+    assert not list(root.iter(SVG + "script"))
+    html = book.render("book", "html", rules, "en")
+    assert "<script>x</script>" not in html and "grid&lt;/svg&gt;&lt;script&gt;" in html
+
+
+def test_both_books_carry_the_same_figures_and_the_pdf_is_made():
+    rules = rules_of(str(GAMES / "tictactoe.rules"))
+    html = book.render("book", "html", rules, "en")
+    typ = book.render("book", "typ", rules, "en")
+    assert html.count('<figure class="figure"') == typ.count("#figure-box(") == 1
+    assert book.render("book", "html", rules, "en") == html
+    pdf = book.make("book", "pdf", rules, "ja")
+    assert pdf.startswith(b"%PDF") and pdf == book.make("book", "pdf", rules, "ja")
