@@ -6,7 +6,7 @@ PLAYTEST := $(BIN)/playtest
 GAMES := $(wildcard games/*.rules)
 N ?= 500
 
-.PHONY: fuzz-cli fuzz-lsp bench-check demo simulate-all test test-slow install bench bench-instructions clean variants-table findings generated skill reports mutate strategies traces report-pages
+.PHONY: fuzz-cli fuzz-lsp bench-check demo simulate-all test test-slow install bench bench-instructions clean variants-table findings generated skill reports mutate strategies traces report-pages bench-scale
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -91,6 +91,10 @@ traces: install
 # every seed game's report, en and ja, written and screenshot in headless Chromium (docs/report/*.png)
 report-pages: install
 	$(BIN)/python scripts/report_pages.py
+
+# whole-process simulate beside the hand-written programs, the metrics' cost, memory at 10,000 and 100,000 games
+bench-scale: install
+	$(BIN)/python bench/scale.py
 
 # Our own attack campaigns (bounded in time): command lines and paths; byte streams into the language server.
 fuzz-cli: install
