@@ -263,3 +263,35 @@ def test_first_of_a_ranking_known_to_hold_one_is_just_that_one():
     read = Voice(rules, "en").stmt(ruled)
     assert plain(read.runs) == "If the number of the best card is 1:"
     assert plain(read.children[0].runs) == "The player holding the best card becomes the winner."
+
+
+# ---------------------------------------------------------------- what players keep track of
+def _kept(lang: str) -> dict[str, str]:
+    page = book.render("book", "html", rules_of(str(BLUFF)), lang)
+    table = re.search(r'id="markers".*?</section>', page, flags=re.S).group(0)
+    return {re.sub(r"<[^>]+>", "", th).strip(): re.sub(r"<[^>]+>", "", td).strip()
+            for th, td in re.findall(r"<th>(.*?)</th>\s*<td>(.*?)</td>", table, flags=re.S)}
+
+
+def test_what_players_keep_track_of_is_said_by_when_it_changes_never_as_a_start_value_of_nobody():
+    ja, en = _kept("ja"), _kept("en")
+    assert ja["手番のプレイヤー"] == "いまだれの手番か。「最初の宣言」、「宣言を上げる」で変わる。"
+    assert en["player to speak"] == "Whose turn it is. Changes in “Opening bid”, “Raise the bid”."
+    assert ja["宣言の目"] == "「最初の宣言」、「宣言を上げる」で変わる。"       # set before it is read: no start value
+    assert en["bidder"] == "Changes in “Opening bid”, “Raise the bid”."
+    assert not any("開始時" in x or "なし" in x for x in ja.values())
+    assert not any("starts at" in x.lower() or "nobody" in x for x in en.values())
+
+
+def test_a_tally_that_is_added_to_keeps_its_start_and_its_bounds():
+    rules = _rules()
+    v = Voice(rules, "en")
+    height = next(c for c in rules.of(S.Counter) if c.name == "height")
+    assert plain(idioms.kept(v, height, "shared")) == "Starts at 0. Changes in “Score”."        # added to: its start counts
+    tally, _ = parse_text("game g\n  players 2 to 2\ncounter score per player = 3 min 0 max 9\n  title ja \"点\" en \"points\"\n"
+                          "play\n  step s\n    title ja \"得点\" en \"Scoring\"\n    add 1 to score(player(1))\n    end game\n")
+    t = tally.of(S.Counter)[0]
+    assert plain(idioms.kept(Voice(tally, "en"), t, "each player")) == \
+        "One for each player. Starts at 3. Never below 0. Never above 9. Changes in “Scoring”."
+    assert plain(idioms.kept(Voice(tally, "ja"), t, "各プレイヤー")) == \
+        "各プレイヤーに一つ。はじめは3。0より小さくならない。9より大きくならない。「得点」で変わる。"

@@ -99,7 +99,7 @@ def passed(v, rule, args) -> tuple[list[Runs], list[Item]]:
     nouns = [v.param_nouns.get((rule.name, i), ("数", "number")) for i in range(len(args))]
     worked = [formula(v, [("", say(v.lang, ja, "the " + en))], a)
               for a, (ja, en) in zip(args, nouns) if is_arithmetic(a)]
-    named = [say(v.lang, [("", "下の"), ("term", ja)], [("", "the "), ("term", en), ("", " below")])
+    named = [say(v.lang, [("", "下の" + ja)], [("", f"the {en} below")])
              if is_arithmetic(a) else v.expr(a) for a, (ja, en) in zip(args, nouns)]
     return named, worked
 

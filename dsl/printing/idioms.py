@@ -13,7 +13,7 @@ May import: the syntax and runs.py only (a leaf, as blocks.py is: the constructs
 from __future__ import annotations
 
 from ..language import syntax as S
-from .runs import Runs, join, say
+from .runs import Runs, join, plain, say
 
 # how a comparison leans, read from its left side: `a >= A` (a may not go below A)
 _LEAN = {">=": ("up", False), ">": ("up", True), "<=": ("down", False), "<": ("down", True)}
@@ -96,9 +96,11 @@ def puts_players_out(rules: S.RuleFile) -> bool:
     return any(isinstance(n, S.Eliminate) for n in S.walk_rules(rules))
 
 
-def choosers(rules: S.RuleFile) -> set[str]:
-    """Variables that name who chooses: whose turn it is, when the rules pass them on."""
-    return {n.actor.id for n in S.walk_rules(rules) if isinstance(n, S.Choose) and isinstance(n.actor, S.Name)}
+def turns(rules: S.RuleFile) -> set[str]:
+    """Variables that say whose turn it is: one names who chooses, and the rules pass it to the next player."""
+    chooses = {n.actor.id for n in S.walk_rules(rules) if isinstance(n, S.Choose) and isinstance(n.actor, S.Name)}
+    return {n.target.name for n in S.walk_rules(rules) if isinstance(n, S.Assign) and n.target.name in chooses
+            and isinstance(n.value, S.Call) and n.value.fn == "next_player" and n.value.args == (S.Name(n.span, n.target.name),)}
 
 
 def passes_turn(v, st) -> bool:
@@ -192,3 +194,60 @@ def tie_order(v, coll) -> str:
     if isinstance(d, S.Zone):
         return say(v.lang, "同点なら、先に置かれたもの", "on a tie, the one put there first")
     return say(v.lang, "同点なら、並びの最初のもの", "on a tie, the first as listed")
+
+
+# ---------------------------------------------------------------- what players keep track of
+def where_set(v) -> dict[str, list[str]]:
+    """Each counter or variable, with the titled steps, options, rules and triggers that change it,
+    in book order: what players keep track of is said by when it changes, not by its start value."""
+    out: dict[str, list[str]] = {}
+
+    def visit(node, place: str | None) -> None:
+        titled = isinstance(node, S.Block) and node.kind in ("step", "phase") or isinstance(node, (S.Rule, S.Trigger)) \
+            or type(node).__name__ == "Option"
+        if titled and node.name in v.titles:
+            place = v.titles[node.name]
+        if isinstance(node, S.Assign) and place:
+            places = out.setdefault(node.target.name, [])
+            if place not in places:
+                places.append(place)
+        for c in S.children(node):
+            if isinstance(c, S.Node):
+                visit(c, place)
+
+    for d in v.rules.decls:
+        if isinstance(d, (S.Flow, S.Rule, S.Trigger)):
+            visit(d, None)
+    return out
+
+
+def kept(v, c, per: str) -> Runs:
+    """A counter or variable as players keep it: 'Whose turn it is. Changes in “Raise or call bluff”.'"""
+    ja, en = [], []
+    if c.kind == "variable" and c.per is None and c.name in v.turns:
+        ja.append("いまだれの手番か。")
+        en.append("Whose turn it is.")
+    if c.per:
+        ja.append(f"{per}に一つ。")
+        en.append(per[:1].upper() + per[1:] + "." if per.startswith("one for") else f"One for {per}.")
+    start = c.initial
+    if all(n.op == "set" for n in S.walk_rules(v.rules) if isinstance(n, S.Assign) and n.target.name == c.name) \
+            and c.name in v.set_in:
+        start = None        # what is set before it is read has no start value a player needs
+    if c.name in v.flags:
+        ja.append("はじめは付いていない。")
+        en.append("Not set at the start.")
+    elif start is not None and not (isinstance(start, S.Name) and start.id == "nobody"):
+        first = plain(v.expr(start))
+        ja.append(f"はじめは{first}。")
+        en.append(f"Starts at {first}.")
+    bounds = [(b, j, e) for b, j, e in ((c.minimum, "より小さくならない", "never below"),
+                                         (c.maximum, "より大きくならない", "never above")) if b is not None]
+    runs: Runs = [("", say(v.lang, "".join(ja), " ".join(en)))]
+    for b, j, e in bounds:
+        runs += say(v.lang, v.expr(b) + [("", j + "。")], [("", f" {e.capitalize()} ")] + v.expr(b) + [("", ".")])
+    places = v.set_in.get(c.name, [])
+    if places:
+        named = [[("", say(v.lang, "「", "“")), ("", p), ("", say(v.lang, "」", "”"))] for p in places]
+        runs += say(v.lang, join(named, "、") + [("", "で変わる。")], [("", " Changes in ")] + join(named, ", ") + [("", ".")])
+    return [(k, t) for k, t in runs if t]

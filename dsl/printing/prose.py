@@ -84,8 +84,9 @@ class Voice:
             self.param_nouns = _param_nouns(self)
         self.flags = _flags(rules)
         self.eliminates = idioms.puts_players_out(rules)      # 'the next player still in'
-        self.turns = idioms.choosers(rules)                     # who chooses: passing it on passes the turn
+        self.turns = idioms.turns(rules)                     # who chooses: passing it on passes the turn
         self.calls = idioms.calls(rules)
+        self.set_in = idioms.where_set(self)                    # what players keep track of, by when it changes
         self.singles: set[str] = set()                          # rankings known to hold one: within `count(X) = 1`
         self.param_names: set[str] = set()
         for d in rules.decls:

@@ -25,6 +25,7 @@ from .prose import (Item, Runs, Voice, describe, notes_of, open_question, plain,
 from .labels import label
 from .cards import card_rows
 from .sheet import one_page
+from .glossary import glossary
 
 @dataclass
 class Entry:
@@ -141,7 +142,9 @@ class _Builder:
             return []
         out = [("table", label(self.lang, "no_answer"))]
         if self.settled_by.get(question):
-            quoted = say(self.lang, "、", ", ").join(say(self.lang, f"「{t}」", f"“{t}”") for t in self.settled_by[question])
+            # a title quoting a word keeps its quotes as 『』 inside 「」, as Japanese nests them
+            quoted = say(self.lang, "、", ", ").join(say(self.lang, "「" + t.replace("「", "『").replace("」", "』") + "」",
+                                                           f"“{t}”") for t in self.settled_by[question])
             out.append(("table", label(self.lang, "settled_by", titles=quoted)))
         return out
 
@@ -333,6 +336,8 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
             index.append(replace(e, notes=[], detail=[], mark="",
                                  places=[(label(lang, "numbers"), f"numbers-{e.name}")]))
     undecided = index
+    words = [Entry(word, "glossary-" + name, detail) for name, word, detail in glossary(rules, v)]
+    sections.append(Section("glossary", label(lang, "glossary"), entries=words))
     sections.append(Section("questions", label(lang, "questions"), entries=index, intro=label(lang, "undecided_intro")))
 
     sections = [s for s in sections if s.items or s.entries]
