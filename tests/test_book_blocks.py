@@ -60,14 +60,7 @@ def test_arithmetic_passed_to_a_rule_is_a_displayed_formula():
     assert book.render("book", "typ", rules, "ja").count("#formula[") == 2
 
 
-# A filter's condition inside a count (Dream Duels' `count(t in … where A and (B or C))`) is still read
-# inline: the pages that hold one, until a filter's condition is set out as its own list.
-FILTER_INSIDE = {f"dream-duels{v}-book-{lang}" for v in ("", "-2025") for lang in ("en", "ja")}
-
-
-@pytest.mark.parametrize("name, kind, lang", [
-    p if p.id not in FILTER_INSIDE else pytest.param(*p.values, id=p.id, marks=pytest.mark.xfail(
-        strict=True, reason="a filter's long condition inside a count is read inline")) for p in pages()])
+@pytest.mark.parametrize("name, kind, lang", pages())
 def test_no_condition_nests_parentheses(name, kind, lang):
     """Anywhere in any book or sheet: 'and (… or …)' is a list now, never a bracket to count."""
     found = re.findall(r".{0,30}(?:、かつ\(|、または\(| and \(| or \().{0,30}", text(name, kind, lang))

@@ -85,13 +85,12 @@ def test_the_glossary_says_seats_the_next_player_and_the_games_own_words():
                 "who sits in seat 1: agree it before you start.",
         "the next player": "The player in the next seat counterclockwise, skipping anyone out of the game.",
         "players still in": "Those not yet out of the game.",
-        "red": "One of the colour values of a card: red, blue.",
-        "blue": "One of the colour values of a card: red, blue.",
+        "red, blue": "The colour values of a card.",
         "stake": "What is chosen in “Stake”: a number from 1 to 3.",
         "shout": "The call made when “Shout” is chosen."}
     ja = {word: plain(said) for _, word, said in glossary(rules, Voice(rules, "ja"))}
     assert ja["次のプレイヤー"] == "反時計回りで隣の席のプレイヤー。ゲームから脱落した人は飛ばす。"
-    assert ja["赤"] == "札の色の一つ(赤、青)。" and ja["賭け"] == "「賭ける」で選ぶ値: 1から3までの数。"
+    assert ja["赤、青"] == "札の色。" and ja["賭け"] == "「賭ける」で選ぶ値: 1から3までの数。"
 
 
 def test_where_nobody_leaves_and_nobody_passes_on_there_is_no_next_player_to_define():

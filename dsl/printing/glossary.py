@@ -87,8 +87,8 @@ def _chosen(rules: S.RuleFile, v: Voice) -> dict[str, Runs]:
     return out
 
 
-def _card_values(rules: S.RuleFile, v: Voice) -> dict[str, Runs]:
-    """A symbol printed on cards: 'one of the card's suits: spade, heart, diamond, club'."""
+def _card_values(rules: S.RuleFile, v: Voice, grouped: dict[str, str]) -> dict[str, Runs]:
+    """Symbols printed on cards: a column's values on one line, 'spade, heart, diamond, club'."""
     out: dict[str, Runs] = {}
     for c in rules.of(S.Component):
         columns: dict[str, list] = {}
@@ -96,20 +96,20 @@ def _card_values(rules: S.RuleFile, v: Voice) -> dict[str, Runs]:
             for attr, value in spec.attrs:
                 if isinstance(value, str) and value not in columns.setdefault(attr, []):
                     columns[attr].append(value)
-        for attr in {a for spec in c.cards for a, _ in spec.attrs}:
+        for attr in dict.fromkeys(a for spec in c.cards for a, _ in spec.attrs):
             if attr in v.titles and isinstance(v.kinds.get(attr), S.Symbol) and attr not in out and attr not in columns:
                 shown = [str(x) for x in dict.fromkeys(x for spec in c.cards for a, x in spec.attrs if a == attr)]
                 deck = v.titles.get(c.name, c.name)
                 out[attr] = [("", say(v.lang, f"{deck}ごとに書かれた値({'、'.join(shown)})。",
                                       f"The value printed on each {deck}: {', '.join(shown)}."))]
         for attr, values in columns.items():
-            names = [[("term", v.titles.get(x, x))] for x in values]
-            column = v.titles.get(attr, attr)
-            deck = v.titles.get(c.name, c.name)
-            for x in values:
-                if x in v.titles and isinstance(v.kinds.get(x), S.Symbol) and x not in out:
-                    out[x] = say(v.lang, [("", f"{deck}の{column}の一つ(")] + join(names, "、") + [("", ")。")],
-                                 [("", f"One of the {column} values of a {deck}: ")] + join(names, ", ") + [("", ".")])
+            shown = [x for x in values if x in v.titles and isinstance(v.kinds.get(x), S.Symbol) and x not in out]
+            if shown:
+                # one line for a column's values: 'spade, heart, diamond, club: the suits of a card'
+                column, deck = v.titles.get(attr, attr), v.titles.get(c.name, c.name)
+                out[shown[0]] = [("", say(v.lang, f"{deck}の{column}。", f"The {column} values of a {deck}."))]
+                grouped[shown[0]] = say(v.lang, "、", ", ").join(v.titles[x] for x in shown)
+                out.update({x: [] for x in shown[1:]})
     return out
 
 
@@ -123,8 +123,9 @@ def glossary(rules: S.RuleFile, v: Voice) -> list[tuple[str, str, Runs]]:
             text = notes_of(c.texts, v.lang)
             out.append((c.name, v.titles[c.name], [("", text[0][1] if text else say(
                 v.lang, f"{whole}に印刷されている。", f"Printed on each {whole}."))]))
-    said = {**_card_values(rules, v), **_chosen(rules, v)}
+    grouped: dict[str, str] = {}
+    said = {**_card_values(rules, v, grouped), **_chosen(rules, v)}
     for d in rules.of(S.Symbol):
-        if d.name in said:
-            out.append((d.name, v.titles[d.name], said[d.name]))
+        if said.get(d.name):
+            out.append((d.name, grouped.get(d.name, v.titles[d.name]), said[d.name]))
     return out
