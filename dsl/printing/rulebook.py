@@ -142,9 +142,7 @@ class _Builder:
             return []
         out = [("table", label(self.lang, "no_answer"))]
         if self.settled_by.get(question):
-            # a title quoting a word keeps its quotes as 『』 inside 「」, as Japanese nests them
-            quoted = say(self.lang, "、", ", ").join(say(self.lang, "「" + t.replace("「", "『").replace("」", "』") + "」",
-                                                           f"“{t}”") for t in self.settled_by[question])
+            quoted = say(self.lang, "、", ", ").join(say(self.lang, f"「{t}」", f"“{t}”") for t in self.settled_by[question])
             out.append(("table", label(self.lang, "settled_by", titles=quoted)))
         return out
 
