@@ -43,26 +43,43 @@ def depth(sentence: str) -> int:
     return deepest
 
 
+# 'each X' as the one who acts or wins, where the rule names one X: a loop's item read outside its
+# loop (「各プレイヤーはゲームから脱落する」, "each player wins"). A loop's head (「各プレイヤーについて:」,
+# "For each player:") and a thing kept per player (「各プレイヤーに一つ」) are not this.
+EACH_ONE = {"ja": re.compile(r"各(プレイヤー|チーム|メンバー|カード|もの)(は|が)"),
+            "en": re.compile(r"\b[Ee]ach (player|team|member|card|item) (is|wins|loses|becomes|takes|moves|scores)\b")}
+
+
+def each_one(sentence: str, lang: str) -> bool:
+    return bool(EACH_ONE[lang].search(sentence))
+
+
 def undefined_terms(page: str) -> set[str]:
     """Terms the page uses that it never names in a heading, a table row or an option's title."""
     def shown(t: str) -> str:
         t = re.sub(r'<span class="(mark|badge|number)">.*?</span>', "", t)
-        return html.unescape(re.sub(r"<[^>]+>", "", t)).strip()
+        t = html.unescape(re.sub(r"<[^>]+>", "", t)).strip().strip("「」“”\"")
+        return re.sub(r"^(the|a|an) ", "", t, flags=re.I).casefold()     # 'The highest cards' at a sentence's start
     used = {shown(t) for t in re.findall(r'<b class="term">(.*?)</b>', page)}
     named = {shown(t) for tag in ("th", "dt", "h2", "h3", "h4")
              for t in re.findall(rf"<{tag}\b[^>]*>(.*?)</{tag}>", page, flags=re.S)}
     named |= {shown(t) for t in re.findall(r'<div class="option"><p><b class="term">(.*?)</b>', page)}
-    return used - named
+    named |= {part for t in named for part in re.split(r"、|, ", t)}      # a glossary line for several values
+    # a thing kept for each player or team is read as its owner's: 「そのチームの向き」 names 「チームの向き」
+    return {t for t in used - named if not any(n.endswith(("の" + t, "'s " + t)) for n in named)}
 
 
 def measure(path: Path) -> dict:
     lang = path.stem.rsplit("-", 1)[1]
     page = path.read_text(encoding="utf-8")
     said = sentences(as_text(page), lang)
+    # the designer's own sentences ('each team lays two cards') are theirs: only what is read from the rules
+    generated = sentences(as_text(re.sub(r'<p class="(teach|note[^"]*)">.*?</p>|<span class="stepnote">.*?</span>', "", page, flags=re.S)), lang)
     return {"lang": lang, "sentences": said,
             "longest": max(said, key=lambda s: length(s, lang)),
             "length": max(length(s, lang) for s in said),
             "deepest": max(said, key=depth), "depth": max(depth(s) for s in said),
+            "each one": [s for s in generated if each_one(s, lang)],
             "undefined": sorted(undefined_terms(page))}
 
 
@@ -76,5 +93,7 @@ if __name__ == "__main__":
         print(f"{p.relative_to(GENERATED)}: length {m['length']}, depth {m['depth']}, undefined {len(m['undefined'])}")
         print(f"    longest: {m['longest'][:160]}")
         print(f"    deepest: {m['deepest'][:160]}")
+        if m["each one"]:
+            print(f"    each X for one: {m['each one'][0][:160]}")
         if m["undefined"]:
             print(f"    undefined: {', '.join(m['undefined'][:8])}")

@@ -89,7 +89,7 @@ def _text(html: str) -> str:
 def test_reads_in_both_languages():
     rules = parsed(GAME)
     en, ja = _text(render("book", "html", rules, "en")), _text(render("book", "html", rules, "ja"))
-    assert "What to keep track of votes one for each space · starts at 0, at most 2" in en
-    assert "記録するもの votes spaceごと · 開始時 0, 最大 2" in ja
+    assert "What players keep track of votes One for each space. Starts at 0. Never above 2." in en
+    assert "ゲーム中に覚えておくこと votes spaceごとに一つ。はじめは0。2より大きくならない。" in ja
     assert "Choose an item from places.Add 1 to that item's votes." in en
     assert "placesからものを選ぶ。そのもののvotesに1を加える。" in ja

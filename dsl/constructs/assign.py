@@ -16,7 +16,8 @@ from ..language.building import span
 from ..language.kinds import NUM, PLAYER, TEAM, ZONE, unlike
 from ..language.kinds import a as a_kind
 from ..language.syntax import Expr, Node, Span, Stmt
-from ..printing.runs import ARTICLE, Item, Runs, possessive, sentence
+from ..printing import idioms
+from ..printing.runs import ARTICLE, Item, Runs, possessive, say, sentence
 from .counter import piece_position
 from .registry import register
 
@@ -220,6 +221,8 @@ def _who_holds(v, t) -> bool:
 def read(v, st) -> Item:
     t, x = _target(v, st.target), v.expr(st.value)
     if st.op == "set" and _who_holds(v, st.target):
+        if st.target.player is None and idioms.passes_turn(v, st):
+            return Item("sentence", idioms.read_pass_turn(v, st), span=st.span)
         if isinstance(st.value, S.Name) and st.value.id == "nobody":
             if st.target.player is not None:
                 return sentence(v, st, t + [("", "はまだいない。")],
@@ -231,7 +234,9 @@ def read(v, st) -> Item:
                             else [("", "There is no ")] + v.name(st.target.name, article=False) + [("", " yet.")])
         if isinstance(st.value, S.Call) and st.value.fn == "next_player" and st.target.player is None \
                 and isinstance(st.value.args[0], S.Name) and st.value.args[0].id == st.target.name:
-            return sentence(v, st, t + [("", "は次のプレイヤーに移る。")], [("", "The ")] + t + [("", " passes to the next player.")])
+            still = say(v.lang, "、まだ残っている", " still in") if v.eliminates else ""
+            return sentence(v, st, t + [("", f"は次の{still}プレイヤーに移る。")],
+                            [("", "The ")] + t + [("", f" passes to the next player{still}.")])
         the = [] if st.target.player is not None or ARTICLE.match(v.title(st.target.name)) else [("", "the ")]
         return sentence(v, st, x + [("", "が")] + t + [("", "になる。")], x + [("", " becomes ")] + the + t + [("", ".")])
     if st.op == "set" and st.target.player is None and st.target.name in v.flags:

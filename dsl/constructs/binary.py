@@ -12,6 +12,7 @@ from ..language.constants import COMPARISONS
 from ..language.kinds import BOOL, COLL, NUM, ZONE, unlike
 from ..language.kinds import a as a_kind
 from ..language.syntax import Expr
+from ..printing import idioms
 from ..printing.runs import Runs, fill, say
 from .registry import nothing, register
 
@@ -219,6 +220,9 @@ def read(v, e) -> Runs:
     mark = _mark(v, e)
     if mark is not None:
         return mark
+    raise_ = idioms.raised(e)
+    if raise_ is not None:
+        return idioms.read_raise(v, *raise_)
     ja, en = _COMPARE[e.op]
     template = say(v.lang, ja, en)
     a, b = v.expr(e.left), v.expr(e.right)

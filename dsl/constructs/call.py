@@ -15,6 +15,7 @@ from ..language.building import span
 from ..language.constants import COMPARISONS
 from ..language.kinds import ANY, BOOL, COLL, NUM, PIECE, PLAYER, TEAM, WHO, ZONE, element_kind
 from ..language.syntax import Expr
+from ..printing import idioms
 from ..printing.runs import Runs, fill, join, possessive, say
 from ..printing.runs import plain as plain_text
 from . import board, comprehension
@@ -308,6 +309,18 @@ def read(v, e) -> Runs:
         return comprehension.ranked(v, e.args[-1], most)
     if e.fn == "all" and isinstance(e.args[0], S.Name) and isinstance(v.kinds.get(e.args[0].id), S.Board):
         return say(v.lang, args[0] + [("", "の上のもの")], [("", "what lies on ")] + args[0])
+    if e.fn == "first" and e.fn not in v.kinds and isinstance(e.args[0], S.Name) and e.args[0].id in v.singles:
+        return args[0]          # within `count(X) = 1`: the one X
+    ranked = idioms.ranking(v, e.args[0]) if e.fn == "first" and e.fn not in v.kinds else None
+    if ranked is not None:
+        one = args[0]
+        if v.lang == "en" and one and one[0][1].startswith("those of "):
+            one = [(one[0][0], "the one of " + one[0][1][len("those of "):])] + one[1:]
+        return one + [("", say(v.lang, f"({idioms.tie_order(v, ranked)})", f" ({idioms.tie_order(v, ranked)})"))]
+    if e.fn in ("next_player", "previous_player") and e.fn not in v.kinds and v.eliminates:
+        # those out of the game are skipped: 'the next player still in after the challenger'
+        return say(v.lang, args[0] + [("", "の" + ("次" if e.fn == "next_player" else "前") + "の、まだ残っているプレイヤー")],
+                   [("", ("the next" if e.fn == "next_player" else "the previous") + " player still in after ")] + args[0])
     if e.fn in BUILTINS and e.fn not in v.kinds:
         b = BUILTINS[e.fn]
         template = board.say_geometry(v, e, say(v.lang, b.ja, b.en))

@@ -12,6 +12,7 @@ from ..engine.program import Label, source
 from ..language.building import body_of, span
 from ..language.kinds import BOOL
 from ..language.syntax import Expr, Node, Span, Stmt, Text
+from ..printing import idioms
 from ..printing.blocks import condition
 from ..printing.runs import Item, notes_of, say, when
 from .registry import Absent, nothing, register
@@ -91,7 +92,9 @@ def read(v, st) -> Item:
         cond, listed = condition(v, c.cond)
         head = say(v.lang, (cond + [("", "を満たすとき")] if listed else when(cond)) + [("", ":")],
                    [("", "When ")] + cond + [("", " hold:" if listed else ":")])
-        kids.append(Item("branch", head, listed + v.body(c.body), notes_of(c.texts, v.lang), span=c.span))
+        with v.only(idioms.only_one(c.cond)):
+            body = v.body(c.body)
+        kids.append(Item("branch", head, listed + body, notes_of(c.texts, v.lang), span=c.span))
     return Item("sentence", [("", say(v.lang, "次のうち当てはまる場合に従う。", "Follow the case that applies:"))],
                 kids, span=st.span)
 

@@ -13,6 +13,7 @@ from ..language.building import span
 from ..language.kinds import BOOL, COLL, element_kind
 from ..language import syntax as S
 from ..language.syntax import Expr
+from ..printing import idioms
 from ..printing.runs import Runs, say, that
 from .registry import Absent, register
 from .zone import one_of_family, one_per_piece
@@ -104,6 +105,9 @@ def compile(c, e, env, result=None):
 
 # ---------------------------------------------------------------- reading
 def read(v, e) -> Runs:
+    face = idioms.wild_count(e)
+    if face is not None:
+        return idioms.read_wild_count(v, e, face)
     coll = v.expr(e.coll)
     noun = v.noun(e.coll)
     with v.bound(e.var, noun, subject=True):
@@ -130,6 +134,8 @@ def ranked(v, e, most: tuple[str, str]) -> Runs:
         key = v.expr(e.item)
     if v.lang == "ja":
         return coll + [("", "のうち、")] + (that(cond) + [("", "もので、")] if cond else []) + key + [("", f"が{most[0]}もの")]
+    if key and key[0] == ("", "its "):
+        key = key[1:]           # 'with the highest number', not 'the highest its number'
     return [("", "those of ")] + coll + ([("", " where ")] + cond if cond else []) + [("", f" with the {most[1]} ")] + key
 
 

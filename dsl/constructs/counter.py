@@ -14,6 +14,7 @@ from ..language import syntax as S
 from ..language.building import span
 from ..language.kinds import Scope
 from ..language.syntax import Decl, Expr
+from ..printing import idioms
 from ..printing.runs import Runs, say
 from .registry import register
 
@@ -143,13 +144,7 @@ def kept_per(v, d) -> str:
 
 
 def read(v, c, counts=()) -> Runs:
-    out: Runs = [("", kept_per(v, c) + " · ")] if c.per else []
-    out += [("", say(v.lang, "開始時", "starts at") + " ")] + v.expr(c.initial)
-    if c.minimum is not None:
-        out += [("", ", " + say(v.lang, "最小", "at least") + " ")] + v.expr(c.minimum)
-    if c.maximum is not None:
-        out += [("", ", " + say(v.lang, "最大", "at most") + " ")] + v.expr(c.maximum)
-    return out
+    return idioms.kept(v, c, kept_per(v, c))
 
 
 register(Counter, "declaration", grammar=GRAMMAR, check=check, read=read)

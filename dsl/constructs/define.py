@@ -12,7 +12,7 @@ from ..language.building import span
 from ..language.kinds import ANY, Scope
 from ..language.syntax import Decl, Expr
 from ..printing.runs import Item, Runs, say
-from ..printing.blocks import conditions, is_long
+from ..printing.blocks import condition, conditions, is_long
 from .registry import register
 
 
@@ -102,7 +102,23 @@ def read_blocks(v, d) -> list:
                        then + [("", " if the conditions below hold, otherwise ")] + other)
             return [Item("sentence", head, [conditions(v, e.cond)])]
         return params_bound(v, d, read)
+    if isinstance(e, S.IfExpr) and isinstance(e.other, S.IfExpr):
+        return params_bound(v, d, lambda nouns: [_cases(v, e)])
     return []
+
+
+def _cases(v, e) -> Item:
+    """`if a then x else if b then y else z`: a table of cases, one a line, the first that applies
+    counting, never one sentence of 'otherwise … otherwise'."""
+    kids = []
+    while isinstance(e, S.IfExpr):
+        cond, listed = condition(v, e.cond)
+        then = v.expr(e.then)
+        kids.append(Item("branch", say(v.lang, cond + [("", "を満たせば" if listed else "なら")] + then,
+                                       then + [("", " if ")] + cond + [("", " hold" if listed else "")]), listed))
+        e = e.other
+    kids.append(Item("branch", say(v.lang, [("", "そうでなければ")] + v.expr(e), [("", "otherwise ")] + v.expr(e))))
+    return Item("sentence", [("", say(v.lang, "次のうち最初に当てはまるもの:", "the first of these that applies:"))], kids)
 
 
 register(Define, "declaration", grammar=GRAMMAR, check=check, read=read)

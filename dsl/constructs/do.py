@@ -11,7 +11,8 @@ from ..language import syntax as S
 from ..language.building import span
 from ..language.syntax import Expr, Stmt
 from ..printing.blocks import formula, is_arithmetic
-from ..printing.runs import Item, join, say, sentence, title_of
+from ..printing import idioms
+from ..printing.runs import Item, Runs, join, say, sentence, title_of
 from .registry import register
 
 
@@ -92,26 +93,38 @@ def compile(c, st, env, owner):
 
 
 # ---------------------------------------------------------------- reading
+def passed(v, rule, args) -> tuple[list[Runs], list[Item]]:
+    """What a call passes, as the rule's parameters read: arithmetic is worked out on a line of
+    its own ('the number = …'), named by what the rule takes it as."""
+    nouns = [v.param_nouns.get((rule.name, i), ("数", "number")) for i in range(len(args))]
+    worked = [formula(v, [("", say(v.lang, ja, "the " + en))], a)
+              for a, (ja, en) in zip(args, nouns) if is_arithmetic(a)]
+    named = [say(v.lang, [("", "下の" + ja)], [("", f"the {en} below")])
+             if is_arithmetic(a) else v.expr(a) for a, (ja, en) in zip(args, nouns)]
+    return named, worked
+
+
 def read(v, st) -> Item:
     rule = v.kinds.get(st.rule)
     # by the rule's own title: a step may share the rule's name
     name = [("term", title_of(rule.texts, v.lang) or v.title(st.rule))] if isinstance(rule, S.Rule) else v.name(st.rule)
     if isinstance(rule, S.Rule) and st.args:
         args = [v.expr(a) for a in st.args]
-        # arithmetic passed in is worked out on a line of its own, named by what the rule takes it as
-        nouns = [v.param_nouns.get((rule.name, i), ("数", "number")) for i in range(len(st.args))]
-        worked = [formula(v, [("", say(v.lang, ja, "the " + en))], a)
-                  for a, (ja, en) in zip(st.args, nouns) if is_arithmetic(a)]
-        named = [say(v.lang, [("", "下の"), ("term", ja)], [("", "the "), ("term", en), ("", " below")])
-                 if is_arithmetic(a) else x for a, x, (ja, en) in zip(st.args, args, nouns)]
+        named, worked = passed(v, rule, st.args)
         with v.given(rule.params, named):
             inner = v.stmt(rule.body[0]) if len(rule.body) == 1 else None
+        if inner is None and idioms.single_call(v, rule.name) is st:
+            args = []       # the rule, carried out from here only, says them in these words
         if inner is not None and not inner.children:
             # a one-sentence rule reads in place, with what the call passes where the rule has its parameters
             return Item("sentence", [("", "「")] + name + [("", say(v.lang, "」: ", "”: "))] + inner.runs,
                         worked, span=st.span) if v.lang == "ja" else \
                 Item("sentence", [("", "“")] + name + [("", "”: ")] + inner.runs, worked, span=st.span)
-        given = say(v.lang, [("", "(")] + join(args, "、") + [("", "について)")],
+        if len(args) == 1 and v.is_someone(st.args[0]):
+            # who carries it out, as a sentence says it: 'the player holding the highest trump carries out …'
+            return sentence(v, st, args[0] + [("", "が「")] + name + [("", "」を行う。")],
+                            args[0] + [("", " carries out “")] + name + [("", "”.")])
+        given = [] if not args else say(v.lang, [("", "(")] + join(args, "、") + [("", "について)")],
                     [("", " for ")] + join(args, " and "))
         return sentence(v, st, [("", "「")] + name + [("", "」")] + given + [("", "を行う。")],
                          [("", "Carry out “")] + name + [("", "”")] + given + [("", ".")])

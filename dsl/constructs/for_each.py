@@ -13,6 +13,7 @@ from ..language.kinds import BOOL, COLL, PLAYER, TEAM, element_kind
 from ..language import chains
 from ..language import syntax as S
 from ..language.syntax import Expr, Stmt
+from ..printing.blocks import condition
 from ..printing.runs import Item, say, that
 from .registry import Absent, register
 
@@ -164,15 +165,18 @@ def read(v, st) -> Item:
     coll = v.expr(st.coll)
     noun = v.noun(st.coll)
     with v.bound(st.var, noun):
-        cond = v.expr(st.cond) if st.cond is not None else None
+        # a long condition is a list under the head, as an option's `where` is (blocks.py)
+        cond, listed = condition(v, st.cond) if st.cond is not None else (None, [])
         everyone = isinstance(st.coll, S.Name) and st.coll.id in ("players", "teams") and cond is None
         if everyone:
             head = [("", say(v.lang, f"各{noun[0]}について:", f"For each {noun[1]}:"))]
         elif v.lang == "ja":
-            head = coll + ([("", "のうち、")] + that(cond) + [("", "もの")] if cond else []) + [("", "それぞれについて:")]
+            head = coll + ([("", "のうち、")] + (cond + [("", "を満たす")] if listed else that(cond)) + [("", "もの")]
+                           if cond else []) + [("", "それぞれについて:")]
         else:
-            head = [("", "For each of ")] + coll + ([("", " where ")] + cond if cond else []) + [("", ":")]
-        return Item("each", head, v.body(st.body), span=st.span)
+            head = [("", "For each of ")] + coll + ([("", " where ")] + cond + [("", " hold" if listed else "")]
+                                                    if cond else []) + [("", ":")]
+        return Item("each", head, listed + v.body(st.body), span=st.span)
 
 
 # ---------------------------------------------------------------- analyses

@@ -11,6 +11,7 @@ from ..engine.program import Label, source
 from ..language.building import not_texts, span
 from ..language.kinds import BOOL
 from ..language.syntax import Expr, Stmt
+from ..printing import idioms
 from ..printing.blocks import condition
 from ..printing.runs import Item, say
 from .registry import Absent, nothing, register
@@ -108,7 +109,8 @@ def read(v, st) -> Item:
         c, listed = condition(v, cond)
         head = say(v.lang, ([("", "そうでなく、")] if i else []) + c + [("", "を満たすなら:" if listed else "なら:")],
                    [("", "Otherwise, if " if i else "If ")] + c + [("", " hold:" if listed else ":")])
-        kids.append(Item("branch", head, listed + v.body(body), span=cond.span))
+        with v.only(idioms.only_one(cond)):
+            kids.append(Item("branch", head, listed + v.body(body), span=cond.span))
     if st.otherwise is not None:
         kids.append(Item("branch", [("", say(v.lang, "そうでなければ:", "Otherwise:"))], v.body(st.otherwise)))
     if len(kids) == 1:

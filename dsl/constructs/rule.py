@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from ..language.building import body_of, span
 from ..language.kinds import ANY, Scope
 from ..language.syntax import Decl, Stmt
-from ..printing.runs import Item, notes_of, say
+from ..printing import idioms
+from ..printing.runs import Item, notes_of, say, title_of
+from . import do
 from .registry import register
 
 
@@ -56,8 +58,25 @@ def _for_whom(v, nouns) -> str:
 
 
 def rule_item(v, r) -> Item:
+    call = idioms.single_call(v, r.name)
+    if call is not None:
+        # carried out from one place: its parameters in the caller's words ('the challenger')
+        named, worked = do.passed(v, r, call.args)
+        with v.given(r.params, named):
+            return Item("rule", [("term", title_of(r.texts, v.lang) or v.title(r.name))], worked + v.body(r.body), notes_of(r.texts, v.lang),
+                        r.name, span=r.span)
+    caller = idioms.one_caller(v, r.name)
+    if caller is not None and r.params and len(r.body) == 1 \
+            and not params_bound(v, r, lambda nouns: v.stmt(r.body[0])).children:
+        # read in place at each of its calls, in the caller's words: said there, not again here
+        where = v.title(caller) if caller in v.titles else ""
+        it = Item("rule", [("term", title_of(r.texts, v.lang) or v.title(r.name))], [], notes_of(r.texts, v.lang), r.name, span=r.span)
+        it.texts.insert(0, ("params", say(v.lang, f"「{where}」の中で行う。だれについて行うかは、そこに書いてある。",
+                                          f"Carried out within “{where}”, which says for whom.")))
+        return it
+
     def read(nouns):
-        it = Item("rule", [("term", v.title(r.name))], v.body(r.body), notes_of(r.texts, v.lang), r.name, span=r.span)
+        it = Item("rule", [("term", title_of(r.texts, v.lang) or v.title(r.name))], v.body(r.body), notes_of(r.texts, v.lang), r.name, span=r.span)
         if r.params:
             it.texts.insert(0, ("params", _for_whom(v, nouns)))
         return it

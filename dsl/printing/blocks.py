@@ -11,6 +11,7 @@ May import: the syntax and runs.py only (a leaf, as runs.py is: the constructs' 
 from __future__ import annotations
 
 from ..language import syntax as S
+from .idioms import raised
 from .runs import Item, Runs, say
 
 # A condition of this many parts, or with `and` and `or` mixed, is set out as a list: read as one
@@ -29,6 +30,8 @@ def _parts(e, op: str) -> list:
 def is_long(e) -> bool:
     if not (isinstance(e, S.Binary) and e.op in ("and", "or")):
         return False
+    if raised(e):
+        return False            # said in one phrase: 'neither goes down and at least one goes up'
     parts = _parts(e, e.op)
     return len(parts) >= LONG or any(isinstance(p, S.Binary) and p.op in ("and", "or") for p in parts)
 

@@ -19,6 +19,7 @@ from ..constructs.question import open_question
 from ..constructs.rule import rule_item
 from ..constructs.trigger import trigger_item, whenever
 from ..language import syntax as S
+from . import idioms
 from .runs import ARTICLE, UNDECIDED, Item, Runs, capital, notes_of, plain, say, tidy, title_of
 
 __all__ = ["UNDECIDED", "Item", "Runs", "Voice", "choice_summary", "describe", "notes_of", "open_question",
@@ -82,6 +83,11 @@ class Voice:
             self.holds = _what_variables_hold(self)
             self.param_nouns = _param_nouns(self)
         self.flags = _flags(rules)
+        self.eliminates = idioms.puts_players_out(rules)      # 'the next player still in'
+        self.turns = idioms.turns(rules)                     # who chooses: passing it on passes the turn
+        self.calls = idioms.calls(rules)
+        self.set_in = idioms.where_set(self)                    # what players keep track of, by when it changes
+        self.singles: set[str] = set()                          # rankings known to hold one: within `count(X) = 1`
         self.param_names: set[str] = set()
         for d in rules.decls:
             if isinstance(d, S.Rule):
@@ -123,6 +129,18 @@ class Voice:
     def given(self, names, args: list[Runs]):
         """Read a rule's parameters as the arguments a call passes (the rule read in place)."""
         return self._pushed([Local(n, ("", ""), 0, runs=a) for n, a in zip(names, args)])
+
+    @contextmanager
+    def only(self, name: str | None):
+        """Read `first(name)` as `name` itself while a condition says it holds one item."""
+        added = name is not None and name not in self.singles
+        if added:
+            self.singles.add(name)
+        try:
+            yield
+        finally:
+            if added:
+                self.singles.discard(name)
 
     @contextmanager
     def _pushed(self, locals_: list[Local]):

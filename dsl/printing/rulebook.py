@@ -27,6 +27,7 @@ from .cards import card_rows
 from .sheet import one_page
 from .examples import example_item
 from .figures import add_figures
+from .glossary import glossary
 
 @dataclass
 class Entry:
@@ -338,6 +339,8 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
             index.append(replace(e, notes=[], detail=[], mark="",
                                  places=[(label(lang, "numbers"), f"numbers-{e.name}")]))
     undecided = index
+    words = [Entry(word, "glossary-" + name, detail) for name, word, detail in glossary(rules, v)]
+    sections.append(Section("glossary", label(lang, "glossary"), entries=words))
     sections.append(Section("questions", label(lang, "questions"), entries=index, intro=label(lang, "undecided_intro")))
 
     add_figures(v, rules, sections)

@@ -1,0 +1,131 @@
+"""The glossary: the words a rulebook uses that no table of it defines, each said in words from
+the rule structure. Seats and the order of play, 'the next player', 'the players still in', and the
+names a `symbol` gives (what is chosen in an option, a value printed on cards).
+
+May import: the language, the constructs and printing/runs.py, prose.py.
+"""
+from __future__ import annotations
+
+from ..language import syntax as S
+from .prose import Voice, notes_of, title_of
+from .runs import ARTICLE, Runs, join, say
+
+
+def _uses(rules: S.RuleFile, fns: tuple[str, ...]) -> bool:
+    return any(isinstance(n, S.Call) and n.fn in fns for n in S.walk_rules(rules))
+
+
+def _seats(rules: S.RuleFile, v: Voice) -> list[tuple[str, str, Runs]]:
+    game = rules.game
+    way = {"clockwise": ("時計回り", "clockwise"), "counterclockwise": ("反時計回り", "counterclockwise")}[game.seating]
+    out = []
+    if game.max_players > 1:
+        out.append(("seat", say(v.lang, "席", "seat"), [("", say(
+            v.lang, f"手番の順({way[0]})に1から番号を振った、プレイヤーの座る位置。だれが席1に座るかはルールが決めていない。"
+                    "始める前に全員で決める。",
+            f"Where a player sits, numbered from 1 in the order of play ({way[1]}). The rules do not say who sits in "
+            "seat 1: agree it before you start."))]))
+    still = any(isinstance(n, S.Eliminate) for n in S.walk_rules(rules))
+    if _uses(rules, ("next_player", "previous_player")):
+        out.append(("next", say(v.lang, "次のプレイヤー", "the next player"), [("", say(
+            v.lang, f"{way[0]}で隣の席のプレイヤー。" + ("ゲームから脱落した人は飛ばす。" if still else ""),
+            f"The player in the next seat {way[1]}" + (", skipping anyone out of the game." if still else ".")))]))
+    if still and _uses(rules, ("alive_players", "alive", "alive_teams")):
+        out.append(("still_in", say(v.lang, "残っているプレイヤー", "players still in"), [("", say(
+            v.lang, "まだゲームから脱落していないプレイヤー。", "Those not yet out of the game."))]))
+    return out
+
+
+def _choices(node, step: str):
+    """Every choice in a rule or flow, with the title of the step it stands in."""
+    for c in S.children(node):
+        if isinstance(c, S.Choose):
+            yield c, step
+        if isinstance(c, S.Node):
+            inner = c.name if isinstance(c, S.Block) and c.kind in ("step", "phase") else step
+            yield from _choices(c, inner)
+
+
+def _chosen(rules: S.RuleFile, v: Voice) -> dict[str, Runs]:
+    """A symbol that names what a player chooses: 'chosen in “Opening bid” and “Raise the bid”: a
+    number from 1 to 5'."""
+    found: dict[str, tuple[list, object]] = {}
+    for d in rules.decls:
+        if not isinstance(d, (S.Flow, S.Rule)):
+            continue
+        for choice, step in _choices(d, d.name):
+            for o in choice.options:
+                where = title_of(o.texts, v.lang) or v.titles.get(step)
+                for p in o.params:
+                    if p.name in v.titles and isinstance(v.kinds.get(p.name), S.Symbol):
+                        places, _ = found.setdefault(p.name, ([], p))
+                        if where and where not in places:
+                            places.append(where)
+    out: dict[str, Runs] = {}
+    for d in rules.decls:
+        if isinstance(d, (S.Flow, S.Rule)):
+            for choice, _ in _choices(d, d.name):
+                for o in choice.options:
+                    for st in o.body:
+                        if isinstance(st, S.Assign) and isinstance(st.value, S.Str) and st.value.value in v.titles \
+                                and title_of(o.texts, v.lang) and st.value.value not in out:
+                            # a word a choice writes down: 'the call made when “Call bluff” is chosen'
+                            what, where = v.title(st.target.name), title_of(o.texts, v.lang)
+                            the = what[:1].upper() + what[1:] if ARTICLE.match(what) else "The " + what
+                            out[st.value.value] = [("", say(v.lang, f"「{where}」を選んだときの{what}。",
+                                                            f"{the} when “{where}” is chosen."))]
+    for name, (places, p) in found.items():
+        if p.high is not None:
+            what = say(v.lang, v.expr(p.low) + [("", "から")] + v.expr(p.high) + [("", "までの数")],
+                       [("", "a number from ")] + v.expr(p.low) + [("", " to ")] + v.expr(p.high))
+        else:
+            what = say(v.lang, v.expr(p.low) + [("", "から選ぶもの")], [("", "one of ")] + v.expr(p.low))
+        named = [[("", say(v.lang, f"「{w}」", f"“{w}”"))] for w in places]
+        out[name] = say(v.lang, join(named, "と") + [("", "で選ぶ値: " if named else "選ぶ値: ")],
+                        [("", "What is chosen" + (" in " if named else ""))] + join(named, " and ") + [("", ": ")]) \
+            + what + [("", say(v.lang, "。", "."))]
+    return out
+
+
+def _card_values(rules: S.RuleFile, v: Voice, grouped: dict[str, str]) -> dict[str, Runs]:
+    """Symbols printed on cards: a column's values on one line, 'spade, heart, diamond, club'."""
+    out: dict[str, Runs] = {}
+    for c in rules.of(S.Component):
+        columns: dict[str, list] = {}
+        for spec in c.cards:
+            for attr, value in spec.attrs:
+                if isinstance(value, str) and value not in columns.setdefault(attr, []):
+                    columns[attr].append(value)
+        for attr in dict.fromkeys(a for spec in c.cards for a, _ in spec.attrs):
+            if attr in v.titles and isinstance(v.kinds.get(attr), S.Symbol) and attr not in out and attr not in columns:
+                shown = [str(x) for x in dict.fromkeys(x for spec in c.cards for a, x in spec.attrs if a == attr)]
+                deck = v.titles.get(c.name, c.name)
+                out[attr] = [("", say(v.lang, f"{deck}ごとに書かれた値({'、'.join(shown)})。",
+                                      f"The value printed on each {deck}: {', '.join(shown)}."))]
+        for attr, values in columns.items():
+            shown = [x for x in values if x in v.titles and isinstance(v.kinds.get(x), S.Symbol) and x not in out]
+            if shown:
+                # one line for a column's values: 'spade, heart, diamond, club: the suits of a card'
+                column, deck = v.titles.get(attr, attr), v.titles.get(c.name, c.name)
+                out[shown[0]] = [("", say(v.lang, f"{deck}の{column}。", f"The {column} values of a {deck}."))]
+                grouped[shown[0]] = say(v.lang, "、", ", ").join(v.titles[x] for x in shown)
+                out.update({x: [] for x in shown[1:]})
+    return out
+
+
+def glossary(rules: S.RuleFile, v: Voice) -> list[tuple[str, str, Runs]]:
+    """(name, word, what it means), in the order a reader meets them: the table, then the game's words."""
+    out = _seats(rules, v)
+    for c in rules.of(S.Component):
+        if c.part_of and c.name in v.titles:
+            # printed on another component, so the components table lists it under that one, not by name
+            whole = v.titles.get(c.part_of, c.part_of)
+            text = notes_of(c.texts, v.lang)
+            out.append((c.name, v.titles[c.name], [("", text[0][1] if text else say(
+                v.lang, f"{whole}に印刷されている。", f"Printed on each {whole}."))]))
+    grouped: dict[str, str] = {}
+    said = {**_card_values(rules, v, grouped), **_chosen(rules, v)}
+    for d in rules.of(S.Symbol):
+        if said.get(d.name):
+            out.append((d.name, grouped.get(d.name, v.titles[d.name]), said[d.name]))
+    return out

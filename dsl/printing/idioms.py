@@ -1,0 +1,253 @@
+"""Idioms: shapes of the rule tree that players say in one phrase, recognised wherever a rule
+set writes them (no game's words here: each phrase is filled with the rule set's own titles).
+
+- a raise: `a >= A and b >= B and (a > A or b > B)`, "neither goes down and at least one goes
+  up" (and its mirror, a lowering);
+- a count with wilds: `x in Z where x.face = F or wild(x)`, "showing F or a 6 (wild)";
+- the next player still in: `next_player(p)` where the rules put players out of the game;
+- passing the turn: the player who chooses in a loop set to `next_player` of itself;
+- a rule called from one place, read with its caller's words (the arguments of its one call).
+
+May import: the syntax and runs.py only (a leaf, as blocks.py is: the constructs' readings use it).
+"""
+from __future__ import annotations
+
+from ..language import syntax as S
+from .runs import Runs, join, plain, say
+
+# how a comparison leans, read from its left side: `a >= A` (a may not go below A)
+_LEAN = {">=": ("up", False), ">": ("up", True), "<=": ("down", False), "<": ("down", True)}
+
+
+def _parts(e, op: str) -> list:
+    if isinstance(e, S.Binary) and e.op == op:
+        return _parts(e.left, op) + _parts(e.right, op)
+    return [e]
+
+
+def raised(e) -> tuple[str, list] | None:
+    """A raise: every pair (a, A) kept at least where it stood and at least one moved past it.
+    Returns ('up' or 'down', [(a, A), ...]) in the order the rule writes them, or None."""
+    if not (isinstance(e, S.Binary) and e.op == "and"):
+        return None
+    weak, strict, lean = [], None, set()
+    for p in _parts(e, "and"):
+        if isinstance(p, S.Binary) and p.op in _LEAN and not _LEAN[p.op][1]:
+            weak.append((p.left, p.right))
+            lean.add(_LEAN[p.op][0])
+        elif isinstance(p, S.Binary) and p.op == "or" and strict is None:
+            strict = []
+            for q in _parts(p, "or"):
+                if not (isinstance(q, S.Binary) and q.op in _LEAN and _LEAN[q.op][1]):
+                    return None
+                strict.append((q.left, q.right))
+                lean.add(_LEAN[q.op][0])
+        else:
+            return None
+    if strict is None or len(weak) < 2 or len(lean) != 1 or len(strict) != len(weak) \
+            or any(pair not in weak for pair in strict):
+        return None
+    return lean.pop(), weak
+
+
+def read_raise(v, lean: str, pairs: list) -> Runs:
+    """'neither goes down and at least one goes up (the face at least the bid face, ...)'."""
+    two = len(pairs) == 2
+    if v.lang == "ja":
+        keep, move, bound = ("下げず", "上げる", "以上") if lean == "up" else ("上げず", "下げる", "以下")
+        head = ("どちらも" if two else "どれも") + keep + "、少なくとも" + ("一方" if two else "一つ") + "を" + move
+        said = join([v.expr(a) + [("", "は")] + v.expr(b) + [("", bound)] for a, b in pairs], "、")
+        return [("", head + ": ")] + said + [("", "で、" + ("両方" if two else "すべて") + "同じは不可")]
+    keep, move, bound = ("down", "up", "at least") if lean == "up" else ("up", "down", "at most")
+    head = ("neither" if two else "none") + f" goes {keep} and at least one goes {move}"
+    said = join([v.expr(a) + [("", f" {bound} ")] + v.expr(b) for a, b in pairs], ", ")
+    return [("", head + ": ")] + said + [("", ", not " + ("both" if two else "all") + " the same")]
+
+
+def wild_count(e) -> S.Expr | None:
+    """`x in Z where x.face = F or wild(x)` (either order): the face F the wilds stand in for."""
+    if not (isinstance(e, S.Comprehension) and e.item is None and isinstance(e.cond, S.Binary) and e.cond.op == "or"):
+        return None
+    parts = _parts(e.cond, "or")
+    wild = [p for p in parts if isinstance(p, S.Call) and p.fn == "wild" and len(p.args) == 1
+            and isinstance(p.args[0], S.Name) and p.args[0].id == e.var]
+    faces = [p for p in parts if isinstance(p, S.Binary) and p.op == "=" and isinstance(p.left, S.Attr)
+             and isinstance(p.left.obj, S.Name) and p.left.obj.id == e.var and p.left.name == "face"]
+    if len(parts) != 2 or len(wild) != 1 or len(faces) != 1:
+        return None
+    return faces[0].right
+
+
+def read_wild_count(v, e, face: S.Expr) -> Runs:
+    """'every player's dice showing the bid face or a 6 (wild)'."""
+    wilds = [str(c.wild) for c in v.components if c.kind == "dice" and c.wild is not None]
+    coll = v.expr(e.coll)
+    with v.bound(e.var, v.noun(e.coll), subject=True):
+        shown = v.expr(face)
+    if v.lang == "ja":
+        wild = "か".join(wilds) + "(ワイルド)" if wilds else "ワイルドの目"
+        return coll + [("", "のうち、")] + shown + [("", f"か{wild}を出しているもの")]
+    wild = "a " + " or ".join(wilds) + " (wild)" if wilds else "a wild face"
+    return coll + [("", " showing ")] + shown + [("", f" or {wild}")]
+
+
+def puts_players_out(rules: S.RuleFile) -> bool:
+    """Can a player leave the game before it ends? Then 'the next player' skips those out."""
+    return any(isinstance(n, S.Eliminate) for n in S.walk_rules(rules))
+
+
+def turns(rules: S.RuleFile) -> set[str]:
+    """Variables that say whose turn it is: one names who chooses, and the rules pass it to the next player."""
+    chooses = {n.actor.id for n in S.walk_rules(rules) if isinstance(n, S.Choose) and isinstance(n.actor, S.Name)}
+    return {n.target.name for n in S.walk_rules(rules) if isinstance(n, S.Assign) and n.target.name in chooses
+            and isinstance(n.value, S.Call) and n.value.fn == "next_player" and n.value.args == (S.Name(n.span, n.target.name),)}
+
+
+def passes_turn(v, st) -> bool:
+    """`set speaker to next_player(speaker)` where `speaker` chooses: the turn passes on."""
+    value = st.value
+    return st.op == "set" and isinstance(value, S.Call) and value.fn == "next_player" and len(value.args) == 1 \
+        and isinstance(value.args[0], S.Name) and value.args[0].id == st.target.name and st.target.name in v.turns
+
+
+def read_pass_turn(v, st) -> Runs:
+    """'The turn passes to the next player still in (the new player to speak).'"""
+    who = v.name(st.target.name, article=False)
+    still = v.eliminates
+    if v.lang == "ja":
+        return [("", "手番は次の" + ("、まだ残っている" if still else "") + "プレイヤーに移る(その人が新しい")] + who + [("", ")。")]
+    return [("", "The turn passes to the next player" + (" still in" if still else "") + " (the new ")] + who + [("", ").")]
+
+
+def free_of_locals(e, known: set[str]) -> bool:
+    """Does an argument say the same wherever it is read: every name in it declared or a constant,
+    no loop item, choice or parameter of the place it is passed from?"""
+    if isinstance(e, S.Name):
+        return e.id in known
+    if isinstance(e, S.Comprehension):
+        return free_of_locals(e.coll, known) and all(free_of_locals(c, known | {e.var}) for c in S.children(e)
+                                                     if isinstance(c, S.Expr) and c is not e.coll)
+    return all(free_of_locals(c, known) for c in S.children(e) if isinstance(c, S.Expr))
+
+
+def calls(rules: S.RuleFile) -> dict[str, list[tuple[str, S.Stmt]]]:
+    """Each rule's calls, with the declaration (rule, trigger, setup or play) each stands in."""
+    out: dict[str, list] = {}
+    for d in rules.decls:
+        if isinstance(d, (S.Rule, S.Trigger, S.Flow)):
+            for n in S.walk(d):
+                if isinstance(n, S.Do):
+                    out.setdefault(n.rule, []).append((d.name, n))
+    return out
+
+
+def single_call(v, rule: str) -> S.Stmt | None:
+    """A rule carried out from exactly one place, with arguments that read the same in the rule:
+    the rule says its parameters in the caller's words ('the challenger') instead of 'the player
+    concerned', and the call need not repeat them."""
+    found = v.calls.get(rule, [])
+    known = set(v.kinds) | {"players", "teams", "nobody", "true", "false"}
+    if len(found) == 1 and found[0][1].args and all(free_of_locals(a, known) for a in found[0][1].args):
+        return found[0][1]
+    return None
+
+
+def one_caller(v, rule: str) -> str | None:
+    """The one declaration every call of a rule stands in, if there is one."""
+    where = {d for d, _ in v.calls.get(rule, [])}
+    return where.pop() if len(where) == 1 else None
+
+
+# ---------------------------------------------------------------- 'first' in a ranking
+RANKINGS = ("highest", "lowest", "nth_highest")
+
+
+def ranking(v, e) -> S.Expr | None:
+    """The collection a ranking ranks, where `e` is one (or a value defined as one): `first` of it
+    picks among those tied by the collection's own order, which the book has to say in words."""
+    if isinstance(e, S.Name) and isinstance(v.kinds.get(e.id), S.Define) and not v.kinds[e.id].params:
+        e = v.kinds[e.id].expr
+    if isinstance(e, S.Call) and e.fn in RANKINGS and e.fn not in v.kinds and isinstance(e.args[-1], S.Comprehension):
+        return e.args[-1].coll
+    return None
+
+
+def only_one(cond) -> str | None:
+    """`count(X) = 1`: within it, `first(X)` is simply the X."""
+    if isinstance(cond, S.Binary) and cond.op == "=" and isinstance(cond.right, S.Num) and cond.right.value == 1 \
+            and isinstance(cond.left, S.Call) and cond.left.fn == "count" and isinstance(cond.left.args[0], S.Name):
+        return cond.left.args[0].id
+    return None
+
+
+def tie_order(v, coll) -> str:
+    """Which of those tied `first` takes, in words: seat order for players and teams, the holder's
+    seat for every player's pieces, the order pieces were put in a shared zone."""
+    if isinstance(coll, S.Name) and coll.id in ("players", "teams") or \
+            isinstance(coll, S.Call) and coll.fn in ("alive_players", "alive_teams"):
+        return say(v.lang, "同点なら席番号の最も小さいもの", "on a tie, the one in the lowest seat")
+    zone = coll.args[0] if isinstance(coll, S.Call) and coll.fn == "all" and coll.args else coll
+    name = zone.id if isinstance(zone, S.Name) else zone.fn if isinstance(zone, S.Call) else ""
+    d = v.kinds.get(name)
+    if isinstance(d, S.Zone) and d.per in ("player", "team"):
+        return say(v.lang, "同点なら、持ち主の席番号が最も小さいもの", "on a tie, the one whose owner sits in the lowest seat")
+    if isinstance(d, S.Zone):
+        return say(v.lang, "同点なら、先に置かれたもの", "on a tie, the one put there first")
+    return say(v.lang, "同点なら、並びの最初のもの", "on a tie, the first as listed")
+
+
+# ---------------------------------------------------------------- what players keep track of
+def where_set(v) -> dict[str, list[str]]:
+    """Each counter or variable, with the titled steps, options, rules and triggers that change it,
+    in book order: what players keep track of is said by when it changes, not by its start value."""
+    out: dict[str, list[str]] = {}
+
+    def visit(node, place: str | None) -> None:
+        titled = isinstance(node, S.Block) and node.kind in ("step", "phase") or isinstance(node, (S.Rule, S.Trigger)) \
+            or type(node).__name__ == "Option"
+        if titled and node.name in v.titles:
+            place = v.titles[node.name]
+        if isinstance(node, S.Assign) and place:
+            places = out.setdefault(node.target.name, [])
+            if place not in places:
+                places.append(place)
+        for c in S.children(node):
+            if isinstance(c, S.Node):
+                visit(c, place)
+
+    for d in v.rules.decls:
+        if isinstance(d, (S.Flow, S.Rule, S.Trigger)):
+            visit(d, None)
+    return out
+
+
+def kept(v, c, per: str) -> Runs:
+    """A counter or variable as players keep it: 'Whose turn it is. Changes in “Raise or call bluff”.'"""
+    ja, en = [], []
+    if c.kind == "variable" and c.per is None and c.name in v.turns:
+        ja.append("いまだれの手番か。")
+        en.append("Whose turn it is.")
+    if c.per:
+        ja.append(f"{per}に一つ。")
+        en.append(per[:1].upper() + per[1:] + "." if per.startswith("one for") else f"One for {per}.")
+    start = c.initial
+    if all(n.op == "set" for n in S.walk_rules(v.rules) if isinstance(n, S.Assign) and n.target.name == c.name) \
+            and c.name in v.set_in:
+        start = None        # what is set before it is read has no start value a player needs
+    if c.name in v.flags:
+        ja.append("はじめは付いていない。")
+        en.append("Not set at the start.")
+    elif start is not None and not (isinstance(start, S.Name) and start.id == "nobody"):
+        first = plain(v.expr(start))
+        ja.append(f"はじめは{first}。")
+        en.append(f"Starts at {first}.")
+    bounds = [(b, j, e) for b, j, e in ((c.minimum, "より小さくならない", "never below"),
+                                         (c.maximum, "より大きくならない", "never above")) if b is not None]
+    runs: Runs = [("", say(v.lang, "".join(ja), " ".join(en)))]
+    for b, j, e in bounds:
+        runs += say(v.lang, v.expr(b) + [("", j + "。")], [("", f" {e.capitalize()} ")] + v.expr(b) + [("", ".")])
+    places = v.set_in.get(c.name, [])
+    if places:
+        named = [[("", say(v.lang, "「", "“")), ("", p), ("", say(v.lang, "」", "”"))] for p in places]
+        runs += say(v.lang, join(named, "、") + [("", "で変わる。")], [("", " Changes in ")] + join(named, ", ") + [("", ".")])
+    return [(k, t) for k, t in runs if t]

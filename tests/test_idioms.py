@@ -1,0 +1,297 @@
+"""Idioms read as players say them (dsl/printing/idioms.py): each recognised as a shape of the rule
+tree in a small rule set with made-up names, so nothing depends on one seed's words, and then in the
+seed books where the readers met them."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from dsl.language import syntax as S
+from dsl.language.parser import parse_text
+from dsl.printing import book, idioms
+from dsl.constructs.choose import option_head
+from dsl.constructs.rule import rule_item
+from dsl.printing.prose import Voice
+from dsl.printing.runs import plain
+
+from _util import BLUFF, rules_of
+from printed import as_text
+
+# A small game in other words than any seed: a tower's height and width are raised, a chip shows
+# a colour or the joker, and a player can be knocked out.
+GAME = """game g
+  players 2 to 4
+dice chip
+  title ja "チップ" en "chip"
+  faces 1, 2, 3, 4
+  wild 4
+  count 2 per player
+  in pool
+zone pool is supply, shared, seen by everyone
+  title ja "山" en "pool"
+zone hand is hand, per player, seen by owner
+  title ja "手元" en "hand"
+counter height = 0
+  title ja "高さ" en "height"
+counter width = 0
+  title ja "幅" en "width"
+counter colour = 1
+  title ja "色" en "colour"
+variable mover = nobody
+  title ja "動かす人" en "mover"
+symbol h
+  title ja "新しい高さ" en "new height"
+symbol w
+  title ja "新しい幅" en "new width"
+rule knock(victim, n)
+  move up to n from hand(victim) to pool
+  {knock}
+rule score_one(who)
+  title ja "得点" en "Score"
+  add 1 to height
+  add 1 to width
+play
+  set mover to player(1)
+  repeat until height > 9
+    mover chooses one of
+      option grow with h from 0 to 9, w from 0 to 9 where {where}
+        set height to h
+        set width to w
+        set mover to next_player(mover)
+      option stop
+        do knock(mover, count(c in all(hand) where {counted}))
+        do score_one(player(2))
+"""
+
+
+def _rules(where="h >= height and w >= width and (h > height or w > width)",
+           counted="c.face = colour or wild(c)", knock="eliminate victim"):
+    rules, diags = parse_text(GAME.format(where=where, counted=counted, knock=knock))
+    assert rules is not None, diags
+    return rules
+
+
+def _option(rules, name):
+    for n in S.walk_rules(rules):
+        if isinstance(n, S.Choose):
+            return next(o for o in n.options if o.name == name)
+    raise AssertionError(name)
+
+
+def _said(rules, lang: str, e) -> str:
+    return plain(Voice(rules, lang).expr(e))
+
+
+# ---------------------------------------------------------------- a raise
+@pytest.mark.parametrize("where, lean", [
+    ("h >= height and w >= width and (h > height or w > width)", "up"),
+    ("(w > width or h > height) and w >= width and h >= height", "up"),
+    ("h <= height and w <= width and (h < height or w < width)", "down")])
+def test_a_raise_is_found_in_any_order_and_either_way(where, lean):
+    found = idioms.raised(_option(_rules(where), "grow").where)
+    assert found is not None and found[0] == lean
+    assert sorted(plain_pair(p) for p in found[1]) == [("h", "height"), ("w", "width")]
+
+
+def plain_pair(pair):
+    return tuple(x.id for x in pair)
+
+
+@pytest.mark.parametrize("where", [
+    "h >= height and w >= width",                                 # nothing must go up
+    "h >= height and w >= width and (h > height or w > 3)",      # the strict part names another bound
+    "h >= height and w <= width and (h > height or w < width)",  # one up, one down: no single lean
+    "h >= height and (h > height or w > width)",                  # one pair kept, two moved
+    "h > height or w > width"])
+def test_what_is_not_a_raise_is_not_read_as_one(where):
+    assert idioms.raised(_option(_rules(where), "grow").where) is None
+
+
+def _head(rules, lang):
+    return plain(option_head(Voice(rules, lang), _option(rules, "grow"), False))
+
+
+def test_a_raise_reads_as_neither_down_and_one_up_in_both_languages():
+    rules = _rules()
+    assert _head(rules, "en") == ("Choose a new height (0 to 9) and a new width (0 to 9), where neither goes down "
+                                  "and at least one goes up: the new height at least the height, the new width at least "
+                                  "the width, not both the same")
+    assert _head(rules, "ja") == ("新しい高さ(0〜9)と新しい幅(0〜9)を選ぶ(ただし、どちらも下げず、少なくとも一方を上げる: "
+                                  "その新しい高さは高さ以上、その新しい幅は幅以上で、両方同じは不可)")
+    lowered = _rules("h <= height and w <= width and (h < height or w < width)")
+    assert "where neither goes up and at least one goes down: the new height at most the height" in _head(lowered, "en")
+
+
+def test_bluffs_raise_is_one_phrase_not_a_nested_list():
+    for lang, phrase in (("ja", "どちらも下げず、少なくとも一方を上げる: その目は宣言の目以上、その個数は宣言の数以上で、両方同じは不可"),
+                         ("en", "neither goes down and at least one goes up: the face at least the bid face, "
+                                "the count at least the bid count, not both the same")):
+        page = as_text(book.render("book", "html", rules_of(str(BLUFF)), lang))
+        assert phrase in page
+        assert "かつ(" not in page and "and (" not in page and "次のどれか一つ以上を満たす" not in page
+
+
+# ---------------------------------------------------------------- a count with wilds
+def _counted(rules):
+    return next(n for n in S.walk_rules(rules) if isinstance(n, S.Comprehension))
+
+
+@pytest.mark.parametrize("counted", ["c.face = colour or wild(c)", "wild(c) or c.face = colour"])
+def test_a_count_with_wilds_names_the_wild_face(counted):
+    rules = _rules(counted=counted)
+    e = _counted(rules)
+    assert plain(Voice(rules, "en").expr(idioms.wild_count(e))) == "the colour"
+    assert _said(rules, "en", e) == "every player's hand showing the colour or a 4 (wild)"
+    assert _said(rules, "ja", e) == "全員の手元のうち、色か4(ワイルド)を出しているもの"
+
+
+@pytest.mark.parametrize("counted", ["c.face = colour", "c.face = colour or c.face = 1",
+                                     "c.face = colour and wild(c)"])
+def test_a_filter_without_a_wild_alternative_is_read_as_written(counted):
+    e = _counted(_rules(counted=counted))
+    assert idioms.wild_count(e) is None
+
+
+def test_bluffs_matching_dice_are_the_bid_face_or_a_wild_six():
+    rules = rules_of(str(BLUFF))
+    assert "全員の手元のさいころのうち、宣言の目か6(ワイルド)を出しているものの数" in as_text(book.render("book", "html", rules, "ja"))
+    assert "every player's dice under your cup showing the bid face or a 6 (wild)" in \
+        as_text(book.render("book", "html", rules, "en"))
+
+
+# ---------------------------------------------------------------- the next player still in, passing the turn
+def _assignments(rules):
+    return [n for n in S.walk_rules(rules) if isinstance(n, S.Assign) and n.target.name == "mover"]
+
+
+def test_passing_the_chooser_on_passes_the_turn_to_the_next_player_still_in():
+    rules = _rules()
+    v = Voice(rules, "en")
+    passing = _assignments(rules)[1]
+    assert idioms.passes_turn(v, passing)
+    assert plain(v.stmt(passing).runs) == "The turn passes to the next player still in (the new mover)."
+    assert plain(Voice(rules, "ja").stmt(passing).runs) == "手番は次の、まだ残っているプレイヤーに移る(その人が新しい動かす人)。"
+    assert not idioms.passes_turn(v, _assignments(rules)[0])          # 'set mover to player(1)'
+
+
+def test_where_nobody_leaves_the_game_the_next_player_is_just_the_next():
+    rules = _rules(knock="pass")
+    assert not idioms.puts_players_out(rules)
+    assert plain(Voice(rules, "en").stmt(_assignments(rules)[1]).runs) == "The turn passes to the next player (the new mover)."
+
+
+# ---------------------------------------------------------------- a rule called from one place
+def test_a_rule_called_from_one_place_says_its_parameter_in_the_callers_words():
+    rules = _rules()
+    v = Voice(rules, "en")
+    assert idioms.single_call(v, "score_one") is not None
+    assert idioms.single_call(v, "knock") is not None       # a count reads the same anywhere
+    assert plain(rule_item(v, rules.of(S.Rule)[0]).children[0].runs).startswith("Move up to the number of every player's hand")
+    section = rule_item(v, rules.of(S.Rule)[1])
+    assert [k for k, _ in section.texts] == []          # no 'For a player.' line: the caller named who
+    call = next(n for n in S.walk_rules(rules) if isinstance(n, S.Do) and n.rule == "score_one")
+    assert plain(v.stmt(call).runs) == "Carry out “Score”."
+
+
+@pytest.mark.parametrize("arg, free", [("mover", True), ("count(c in all(hand) where c.face = colour)", True),
+                                       ("p", False), ("count(c in hand(p))", False)])
+def test_an_argument_naming_a_local_of_its_call_is_not_carried_into_the_rule(arg, free):
+    rules, _ = parse_text(f"game g\n  players 2 to 2\ncounter colour = 0\nvariable mover = nobody\n"
+                          f"zone hand is hand, per player, seen by owner\nrule r(x)\n  pass\n"
+                          f"play\n  for each p in players\n    do r({arg})\n")
+    call = next(n for n in S.walk_rules(rules) if isinstance(n, S.Do))
+    assert idioms.free_of_locals(call.args[0], {"colour", "mover", "hand", "players"}) is free
+
+
+def test_bluffs_lose_dice_is_read_at_its_calls_and_never_as_the_player_concerned():
+    rules = rules_of(str(BLUFF))
+    for lang, concerned, callers in (("ja", "対象", ("「さいころを失う」: ブラフをかけた人の手元のさいころから",
+                                                    "「さいころを失う」: 宣言した人の手元のさいころから")),
+                                     ("en", "concerned", ("“Lose dice”: Move up to the number below from the challenger's",
+                                                          "“Lose dice”: Move up to the number below from the bidder's"))):
+        page = as_text(book.render("book", "html", rules, lang))
+        assert concerned not in page
+        assert all(c in page for c in callers)
+        assert re.search("「ブラフの判定」の中で行う|Carried out within “Settle the challenge”", page)
+
+
+# ---------------------------------------------------------------- 'first' in a ranking
+RANKED = """game g
+  players 2 to 4
+deck card
+  title ja "カード" en "card"
+  in stock
+  cards
+    | strength |
+    | 1        |
+    | 2        |
+    | 2        |
+zone stock is supply, shared, seen by everyone
+  title ja "山" en "stock"
+zone table is discard, shared, seen by everyone
+  title ja "場" en "table"
+zone laid is discard, per player, seen by everyone
+  title ja "出したカード" en "cards laid"
+symbol strength
+  title ja "強さ" en "strength"
+variable winner = nobody
+  title ja "勝者" en "winner"
+value best = highest(c.strength for c in {coll})
+  title ja "最強のカード" en "the best card"
+play
+  {guard}
+    set winner to holder(first(best))
+"""
+
+
+@pytest.mark.parametrize("coll, ja, en", [
+    ("all(laid)", "同点なら、持ち主の席番号が最も小さいもの", "on a tie, the one whose owner sits in the lowest seat"),
+    ("table", "同点なら、先に置かれたもの", "on a tie, the one put there first")])
+def test_first_in_a_ranking_says_who_wins_a_tie(coll, ja, en):
+    rules, diags = parse_text(RANKED.format(coll=coll, guard="if count(best) > 0"))
+    assert rules is not None, diags
+    setting = next(n for n in S.walk_rules(rules) if isinstance(n, S.Assign))
+    assert plain(Voice(rules, "ja").stmt(setting).runs) == f"最強のカード({ja})を持つプレイヤーが勝者になる。"
+    assert plain(Voice(rules, "en").stmt(setting).runs) == f"The player holding the best card ({en}) becomes the winner."
+
+
+def test_first_of_a_ranking_known_to_hold_one_is_just_that_one():
+    rules, diags = parse_text(RANKED.format(coll="table", guard="if count(best) = 1"))
+    assert rules is not None, diags
+    ruled = next(n for n in S.walk_rules(rules) if isinstance(n, S.If))
+    read = Voice(rules, "en").stmt(ruled)
+    assert plain(read.runs) == "If the number of the best card is 1:"
+    assert plain(read.children[0].runs) == "The player holding the best card becomes the winner."
+
+
+# ---------------------------------------------------------------- what players keep track of
+def _kept(lang: str) -> dict[str, str]:
+    page = book.render("book", "html", rules_of(str(BLUFF)), lang)
+    table = re.search(r'id="markers".*?</section>', page, flags=re.S).group(0)
+    return {re.sub(r"<[^>]+>", "", th).strip(): re.sub(r"<[^>]+>", "", td).strip()
+            for th, td in re.findall(r"<th>(.*?)</th>\s*<td>(.*?)</td>", table, flags=re.S)}
+
+
+def test_what_players_keep_track_of_is_said_by_when_it_changes_never_as_a_start_value_of_nobody():
+    ja, en = _kept("ja"), _kept("en")
+    assert ja["手番のプレイヤー"] == "いまだれの手番か。「最初の宣言」、「宣言を上げる」で変わる。"
+    assert en["player to speak"] == "Whose turn it is. Changes in “Opening bid”, “Raise the bid”."
+    assert ja["宣言の目"] == "「最初の宣言」、「宣言を上げる」で変わる。"       # set before it is read: no start value
+    assert en["bidder"] == "Changes in “Opening bid”, “Raise the bid”."
+    assert not any("開始時" in x or "なし" in x for x in ja.values())
+    assert not any("starts at" in x.lower() or "nobody" in x for x in en.values())
+
+
+def test_a_tally_that_is_added_to_keeps_its_start_and_its_bounds():
+    rules = _rules()
+    v = Voice(rules, "en")
+    height = next(c for c in rules.of(S.Counter) if c.name == "height")
+    assert plain(idioms.kept(v, height, "shared")) == "Starts at 0. Changes in “Score”."        # added to: its start counts
+    tally, _ = parse_text("game g\n  players 2 to 2\ncounter score per player = 3 min 0 max 9\n  title ja \"点\" en \"points\"\n"
+                          "play\n  step s\n    title ja \"得点\" en \"Scoring\"\n    add 1 to score(player(1))\n    end game\n")
+    t = tally.of(S.Counter)[0]
+    assert plain(idioms.kept(Voice(tally, "en"), t, "each player")) == \
+        "One for each player. Starts at 3. Never below 0. Never above 9. Changes in “Scoring”."
+    assert plain(idioms.kept(Voice(tally, "ja"), t, "各プレイヤー")) == \
+        "各プレイヤーに一つ。はじめは3。0より小さくならない。9より大きくならない。「得点」で変わる。"
