@@ -1,6 +1,6 @@
 """generated/skill/: the skill-versus-luck report of every seed game (`make skill`).
 
-For each game at one player count, stronger and stronger agents play seat-rotated matches
+For each game at one player count (the long games first), stronger agents play seat-rotated matches
 against random seats (dsl.agents.match.skill), in a process per core (the figures are the same
 for any number). Game counts are set so that the skill figure's 95% interval (the best level's
 advantage) is narrower than 0.1; in the long games (Democracy, Populus) the searching agent's
@@ -33,19 +33,18 @@ SEED = 1
 WORKERS = os.cpu_count() or 1
 # game, players, levels (weakest first), games per level
 PLAN = [
-    ("tictactoe", 2, "random,flat:50,ismcts:50,ismcts:200", 200),
-    ("bluff", 2, "random,flat:50,ismcts:50,ismcts:200", 300),
-    ("bluff", 4, "random,flat:50,ismcts:50,ismcts:200", 400),
-    ("byzantine", 2, "random,flat:30,ismcts:30,ismcts:100", 500),
-    ("byzantine", 4, "random,flat:30,ismcts:30,ismcts:100", 600),
-    ("dream-duels", 4, "random,flat:20,ismcts:20,ismcts:60", 200),
-    ("democracy", 2, "random,ismcts:8:depth=30,ismcts:32:depth=30", 1200),
-    ("democracy", 4, "random,ismcts:16:depth=30", 800),
-    ("populus", 3, "random,ismcts:8:depth=30", 650),
+    ("democracy", 2, "random,ismcts:24:depth=20", 1200),
+    ("populus", 3, "random,ismcts:6:depth=20", 650),
+    ("democracy", 4, "random,ismcts:12:depth=20", 800),
+    ("dream-duels", 4, "random,flat:20,ismcts:60", 200),
+    ("byzantine", 2, "random,flat:30,ismcts:100", 500),
+    ("byzantine", 4, "random,flat:30,ismcts:100", 600),
+    ("bluff", 2, "random,flat:50,ismcts:200", 300),
+    ("bluff", 4, "random,flat:50,ismcts:200", 400),
+    ("tictactoe", 2, "random,flat:50,ismcts:200", 200),
 ]
 # game, players, agent A, agent B, games: single matches worth keeping
 MATCHES = [
-    ("tictactoe", 2, "ismcts:1000", "random", 200),
     ("bluff", 2, "ismcts:200", "flat:50", 200),
 ]
 

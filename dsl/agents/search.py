@@ -141,6 +141,7 @@ def standing(game, s) -> list:
 class _Searcher:
     """What the searching agents share: the root moves, and no search for a forced move."""
     determinizer = Determinizer         # what the agent may know: the tests swap in the true state
+    recalls = True                      # the play loop keeps the game's log, which the Determinizer's Recall follows
 
     def act(self, state, player, rng: random.Random, moves=None):
         moves = list(moves) if moves is not None else state.game.legal_moves(state.clone(), player)

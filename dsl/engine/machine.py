@@ -602,9 +602,24 @@ class Machine:
                 else:
                     content.append(None)
             zones[name] = content
+        decls = self.var_decls
         return {"player": int(player), "zones": zones,
-                "variables": {n: plain(s.vars[i]) for n, i in self.var_slots.items()},
+                "variables": {n: plain(s.vars[i]) for n, i in self.var_slots.items()
+                              if n not in self.pvar_slots and decls[n].seen_by == "everyone"},
+                "counters": {n: [plain(v) if self.sees_counter(n, k, player) else None
+                                 for k, v in enumerate(s.pvars[i])] for n, i in self.pvar_slots.items()},
                 "alive": list(s.alive)}
+
+    def sees_counter(self, name, k, player) -> bool:
+        """Whether `player` sees the k-th value of the counter `name` (for the k-th player, team
+        or piece where it is kept so): `seen by everyone`, or `seen by owner` and theirs."""
+        seen = self.var_decls[name].seen_by
+        if seen == "everyone":
+            return True
+        if seen == "nobody":
+            return False
+        per = self.var_decls[name].per
+        return k == int(player) if per == "player" else self.team_of[int(player)] == k
 
     def after_effect(self, s):
         if self.has_triggers and s.playing and not s.settling:
