@@ -12,6 +12,7 @@ measurements, unlike the figures, not the same from run to run) and README.md, a
 of them; each file is written to a temporary name and renamed.
 
 Usage: python scripts/skill.py [GAME ...]   (names as in games/, default: all below)
+       python scripts/skill.py --table     (README.md only, from the files already written)
 """
 import json
 import os
@@ -33,20 +34,18 @@ SEED = 1
 WORKERS = os.cpu_count() or 1
 # game, players, levels (weakest first), games per level
 PLAN = [
-    ("democracy", 2, "random,ismcts:24:depth=20", 1200),
-    ("populus", 3, "random,ismcts:6:depth=20", 650),
-    ("democracy", 4, "random,ismcts:12:depth=20", 800),
-    ("dream-duels", 4, "random,flat:20,ismcts:60", 200),
-    ("byzantine", 2, "random,flat:30,ismcts:100", 500),
-    ("byzantine", 4, "random,flat:30,ismcts:100", 600),
-    ("bluff", 2, "random,flat:50,ismcts:200", 300),
-    ("bluff", 4, "random,flat:50,ismcts:200", 400),
-    ("tictactoe", 2, "random,flat:50,ismcts:200", 200),
+    ("democracy", 2, "random,ismcts:12:depth=15", 1100),
+    ("populus", 3, "random,ismcts:4:depth=15", 650),
+    ("democracy", 4, "random,ismcts:8:depth=15", 700),
+    ("dream-duels", 4, "random,ismcts:30", 150),
+    ("byzantine", 2, "random,ismcts:50", 450),
+    ("byzantine", 4, "random,ismcts:50", 600),
+    ("bluff", 2, "random,ismcts:100", 250),
+    ("bluff", 4, "random,ismcts:100", 350),
+    ("tictactoe", 2, "random,ismcts:100", 150),
 ]
 # game, players, agent A, agent B, games: single matches worth keeping
-MATCHES = [
-    ("bluff", 2, "ismcts:200", "flat:50", 200),
-]
+MATCHES: list = []
 
 
 def _write(path, text):
@@ -138,19 +137,20 @@ def table():
         rows.append(f"| {name} | {players} | {r['games_per_level']} | {curve} | {r['skill_room']:.2f} "
                     f"[{lo:.2f}, {hi:.2f}] ({hi - lo:.3f}) | {best['dead_end_games']} | "
                     f"{_took(timings.get(f'{name}-p{players}'))} |")
-    rows += ["", "Single matches (agent A in one seat, rotated, against agent B in the others):", "",
-             "| game | players | games | A | B | A's score [95%] | advantage [95%] | wins / draws / losses / dead ends |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for name, players, a, b, _games in MATCHES:
-        path = os.path.join(OUT, f"{name}-p{players}-{a}-vs-{b}".replace(":", "") + ".json")
-        if not os.path.exists(path):
-            continue
-        with open(path, encoding="utf-8") as f:
-            r = json.load(f)
-        rows.append(f"| {name} | {players} | {r['games']} | {a} | {b} | {r['score']:.0%} [{r['ci95'][0]:.0%}, "
-                    f"{r['ci95'][1]:.0%}] | {r['advantage']:+.2f} [{r['advantage_ci95'][0]:+.2f}, "
-                    f"{r['advantage_ci95'][1]:+.2f}] | {r['wins']} / {r['draws']} / {r['losses']} / "
-                    f"{r['dead_end_games']} |")
+    if MATCHES:
+        rows += ["", "Single matches (agent A in one seat, rotated, against agent B in the others):", "",
+                 "| game | players | games | A | B | A's score [95%] | advantage [95%] | wins / draws / losses / dead ends |",
+                 "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+        for name, players, a, b, _games in MATCHES:
+            path = os.path.join(OUT, f"{name}-p{players}-{a}-vs-{b}".replace(":", "") + ".json")
+            if not os.path.exists(path):
+                continue
+            with open(path, encoding="utf-8") as f:
+                r = json.load(f)
+            rows.append(f"| {name} | {players} | {r['games']} | {a} | {b} | {r['score']:.0%} [{r['ci95'][0]:.0%}, "
+                        f"{r['ci95'][1]:.0%}] | {r['advantage']:+.2f} [{r['advantage_ci95'][0]:+.2f}, "
+                        f"{r['advantage_ci95'][1]:+.2f}] | {r['wins']} / {r['draws']} / {r['losses']} / "
+                        f"{r['dead_end_games']} |")
     _write(os.path.join(OUT, "README.md"), "\n".join(rows) + "\n")
 
 
@@ -162,6 +162,9 @@ def _took(timing) -> str:
 
 
 def main():
+    if sys.argv[1:] == ["--table"]:        # README.md again from the files there
+        table()
+        return
     wanted = set(sys.argv[1:])
     os.makedirs(OUT, exist_ok=True)
     for name, players, levels, games in PLAN:

@@ -157,3 +157,14 @@ def test_chance_and_recall_replay_the_same_game():
     b = play(g, [ISMCTSAgent(8), RandomAgent()], game_rng(2, 0), index=0)
     assert a.actions == b.actions and a.state.digest() == b.state.digest()
     assert any(actor == CHANCE for actor, _ in a.actions)
+
+
+def test_solve_notes_only_the_counters_a_player_sees():
+    from dsl.analyses.solve_tree import _Seen
+    g = game_of(FIXTURE, 2)
+    s, _ = at_the_guess(g, 1)
+    t = s.clone()
+    t.pvars[g.pvar_slots["coins"]][0] = 9          # the first player's coins, which only they see
+    seen = _Seen(g)
+    assert seen.table(s, 1) == seen.table(t, 1)
+    assert seen.table(s, 0) != seen.table(t, 0)

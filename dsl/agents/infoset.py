@@ -47,24 +47,11 @@ def visible_zones(game, player) -> list:
     return [s == "everyone" or (s == "owner" and game.owned_by(i, player)) for i, s in enumerate(seen)]
 
 
-def hidden_values(game, player) -> tuple:
-    """(game-wide variable slots, [(per-player slot, key)]) whose values `player` cannot see."""
-    decls = game.var_decls
-    plain = [i for n, i in game.var_slots.items() if n not in game.pvar_slots and decls[n].seen_by != "everyone"]
-    kept = []
-    for n, i in game.pvar_slots.items():
-        if decls[n].seen_by != "everyone":
-            keys = len(game.teams) if decls[n].per == "team" else game.n if decls[n].per == "player" \
-                else len(game.piece_index[n])
-            kept += [(i, k) for k in range(keys) if not game.sees_counter(n, k, player)]
-    return plain, kept
-
-
 def named_pieces(state, player=None) -> set:
     """Pieces a variable or counter names whose value `player` sees (every one when None): the
     player knows those pieces."""
     out = set()
-    plain, kept = hidden_values(state.game, player) if player is not None else ((), ())
+    plain, kept = state.game.unseen_values(player) if player is not None else ((), ())
     plain, kept = set(plain), set(kept)
 
     def walk(v):
@@ -130,7 +117,7 @@ class Determinizer:
                          if player in game.players_in(x))
             self.pending = (pause.pending_slot, mine)
         self.refers = self.hidden and _names_any(state, self.hidden)
-        plain, kept = hidden_values(game, player)
+        plain, kept = game.unseen_values(player)
         start = _starting_values(game)
         self.unseen = [(i, start.vars[i]) for i in plain]
         self.unseen_kept = [(i, k, start.pvars[i][k]) for i, k in kept]
