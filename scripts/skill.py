@@ -11,7 +11,7 @@ GAME-pN.txt per game, timings.json (seconds and the machine's load average for e
 measurements, unlike the figures, not the same from run to run) and README.md, a table of all
 of them; each file is written to a temporary name and renamed.
 
-Usage: python scripts/skill.py [GAME ...]   (names as in games/, default: all below)
+Usage: python scripts/skill.py [GAME ...]   (names as in games/, or GAME-pN for one player count; default: all below)
        python scripts/skill.py --table     (README.md only, from the files already written)
 """
 import json
@@ -34,9 +34,9 @@ SEED = 1
 WORKERS = os.cpu_count() or 1
 # game, players, levels (weakest first), games per level
 PLAN = [
-    ("democracy", 2, "random,ismcts:12:depth=15", 1100),
-    ("populus", 3, "random,ismcts:4:depth=15", 650),
-    ("democracy", 4, "random,ismcts:8:depth=15", 700),
+    ("democracy", 2, "random,ismcts:12:depth=15", 1500),
+    ("populus", 3, "random,ismcts:4:depth=15", 800),
+    ("democracy", 4, "random,ismcts:8:depth=15", 900),
     ("dream-duels", 4, "random,ismcts:30", 150),
     ("byzantine", 2, "random,ismcts:50", 450),
     ("byzantine", 4, "random,ismcts:50", 600),
@@ -168,7 +168,7 @@ def main():
     wanted = set(sys.argv[1:])
     os.makedirs(OUT, exist_ok=True)
     for name, players, levels, games in PLAN:
-        if not wanted or name in wanted:
+        if not wanted or name in wanted or f"{name}-p{players}" in wanted:
             run(name, players, levels, games)
     for name, players, a, b, games in MATCHES:
         if not wanted or name in wanted:
