@@ -41,8 +41,8 @@ PLAN = [
     ("byzantine", 2, "random,ismcts:50", 450),
     ("byzantine", 4, "random,ismcts:50", 600),
     ("bluff", 2, "random,ismcts:100", 250),
-    ("bluff", 4, "random,ismcts:100", 350),
-    ("tictactoe", 2, "random,ismcts:100", 150),
+    ("bluff", 4, "random,ismcts:100", 420),
+    ("tictactoe", 2, "random,ismcts:100", 260),
 ]
 # game, players, agent A, agent B, games: single matches worth keeping
 MATCHES: list = []
