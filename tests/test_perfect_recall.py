@@ -168,3 +168,18 @@ def test_solve_notes_only_the_counters_a_player_sees():
     seen = _Seen(g)
     assert seen.table(s, 1) == seen.table(t, 1)
     assert seen.table(s, 0) != seen.table(t, 0)
+
+
+def test_a_value_seen_by_nobody_is_imagined_at_its_start(tmp_path):
+    from dsl.engine import Game
+    from dsl.loader import load
+    text = open(FIXTURE, encoding="utf-8").read().replace(
+        "setup\n", "counter secret = 0\n  title ja \"秘密\" en \"secret\"\n  seen by nobody\n\nsetup\n  set secret to 7\n", 1)
+    path = tmp_path / "secret.rules"
+    path.write_text(text, encoding="utf-8")
+    g = Game(load(str(path))[0], 2)
+    s, _ = at_the_guess(g, 1)
+    slot = g.var_slots["secret"]
+    assert s.vars[slot] == 7 and "secret" not in g.observation(s, 0)["variables"]
+    t = Determinizer(g, s, 1).sample(random.Random(3))
+    assert t.vars[slot] == 0 and s.vars[slot] == 7

@@ -119,7 +119,7 @@ class Determinizer:
         self.refers = self.hidden and _names_any(state, self.hidden)
         plain, kept = game.unseen_values(player)
         start = _starting_values(game)
-        self.unseen = [(i, start.vars[i]) for i in plain]
+        self.unseen = {i: start.vars[i] for i in plain}
         self.unseen_kept = [(i, k, start.pvars[i][k]) for i, k in kept]
 
     def sample(self, rng: random.Random):
@@ -139,8 +139,8 @@ class Determinizer:
         if self.refers:
             rename = {self.true_at[place]: p for place, p in new_at.items()}
             _rename(s, rename)
-        for i, v in self.unseen:
-            s.vars[i] = v
+        if self.unseen:         # a new list, as making a state does: no code is running on this one yet
+            s.vars = [self.unseen.get(i, v) for i, v in enumerate(s.vars)]
         for i, k, v in self.unseen_kept:
             s.pvars[i][k] = v
         s.memo.clear()
