@@ -16,11 +16,21 @@ number, shuffled with the caller's RNG, dealt into the hidden places in order), 
 permuting the true arrangement, so two states the player cannot tell apart give the
 same samples for the same RNG.
 
-Limits, on purpose: counters and variables (`vars`, per-player `pvars`) are public in the
-language, so they are kept, and a piece one of them names is known (it stays where it is);
-a local of the turn structure naming a hidden piece keeps naming the piece that now lies
-in the same place. The sampler is memoryless: a card seen earlier and
-now face down is as unknown as any other (the engine has no per-player memory).
+Counters and variables are seen as their declaration says (`seen by`, everyone unless it
+says otherwise): one the player cannot see is set back to its declared starting value in every
+sample (the sampler infers nothing from how it may have changed), and a piece only a hidden
+value names is dealt like any hidden piece. A piece a value the player sees names is known (it
+stays where it is); a local of the turn structure naming a hidden piece keeps naming the piece
+that now lies in the same place.
+
+Perfect recall: where the game keeps its log (the play loop turns it on for searching agents),
+a `Recall` follows it event by event as the player saw it: where each piece is known to lie
+(every piece starts where the rules put it; a piece the player sees go somewhere is known
+there), and forgets as the player must (a piece leaving a hidden zone unseen makes every piece
+remembered in that zone unknown; passing hands or a source it cannot name forget every hidden
+piece). A hidden piece the player remembers is dealt only among the hidden places of the zone it
+is known to be in (its place within the zone is not kept), and a hidden die whose face they
+saw keeps it until it is rolled again. So a hand shown once and hidden again is dealt as seen.
 
 May import the engine only.
 """
@@ -37,9 +47,12 @@ def visible_zones(game, player) -> list:
     return [s == "everyone" or (s == "owner" and game.owned_by(i, player)) for i, s in enumerate(seen)]
 
 
-def named_pieces(state) -> set:
-    """Pieces a variable or counter names: everyone sees those values, so knows the pieces."""
+def named_pieces(state, player=None) -> set:
+    """Pieces a variable or counter names whose value `player` sees (every one when None): the
+    player knows those pieces."""
     out = set()
+    plain, kept = state.game.unseen_values(player) if player is not None else ((), ())
+    plain, kept = set(plain), set(kept)
 
     def walk(v):
         if type(v) is Piece:
@@ -47,11 +60,13 @@ def named_pieces(state) -> set:
         elif isinstance(v, tuple):
             for x in v:
                 walk(x)
-    for v in state.vars:
-        walk(v)
-    for row in state.pvars:
-        for v in row:
+    for i, v in enumerate(state.vars):
+        if i not in plain:
             walk(v)
+    for i, row in enumerate(state.pvars):
+        for k, v in enumerate(row):
+            if (i, k) not in kept:
+                walk(v)
     return out
 
 
@@ -59,7 +74,7 @@ def hidden_places(game, state, player, visible=None) -> list:
     """[(zone, position, piece)] of every piece `player` cannot see, in zone order."""
     visible = visible_zones(game, player) if visible is None else visible
     revealed = state.revealed
-    named = named_pieces(state)
+    named = named_pieces(state, player)
     return [(z, k, p) for z, pieces in enumerate(state.zones) if not visible[z]
             for k, p in enumerate(pieces) if not revealed[p] and p not in named]
 
@@ -71,13 +86,16 @@ def simultaneous_pause(game, state):
 
 
 class Determinizer:
-    """Samples states consistent with what `player` observes in `state` (which it never changes)."""
+    """Samples states consistent with what `player` observes in `state` (which it never changes),
+    and with what they remember of the game so far where the state keeps its log."""
 
     def __init__(self, game, state, player):
         self.game = game
         self.state = state
         self.player = player
         places = hidden_places(game, state, player)
+        recall = recalled(game, state, player)
+        known = recall.hidden_known(places) if recall is not None else {}
         groups: dict = {}
         for z, k, p in places:
             groups.setdefault((game.kind_of[p], game.piece_owner[p]), ([], []))
@@ -85,9 +103,11 @@ class Determinizer:
             g[0].append((z, k))
             g[1].append(p)
         # the key orders groups by first hidden place, which the player sees; pieces are sorted
-        self.groups = [(pl, sorted(ps)) for pl, ps in groups.values()]
+        self.groups = [_deal_of(pl, ps, known) for pl, ps in groups.values()]
         faces = game.faces
-        self.dice = sorted((p, faces[game.kind_of[p]]) for _, _, p in places if game.kind_of[p] in faces)
+        seen_faces = recall.face if recall is not None else {}
+        self.dice = sorted((p, faces[game.kind_of[p]]) for _, _, p in places
+                           if game.kind_of[p] in faces and p not in seen_faces)
         self.hidden = {p for _, _, p in places}
         self.true_at = {(z, k): p for z, k, p in places}
         self.pending = None
@@ -97,18 +117,19 @@ class Determinizer:
                          if player in game.players_in(x))
             self.pending = (pause.pending_slot, mine)
         self.refers = self.hidden and _names_any(state, self.hidden)
+        plain, kept = game.unseen_values(player)
+        start = _starting_values(game)
+        self.unseen = {i: start.vars[i] for i in plain}
+        self.unseen_kept = [(i, k, start.pvars[i][k]) for i, k in kept]
 
     def sample(self, rng: random.Random):
         s = self.state.clone()
         new_at = {}
         zones, loc = s.zones, s.loc
-        for places, pieces in self.groups:
-            deal = list(pieces)
-            rng.shuffle(deal)
-            for (z, k), p in zip(places, deal):
-                zones[z][k] = p
-                loc[p] = z
-                new_at[(z, k)] = p
+        for places, pieces, pinned in self.groups:
+            if pinned:
+                places, pieces = _pin(places, pieces, pinned, rng, zones, loc, new_at)
+            _deal(places, pieces, rng, zones, loc, new_at)
         face = s.face
         for p, faces in self.dice:
             face[p] = faces[rng.randrange(len(faces))]
@@ -118,8 +139,137 @@ class Determinizer:
         if self.refers:
             rename = {self.true_at[place]: p for place, p in new_at.items()}
             _rename(s, rename)
+        if self.unseen:         # a new list, as making a state does: no code is running on this one yet
+            s.vars = [self.unseen.get(i, v) for i, v in enumerate(s.vars)]
+        for i, k, v in self.unseen_kept:
+            s.pvars[i][k] = v
         s.memo.clear()
         return s
+
+
+def _deal_of(places, pieces, known) -> tuple:
+    """(places, pieces, pinned) of one group: pinned lists, zone by zone, the remembered pieces
+    and the group's hidden places in that zone."""
+    by_zone: dict = {}
+    for p in sorted(pieces):
+        if p in known:
+            by_zone.setdefault(known[p], []).append(p)
+    pinned = [(z, ps, [pl for pl in places if pl[0] == z]) for z, ps in sorted(by_zone.items())]
+    return places, sorted(pieces), pinned
+
+
+def _pin(places, pieces, pinned, rng, zones, loc, new_at) -> tuple:
+    """Deals the remembered pieces of a group into places of their zones; the places and pieces left."""
+    taken = set()
+    for z, ps, spots in pinned:
+        chosen = rng.sample(spots, len(ps))
+        _deal(chosen, ps, rng, zones, loc, new_at)
+        taken.update(chosen)
+    fixed = {p for _, ps, _ in pinned for p in ps}
+    return [pl for pl in places if pl not in taken], [p for p in pieces if p not in fixed]
+
+
+def _deal(places, pieces, rng, zones, loc, new_at) -> None:
+    """The pieces shuffled into the places."""
+    deal = list(pieces)
+    rng.shuffle(deal)
+    for (z, k), p in zip(places, deal):
+        zones[z][k] = p
+        loc[p] = z
+        new_at[(z, k)] = p
+
+
+def _starting_values(game):
+    """The declared starting values (a state before setup), what a sample holds for a value its
+    player cannot see."""
+    start = game.__dict__.get("_declared_start")
+    if start is None:
+        start = game._declared_start = game.blank_state()
+    return start
+
+
+class Recall:
+    """What one player knows of where pieces lie, followed through the game's log as they saw it
+    (see the module docstring): `place` (piece -> zone) and `face` (die -> the face they saw)."""
+
+    def __init__(self, game, player):
+        self.game = game
+        self.visible = visible_zones(game, player)
+        self.zone_of = {name: z for z, name in enumerate(game.zone_names)}
+        self.place = dict(enumerate(game.initial_zone))
+        # where every piece lies, from the log: which zone a piece leaves is seen at the table
+        # (a card taken from a hand), which piece it is only where the player sees the piece
+        self.zone_left: list = list(game.initial_zone)
+        self.shown: set = set()
+        self.face: dict = {}
+        self.read = 0
+
+    def follow(self, log) -> "Recall":
+        for e in log[self.read:]:
+            kind = e.get("event")
+            if kind == "move":
+                self._moved(e)
+            elif kind == "reveal":
+                for p, shown in zip(e["pieces"], e["shown"]):
+                    self.shown.add(p)
+                    if self.zone_left is not None:
+                        self.place[p] = self.zone_left[p]
+                    if self.game.kind_of[p] in self.game.faces:
+                        self.face[p] = shown
+            elif kind == "roll":
+                for p in e["pieces"]:
+                    self.shown.discard(p)
+                    self.face.pop(p, None)
+            elif kind == "pass":
+                # the hands of a family passed along: not followed, so nothing hidden is remembered from here on
+                self._forget(None)
+                self.zone_left = None
+        self.read = len(log)
+        return self
+
+    def _moved(self, e) -> None:
+        visible, place, zone_left = self.visible, self.place, self.zone_left
+        to = self.zone_of[e["to"]]
+        for p in e["pieces"]:
+            was = zone_left[p] if zone_left is not None else None
+            if p in self.shown or (was is not None and visible[was]):
+                place[p] = to               # they watched it go
+            else:
+                self._forget(was)           # a piece left `was` unseen: which one, they cannot tell
+                place.pop(p, None)
+                if visible[to]:
+                    place[p] = to
+            if zone_left is not None:
+                zone_left[p] = to
+            self.shown.discard(p)
+
+    def _forget(self, zone) -> None:
+        """Forgets the pieces remembered in the hidden zone `zone` (in every hidden zone: None)."""
+        visible = self.visible
+        for p in [p for p, z in self.place.items() if not visible[z] and (zone is None or z == zone)]:
+            del self.place[p]
+
+    def hidden_known(self, places) -> dict:
+        """piece -> zone for the hidden pieces (of `places`) whose zone the player knows."""
+        place = self.place
+        return {p: place[p] for _, _, p in places if p in place}
+
+
+_RECALLS: dict = {}        # (id of a game's log, player) -> (the log, its Recall), the log kept so its id stays its own
+
+
+def recalled(game, state, player):
+    """The Recall of `player` up to `state`, or None where the state keeps no log."""
+    log = state.log
+    if log is None:
+        return None
+    key = (id(log), int(player))
+    held = _RECALLS.get(key)
+    if held is None or held[0] is not log or held[1].game is not game:
+        if len(_RECALLS) > 64:
+            _RECALLS.clear()
+        held = _RECALLS[key] = (log, Recall(game, player))
+    return held[1].follow(log)
 
 
 def sample_state(game, state, player, rng: random.Random):

@@ -22,6 +22,8 @@ import math
 import random
 import time
 
+from ..engine.errors import CARRIED
+from ..engine.program import CHANCE
 from .infoset import Determinizer, simultaneous_pause, visible_zones
 
 
@@ -55,7 +57,10 @@ class _Budget:
 
 def utility(game, s) -> list:
     """What a finished game is worth to each player, what the agents play for: its pay-offs
-    when it ends with them (chips, not only the win), else its share of the win."""
+    when it ends with them (chips, not only the win), else its share of the win; a rollout cut
+    at its horizon, the standing on the score."""
+    if s.outcome is None and s.dead_end is None:
+        return standing(game, s)
     return game.returns(s) if s.payoffs is not None else win_share(game, s)
 
 
@@ -67,16 +72,32 @@ def win_share(game, s) -> list:
     return game.win_shares(s)
 
 
-def _rollout(game, s, rng, policy=None) -> None:
+def _rollout(game, s, rng, depth=None, policy=None) -> None:
     """Random moves and uniform chance to the end (the same draws as random play), played out
     in generated code where the game has it (Machine.play_out); with a `policy` (a strategy),
-    every decision is its move instead."""
-    if policy is None and game.play_out(s, rng, None):
-        return
+    every decision is its move instead. With a `depth`, in a game with a `score`, it stops at
+    the first decision after `depth` actions (decisions and chance outcomes), and `utility`
+    values the state by the standing."""
+    if depth is not None and game.score_of is None:
+        depth = None
+    if policy is None:
+        if depth is None:
+            if game.play_out(s, rng, None):
+                return
+        else:
+            try:
+                if game.play_out(s, rng, _Horizon(depth)):
+                    return
+            except _Reached:
+                return
+    taken = 0
     while s.outcome is None and s.dead_end is None:
+        taken += 1
         if game.is_chance(s):
             game.apply(s, rng.randrange(game.chance_outcomes(s)), validate=False)
             continue
+        if depth is not None and taken > depth:
+            return
         decision = game.decision(s)
         if decision is None:
             return
@@ -85,9 +106,46 @@ def _rollout(game, s, rng, policy=None) -> None:
         game.apply(s, move, player, validate=False)
 
 
+class _Reached(BaseException):
+    """A rollout's horizon reached; a BaseException, so that no handler of the game's errors in
+    the generated play-out takes it for a dead end."""
+
+
+class _Horizon(list):
+    """The play-out's record of actions, used as a counter: the play-out records a decision
+    before it takes it (a chance outcome once drawn), so it stops at a decision, with all that
+    comes before it done, once `depth` actions are taken."""
+    __slots__ = ("depth", "taken")
+
+    def __init__(self, depth: int):
+        super().__init__()
+        self.depth = depth
+        self.taken = 0
+
+    def append(self, action) -> None:
+        if self.taken >= self.depth and action[0] != CHANCE:
+            raise _Reached()
+        self.taken += 1
+
+
+def standing(game, s) -> list:
+    """What a game cut short at a rollout's horizon is worth: the players ahead on the rule
+    file's `score` share the win, as if it ended there."""
+    if game.score_of is None:
+        return [0.0] * game.n      # a rollout that stopped with the game unfinished: as a dead end
+    try:
+        scores = game.scores(s)
+    except CARRIED:
+        return [0.0] * game.n      # a score that cannot be worked out here: as a dead end
+    top = max(scores)
+    leaders = [i for i, v in enumerate(scores) if v == top]
+    return [1.0 / len(leaders) if i in leaders else 0.0 for i in range(game.n)]
+
+
 class _Searcher:
     """What the searching agents share: the root moves, and no search for a forced move."""
     determinizer = Determinizer         # what the agent may know: the tests swap in the true state
+    recalls = True                      # the play loop keeps the game's log, which the Determinizer's Recall follows
 
     def act(self, state, player, rng: random.Random, moves=None):
         moves = list(moves) if moves is not None else state.game.legal_moves(state.clone(), player)
@@ -141,14 +199,16 @@ class _Node:
 
 
 class ISMCTSAgent(_Searcher):
-    """Single-observer information-set MCTS with `iterations` iterations and exploration `c`."""
+    """Single-observer information-set MCTS with `iterations` iterations and exploration `c`;
+    with a `depth`, rollouts of at most that many actions, valued by the standing on the score."""
 
-    def __init__(self, iterations: int, c: float = 0.7, seconds=None, rollout=None):
+    def __init__(self, iterations: int, c: float = 0.7, seconds=None, depth=None, rollout=None):
         self.budget = _Budget(iterations, seconds)
         self.c = c
+        self.depth = depth
         self.rollout = rollout          # a strategy that plays the imagined games out, or None: random moves
         self.name = f"ismcts:{iterations}" + (f":c={c}" if c != 0.7 else "") \
-            + (f":time={seconds}" if seconds is not None else "") \
+            + (f":depth={depth}" if depth is not None else "") + (f":time={seconds}" if seconds is not None else "") \
             + (f"/{rollout.strategy}" if rollout is not None else "")
 
     def choose(self, state, player, moves, rng):
@@ -204,7 +264,7 @@ class ISMCTSAgent(_Searcher):
                 if edge.node is None:
                     edge.node = _Node()
                 node = edge.node
-            _rollout(game, s, rng, self.rollout)
+            _rollout(game, s, rng, self.depth, self.rollout)
             returns = utility(game, s)
             for edge, a in path:
                 edge.visits += 1

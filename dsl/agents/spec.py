@@ -1,4 +1,4 @@
-"""Agent specs as written on the command line: `random`, `flat:N`, `ismcts:N[:c=X][:time=S]`,
+"""Agent specs as written on the command line: `random`, `flat:N`, `ismcts:N[:c=X][:depth=D][:time=S]`,
 `ismcts:N/STRATEGY` (its imagined games played by a declared strategy), `strategy:NAME` (a
 strategy the rule file declares, see .strategy), an installed package's agent (`plugin:NAME`
 or its bare NAME, see .plugins), one for every seat or a comma list with one per seat.
@@ -10,9 +10,10 @@ from __future__ import annotations
 from .search import FlatAgent, ISMCTSAgent, RandomAgent
 from .strategy import StrategyAgent
 
-FORMS = ("random", "flat:N", "ismcts:N", "ismcts:N:c=X", "flat:N:time=S", "ismcts:N:time=S", "ismcts:N/STRATEGY",
-         "strategy:NAME", "plugin:NAME")
-_HINT = "valid forms: " + ", ".join(FORMS) + " (N iterations, a whole number >= 1; c > 0; S seconds > 0)"
+FORMS = ("random", "flat:N", "ismcts:N", "ismcts:N:c=X", "ismcts:N:depth=D", "flat:N:time=S", "ismcts:N:time=S",
+         "ismcts:N/STRATEGY", "strategy:NAME", "plugin:NAME")
+_HINT = ("valid forms: " + ", ".join(FORMS)
+         + " (N iterations, a whole number >= 1; c > 0; D actions a rollout, a whole number >= 1; S seconds > 0)")
 
 
 def parse_agent(spec: str):
@@ -49,7 +50,7 @@ def parse_agent(spec: str):
     for part in parts[2:]:
         key, eq, value = part.partition("=")
         key = key.strip().lower()
-        allowed = ("c", "time") if kind == "ismcts" else ("time",)
+        allowed = ("c", "depth", "time") if kind == "ismcts" else ("time",)
         if not eq or key not in allowed or key in options:
             raise ValueError(f"agent '{text}': bad option '{part}' (options of {kind}: "
                              + ", ".join(f"{k}=..." for k in allowed) + f"); {_HINT}")
@@ -59,10 +60,14 @@ def parse_agent(spec: str):
             raise ValueError(f"agent '{text}': '{value}' is not a number in '{part}'; {_HINT}") from None
         if not options[key] > 0 or options[key] == float("inf"):
             raise ValueError(f"agent '{text}': '{part}' must be a positive number; {_HINT}")
+        if key == "depth" and options[key] != int(options[key]):
+            raise ValueError(f"agent '{text}': '{part}' must be a whole number of actions; {_HINT}")
     seconds = options.get("time")
     if kind == "flat":
         return FlatAgent(n, seconds)
-    return ISMCTSAgent(n, options.get("c", 0.7), seconds, StrategyAgent(rollout.strip()) if slash else None)
+    depth = options.get("depth")
+    return ISMCTSAgent(n, options.get("c", 0.7), seconds, None if depth is None else int(depth),
+                       StrategyAgent(rollout.strip()) if slash else None)
 
 
 def _is_name(text: str) -> bool:

@@ -48,7 +48,8 @@ def play_loop(game: Game, rng: random.Random, index: int, record: bool, agents=N
     """The play loop, or without agents or a restriction the game's generated play-out
     (Machine.play_out), which plays the same game. `watch(state, seat, moves, move)` sees every
     decision before it is applied."""
-    s = game.new_initial_state()
+    # an agent that remembers (agents.infoset.Recall) reads the game's log
+    s = game.new_initial_state(log=any(getattr(a, "recalls", False) for a in agents or ()))
     actions = [] if record else None
     if agents is None and restriction is None and game.play_out(s, rng, actions, watch):
         return Played(index, actions or [], s)

@@ -111,6 +111,10 @@ class _Seen:
         seen = game.zone_seen
         self.visible = [[s == "everyone" or (s == "owner" and game.owned_by(z, p)) for z, s in enumerate(seen)]
                         for p in range(game.n)]
+        # the values each player may not see (a counter's `seen by`): left out of what they note
+        unseen = [game.unseen_values(p) for p in range(game.n)]
+        self.unseen_vars = set(unseen[0][0])
+        self.unseen_kept = [set(kept) for _, kept in unseen]
 
     def piece(self, s, p, viewer=None):
         if viewer is not None and not self.visible[viewer][s.loc[p]] and not s.revealed[p]:
@@ -133,8 +137,13 @@ class _Seen:
             if z in self.free:
                 seen.sort(key=repr)
             zones.append(tuple(seen))
-        return (tuple(zones), self.value(s, tuple(s.vars)), self.value(s, tuple(tuple(r) for r in s.pvars)),
-                tuple(s.alive))
+        values, kept = tuple(s.vars), tuple(tuple(r) for r in s.pvars)
+        if self.unseen_vars:
+            values = tuple(None if i in self.unseen_vars else v for i, v in enumerate(values))
+        if self.unseen_kept[p]:
+            unseen = self.unseen_kept[p]
+            kept = tuple(tuple(None if (i, k) in unseen else v for k, v in enumerate(r)) for i, r in enumerate(kept))
+        return (tuple(zones), self.value(s, values), self.value(s, kept), tuple(s.alive))
 
     def labels(self, s, moves) -> tuple:
         out, seen = [], {}

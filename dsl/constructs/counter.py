@@ -11,7 +11,7 @@ from typing import Optional
 from ..engine.errors import RuleError
 from ..engine.values import Piece
 from ..language import syntax as S
-from ..language.building import span
+from ..language.building import span, texts
 from ..language.kinds import Scope
 from ..language.syntax import Decl, Expr
 from ..printing import idioms
@@ -27,6 +27,7 @@ class Counter(Decl):
     initial: Expr
     minimum: Optional[Expr]
     maximum: Optional[Expr]
+    seen_by: str = "everyone"   # 'everyone' | 'owner' (the player or team it is kept for) | 'nobody'
 
 
 # ---------------------------------------------------------------- grammar
@@ -45,7 +46,18 @@ def _per_owner(meta, c):
 def _counter(meta, c):
     kind, name, per, initial = c[0], str(c[1]), c[2], c[3]
     bounds = dict(b for b in c[4:-1] if isinstance(b, tuple) and len(b) == 2 and b[0] in ("min", "max"))
-    return Counter(name, c[-1], span(meta), kind, per, initial, bounds.get("min"), bounds.get("max"))
+    tail = c[-1]
+    seen = [x[1] for x in tail if isinstance(x, tuple) and len(x) == 2 and x[0] == "seen_by"]
+    return Counter(name, texts(tail), span(meta), kind, per, initial, bounds.get("min"), bounds.get("max"),
+                   seen[-1] if seen else "everyone")
+
+
+def _counter_tail(meta, c):
+    return list(c)
+
+
+def _counter_seen(meta, c):
+    return ("seen_by", str(c[0]))
 
 
 def _per_piece(meta, c):
@@ -53,7 +65,7 @@ def _per_piece(meta, c):
 
 
 GRAMMAR = {"min_bound": _min_bound, "max_bound": _max_bound, "per_owner": _per_owner, "per_piece": _per_piece,
-           "counter": _counter}
+           "counter": _counter, "counter_tail": _counter_tail, "counter_seen": _counter_seen}
 
 
 # ---------------------------------------------------------------- checks
@@ -62,6 +74,9 @@ def check(ck, d):
         ck.needs_teams(d.span)
     elif d.per not in (None, "player") and not _per_key(ck, d.per):
         check_per_piece(ck, d, d.kind)
+    if d.seen_by == "owner" and d.per not in ("player", "team"):
+        ck.error(d.span, f"{d.kind} '{d.name}' is seen by its owner, but it is not kept per player or per team",
+                 "write 'seen by nobody' or 'seen by everyone', or keep it 'per player'")
     ck.expr(d.initial, Scope())
     for b, which in ((d.minimum, "minimum"), (d.maximum, "maximum")):
         if b is not None:
@@ -144,7 +159,12 @@ def kept_per(v, d) -> str:
 
 
 def read(v, c, counts=()) -> Runs:
-    return idioms.kept(v, c, kept_per(v, c))
+    out = idioms.kept(v, c, kept_per(v, c))
+    if c.seen_by == "owner":
+        out = out + [("", say(v.lang, "、持ち主だけが見る", ", seen only by its owner"))]
+    elif c.seen_by == "nobody":
+        out = out + [("", say(v.lang, "、誰にも見えない", ", seen by nobody"))]
+    return out
 
 
 register(Counter, "declaration", grammar=GRAMMAR, check=check, read=read)

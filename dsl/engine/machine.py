@@ -603,9 +603,37 @@ class Machine:
                 else:
                     content.append(None)
             zones[name] = content
+        decls = self.var_decls
         return {"player": int(player), "zones": zones,
-                "variables": {n: plain(s.vars[i]) for n, i in self.var_slots.items()},
+                "variables": {n: plain(s.vars[i]) for n, i in self.var_slots.items()
+                              if n not in self.pvar_slots and decls[n].seen_by == "everyone"},
+                "counters": {n: [plain(v) if self.sees_counter(n, k, player) else None
+                                 for k, v in enumerate(s.pvars[i])] for n, i in self.pvar_slots.items()},
                 "alive": list(s.alive)}
+
+    def sees_counter(self, name, k, player) -> bool:
+        """Whether `player` sees the k-th value of the counter `name` (for the k-th player, team
+        or piece where it is kept so): `seen by everyone`, or `seen by owner` and theirs."""
+        seen = self.var_decls[name].seen_by
+        if seen == "everyone":
+            return True
+        if seen == "nobody":
+            return False
+        per = self.var_decls[name].per
+        return k == int(player) if per == "player" else self.team_of[int(player)] == k
+
+    def unseen_values(self, player) -> tuple:
+        """(game-wide variable slots, [(slot, key)] of values kept per player, team or piece) that
+        `player` cannot see."""
+        decls = self.var_decls
+        plain = [i for n, i in self.var_slots.items() if n not in self.pvar_slots and decls[n].seen_by != "everyone"]
+        kept = []
+        for n, i in self.pvar_slots.items():
+            if decls[n].seen_by != "everyone":
+                per = decls[n].per
+                keys = self.n if per == "player" else len(self.teams) if per == "team" else len(self.piece_index[n])
+                kept += [(i, k) for k in range(keys) if not self.sees_counter(n, k, player)]
+        return plain, kept
 
     def after_effect(self, s):
         if self.has_triggers and s.playing and not s.settling:

@@ -216,7 +216,7 @@ class Table:
                 "turn": {"actors": actors, "waiting_for_you": seat in self.humans_to_act(),
                          "step": V.step_title(w, s.log)},
                 "zones": V.zones(w, s, seat),
-                "counters": V.counters(w, s),
+                "counters": V.counters(w, s, seat),
                 "alive": list(s.alive),
                 "log": self.log(seat, lang),
                 "options": self.options(seat, lang) if seat is not None else [],

@@ -4,7 +4,7 @@ is public, so it holds nothing the seat may not see.
 
 What a seat sees is the engine's observation, which the agents' information sets leave fixed
 (dsl/agents/infoset.py): a zone seen by everyone, its own (or its team's) zone seen by its
-owner, a revealed piece; counters and variables are public in the language. A hidden
+owner, a revealed piece; counters and variables as their `seen by` says. A hidden
 piece is `null` (its zone's count stays public). The log names a piece only where the seat
 could see it just before or just after the action that moved it, and a face-down choice of
 another seat reads "P3 chose (face down)" until everyone has chosen.
@@ -69,8 +69,9 @@ def zones(words, state, seat) -> list:
     return out
 
 
-def counters(words, state) -> list:
-    """Counters and variables, all public: one value, or one per player, team or piece."""
+def counters(words, state, seat=None) -> list:
+    """Counters and variables: one value, or one per player, team or piece; a value `seat` may
+    not see (`seen by owner` or `nobody`) is None, its text '?' (seat None: the designer sees all)."""
     game = words.game
     n = words.narrator
     out = []
@@ -78,6 +79,9 @@ def counters(words, state) -> list:
         if name in game.pvar_slots:
             continue
         v = state.vars[i]
+        if seat is not None and game.var_decls[name].seen_by != "everyone":
+            out.append({"name": name, "title": n.name(name), "per": None, "value": None, "text": "?"})
+            continue
         out.append({"name": name, "title": n.name(name), "per": None, "value": plain(v),
                     "text": words.value(v)})
     for name, i in game.pvar_slots.items():
@@ -90,9 +94,10 @@ def counters(words, state) -> list:
         else:
             order = sorted(game.piece_index[name].items(), key=lambda kv: kv[1])
             keys = [words.value(k) for k, _ in order]       # a piece, a zone of a family, a card's value
+        seen = [seat is None or game.sees_counter(name, k, seat) for k in range(len(row))]
         out.append({"name": name, "title": n.name(name), "per": per,
-                    "values": {k: plain(v) for k, v in zip(keys, row)},
-                    "texts": {k: words.value(v) for k, v in zip(keys, row)}})
+                    "values": {k: plain(v) if ok else None for k, v, ok in zip(keys, row, seen)},
+                    "texts": {k: words.value(v) if ok else "?" for k, v, ok in zip(keys, row, seen)}})
     return out
 
 
@@ -148,8 +153,19 @@ def told(words, state, seat, known_at, log=None) -> list:
             # single die rolled names no zone: where it lies now)
             where = [zone_at[ev["zone"]] if ev.get("zone") else state.loc[p] for p in ev["pieces"]]
             ev = dict(ev, faces=[f if seen[z] else "?" for z, f in zip(where, ev["faces"])])
+        if kind == "set" and seat is not None and not _value_seen(game, ev, seat):
+            ev = dict(ev, value="?")
         out.append(n.event(ev))
     return out
+
+
+def _value_seen(game, ev, seat) -> bool:
+    """Whether `seat` sees the value a 'set' event gives (a counter's `seen by`)."""
+    decl = game.var_decls.get(ev["name"])
+    if decl is None or decl.seen_by == "everyone":
+        return True
+    key = ev.get("player", ev.get("team"))
+    return key is not None and decl.per in ("player", "team") and game.sees_counter(ev["name"], key, seat)
 
 
 def _pending_events(log, pending: int) -> int:
