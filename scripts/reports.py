@@ -28,9 +28,9 @@ OUT = "generated/reports"
 # (output name, what it is, command line)
 JOBS = [
     ("tictactoe", "every state is known: draws 8/63 = 12.7% under random play",
-     ["report", "games/tictactoe.rules", "-n", "20000", "--skill", "flat:10", "--skill-games", "40"]),
+     ["report", "games/tictactoe.rules", "-n", "20000", "--skill", "flat:10", "--skill-games", "40", "--strategies", "100"]),
     ("bluff", "2-6 players, with skill (flat:10 against random)",
-     ["report", "games/bluff.rules", "-n", "300", "--skill", "flat:10", "--skill-games", "40"]),
+     ["report", "games/bluff.rules", "-n", "300", "--skill", "flat:10", "--skill-games", "40", "--strategies", "40"]),
     ("democracy", "2-6 players, score: tribe points", ["report", "games/democracy.rules", "-n", "200"]),
     ("byzantine", "2-4 players, score: final score, with skill (flat:10 against random)",
      ["report", "games/byzantine.rules", "-n", "300", "--skill", "flat:10", "--skill-games", "40"]),

@@ -135,3 +135,18 @@ def test_a_table_seat_takes_a_strategy_and_refuses_an_undeclared_one(tmp_path):
     assert table.ended()
     with pytest.raises(ValueError, match="declares no strategy 'nope'"):
         Table(rules, 2, ["human", "strategy:nope"], 1, str(tmp_path / "u.json"))
+
+
+def test_the_report_shows_the_strategies_side_by_side_as_playtest_strategies_plays_them(tmp_path):
+    out = tmp_path / "ttt"
+    done = run("report", TICTACTOE, "-p", "2", "-n", "10", "--seed", "3", "--strategies", "12", "-o", out)
+    assert done.exit_code == 0, done.output
+    data = json.loads((tmp_path / "ttt.json").read_text())
+    alone = json.loads(run("strategies", TICTACTOE, "-n", "12", "--seed", "3", "--json").output)
+    [table] = data["strategies"]
+    assert table["rows"] == alone["rows"] and table["strategies"] == ["careful", "centre"]
+    html = (tmp_path / "ttt.html").read_text()
+    assert "Strategies side by side" in html and "against centre" in html
+    assert data["strategy_readings"]["centre"].startswith("Centre first: Claim a square")
+    plain = run("report", TICTACTOE, "-p", "2", "-n", "10", "--seed", "3", "-o", tmp_path / "plain")
+    assert plain.exit_code == 0 and json.loads((tmp_path / "plain.json").read_text())["strategies"] is None

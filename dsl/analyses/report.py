@@ -26,7 +26,7 @@ REPLAY_LINES = 80           # a narrated dead end longer than this shows its las
 def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optional[list] = None,
           score: Optional[str] = None, scorer: Optional[Callable] = None,
           restriction: Optional[Restriction] = None, progress=None, skill: Optional[tuple] = None,
-          pool=None, lang: str = "en") -> dict:
+          pool=None, lang: str = "en", strategy_games: int = 0) -> dict:
     """Simulate every player count with every agent set (None: random play).
 
     agent_sets: list of (spec label, factory n_players -> per-seat agents or None).
@@ -35,7 +35,9 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
     skill: (agent spec, games) to measure skill: at each player count the agent in one seat
     (rotated) against random players, as `playtest match` does.
     pool: a batches.Pool to play the simulations in (the report is the same without it).
-    lang: the language of the narrated dead ends and the cards' printed names."""
+    lang: the language of the narrated dead ends and the cards' printed names.
+    strategy_games: games a pairing to play the declared strategies side by side at each player
+    count (each against random seats and against each other, seats rotated); 0: not played."""
     from ..printing.narrate import Narrator
     from ..language import syntax as S
     agent_sets = agent_sets or [("random", lambda n: None)]
@@ -68,7 +70,7 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
                             "first_player": None if _starts_together(game) else summary.tally.first_player()})
     g = rules.game
     skills = [_skill(compiled(rules, n), skill, seed, progress, pool) for n in player_counts] if skill else None
-    return {"skill": skills, "game": g.name, "file": rules.path, "variants": [v.path for v in rules.variants],
+    return {"skill": skills, "strategies": _strategies(rules, player_counts, strategy_games, seed, progress, pool), "game": g.name, "file": rules.path, "variants": [v.path for v in rules.variants],
             "seed": seed, "games": games, "score": score or declared,
             "score_title": None if score else title,
             "restriction": {"banned": list(restriction.banned), "seats": [s + 1 for s in restriction.seats]}
@@ -105,6 +107,21 @@ def _skill(game: Game, skill: tuple, seed: int, progress, pool) -> dict:
     from ..agents.match import match
     spec, games = skill
     return match(game, parse_agent(spec), RandomAgent(), games, seed, progress, pool)
+
+
+def _strategies(rules, player_counts: list, games: int, seed: int, progress, pool) -> Optional[list]:
+    """The declared strategies side by side at each player count, as `playtest strategies`."""
+    if not games:
+        return None
+    from ..agents.strategy_table import side_by_side
+    tables = [side_by_side(compiled(rules, n), games, seed, progress, pool) for n in player_counts]
+    return [t for t in tables if t["strategies"]] or None
+
+
+def strategy_pairings(rules, player_counts: list) -> int:
+    """How many matches the strategies section plays, for the progress bar."""
+    from ..agents.strategy import declared
+    return sum(len(declared(compiled(rules, n))) ** 2 for n in player_counts)
 
 
 def _label(c, lang: str = "en") -> str:

@@ -110,10 +110,13 @@ Examples:
                    "random players at each player count, as 'playtest match' does.")
 @click.option("--skill-games", type=GAMES, default=60, show_default=True,
               help="Games per player count for --skill.")
+@click.option("--strategies", "strategy_games", type=click.IntRange(0), default=0, show_default=True, metavar="N",
+              help="Also play the strategies the rules declare (strategies/GAME.rules) side by side: each "
+                   "against random seats and against each other, seats rotated, N games a pairing (0: not played).")
 @lang_option("Language of the page: its words, the summary, card names and the narrated dead ends (en or ja).")
 @_play_options
 @_scale_options
-def report(file, variants, players_text, games, seed, output, skill_spec, skill_games, lang, score, agent_spec, bans,
+def report(file, variants, players_text, games, seed, output, skill_spec, skill_games, strategy_games, lang, score, agent_spec, bans,
            ban_seats, workers, scheduler):
     from ..agents import parse_agents
     from ..analyses import report as report_mod
@@ -133,11 +136,20 @@ def report(file, variants, players_text, games, seed, output, skill_spec, skill_
         from .agents import _agent_or_exit
         _agent_or_exit(skill_spec, "--skill")        # a bad spec stops here, before any game
     total = games * len(counts) * len(agent_sets or [None]) + (skill_games * len(counts) if skill_spec else 0)
+    if strategy_games:
+        with agents_failing_exit():      # a strategies file with errors stops here, before any game
+            total += strategy_games * report_mod.strategy_pairings(rules, counts)
     with pool_or_exit(workers, scheduler) as pool, _Bar(total, f"report {rules.game.name}") as bar, \
             agents_failing_exit():
         data = report_mod.build(rules, counts, games, seed, agent_sets, score=score, scorer=scorer,
                                 restriction=restriction, progress=bar,
-                                skill=(skill_spec, skill_games) if skill_spec else None, pool=pool, lang=lang)
+                                skill=(skill_spec, skill_games) if skill_spec else None, pool=pool, lang=lang,
+                                strategy_games=strategy_games)
+    if data["strategies"]:
+        from ..agents.strategy import rules_with_strategies
+        from ..engine import compiled
+        from .strategies import _readings
+        data["strategy_readings"] = _readings(rules_with_strategies(compiled(rules, counts[0])), lang)
     for c in data["configs"]:
         _correct_flags(c["summary"]["metrics"]["outcomes"])
     data["lang"] = lang
