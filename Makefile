@@ -76,7 +76,7 @@ bench-instructions: install
 clean:
 	rm -rf $(VENV) out .pytest_cache .hypothesis
 
-# generated/skill/: skill versus luck of every seed game (agents against random seats; slow: about an hour on 2 cores).
+# generated/skill/: skill versus luck of every seed game, each interval narrower than 0.1 (agents against random seats; a process per core; the times are in generated/skill/README.md).
 skill: install
 	$(BIN)/python scripts/skill.py
 
