@@ -3,8 +3,8 @@
 A strategy is one array over the tree's slots: for each information set, a probability for
 each of its moves, side by side from the set's offset. CFR+ (Tammelin 2014: regret matching
 with regrets floored at zero, alternating updates, the average strategy weighted by the
-iteration) runs on numpy arrays a level of the tree at a time, so a pass over Leduc poker's
-tree is a few dozen array operations, not a Python loop over its nodes.
+iteration) runs on numpy arrays a level of the tree at a time, so a pass over a small poker
+game's tree is a few dozen array operations, not a Python loop over its nodes.
 
 A best response is exact: the move that does best against the other strategy at each of the
 responder's information sets, found from the deepest sets up (perfect recall makes that an

@@ -90,7 +90,7 @@ def _printed(game: Game, narrator, marks: dict, label: str) -> str:
 
 
 def _starts_together(game: Game) -> bool:
-    """Whether the first decision is one every seat takes at once (Democracy's vote): then no
+    """Whether the first decision is one every seat takes at once (a vote everyone casts together): then no
     player acts first, and a first player's figure does not apply."""
     from ..engine import CHANCE
     from ..engine.program import Choice

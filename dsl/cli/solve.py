@@ -42,8 +42,8 @@ random, estimated for searching agents from --samples tries at every place play 
 \b
 Examples:
   playtest solve games/GAME.rules
-  playtest solve tests/fixtures/kuhn.rules --agents random,flat:50,ismcts:100
-  playtest solve tests/fixtures/leduc.rules --lang ja --json""")
+  playtest solve games/GAME.rules --agents random,flat:50,ismcts:100
+  playtest solve games/GAME.rules --lang ja --json""")
 @click.argument("file", type=RULE_FILE)
 @_variant_option
 @click.option("--players", "-p", type=int, default=None,

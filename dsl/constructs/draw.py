@@ -4,8 +4,8 @@ the draw.
 Each of the N pieces is equally likely to be any piece still in A (drawn one after another,
 so the event has n x (n - 1) x ... outcomes), as a card is drawn from a shuffled face-down
 deck: no order of the undrawn pieces exists until they are drawn, so `explore` and `solve`
-follow only the pieces that leave the pile (Leduc poker: 5,520 histories, as OpenSpiel counts
-them), where `shuffle` then `move` fixes the order of the whole pile at once. Drawn pieces
+follow only the pieces that leave the pile (the histories OpenSpiel counts for a
+card game that deals this way), where `shuffle` then `move` fixes the order of the whole pile at once. Drawn pieces
 land on top of B (`at bottom`: underneath), hidden again as B's `seen by` says, as `move`
 puts them.
 

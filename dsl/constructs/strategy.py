@@ -3,8 +3,8 @@
 
     strategy cautious
       title ja "慎重派" en "Cautious"
-      prefer call_bluff where bid_count * 3 > dice_in_play
-      prefer raise where face = bid_face by lowest number
+      prefer challenge where claimed * 3 > in_play
+      prefer raise where face = claimed_face by lowest number
 
 A decision's kind is its option's name, or, for a choice without named options, the name of
 the step (or phase, or rule) it stands in. At a decision the strategy goes down its
@@ -424,7 +424,7 @@ def compile(c, d):
 
 # ---------------------------------------------------------------- reading
 def read(v, d, counts=()) -> Runs:
-    """'Cautious: Call bluff when ...; otherwise Raise the bid, the lowest count first; ...'"""
+    """'Cautious: Challenge when ...; otherwise Raise, the lowest number first; ...'"""
     found = decisions(v.rules)
     parts: list = []
     me = [("", say(v.lang, "自分", "the player"))]

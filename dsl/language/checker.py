@@ -362,7 +362,7 @@ RESERVED = frozenset("""add and assume cases chooses do each eliminate else end 
     pass phase repeat reveal roll set shuffle simultaneously step subtract then times together unhandled until when
     where while""".split())
 # Their names are read, not given; or, for a step or phase, given but only ever read after
-# `step`, `phase`, `before` or `after`, where no statement can begin (Bluff's `step roll`)
+# `step`, `phase`, `before` or `after`, where no statement can begin (a `step roll`)
 _NOT_NAMING = {"Attr", "Flow", "Patch", "Score", "Target", "CardSpec", "Block"}
 
 

@@ -69,7 +69,7 @@ def _chosen(rules: S.RuleFile, v: Voice) -> dict[str, Runs]:
                     for st in o.body:
                         if isinstance(st, S.Assign) and isinstance(st.value, S.Str) and st.value.value in v.titles \
                                 and title_of(o.texts, v.lang) and st.value.value not in out:
-                            # a word a choice writes down: 'the call made when “Call bluff” is chosen'
+                            # a word a choice writes down: 'the call made when “Challenge” is chosen'
                             what, where = v.title(st.target.name), title_of(o.texts, v.lang)
                             the = what[:1].upper() + what[1:] if ARTICLE.match(what) else "The " + what
                             out[st.value.value] = [("", say(v.lang, f"「{where}」を選んだときの{what}。",

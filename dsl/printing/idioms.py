@@ -222,7 +222,7 @@ def where_set(v) -> dict[str, list[str]]:
 
 
 def kept(v, c, per: str) -> Runs:
-    """A counter or variable as players keep it: 'Whose turn it is. Changes in “Raise or call bluff”.'"""
+    """A counter or variable as players keep it: 'Whose turn it is. Changes in “Raise or challenge”.'"""
     ja, en = [], []
     if c.kind == "variable" and c.per is None and c.name in v.turns:
         ja.append("いまだれの手番か。")
