@@ -30,7 +30,7 @@ def pages(kinds=("book", "sheet")) -> list:
 def as_text(page: str) -> str:
     """A rendered HTML page as a reader sees it: one paragraph, item or cell a line, no markup."""
     page = re.sub(r"<(style|script)\b.*?</\1>", "", page, flags=re.S)
-    page = re.sub(r"<(p|li|h\d|tr|th|td|dt|dd|div|section|header|footer|caption)\b", "\n\\g<0>", page)
+    page = re.sub(r"<(p|li|h\d|tr|th|td|dt|dd|div|section|header|footer|caption|figcaption|text)\b", "\n\\g<0>", page)   # a drawing's labels read one by one
     page = html.unescape(re.sub(r"<[^>]+>", "", page))
     return "\n".join(line.strip() for line in page.split("\n") if line.strip())
 

@@ -66,7 +66,9 @@ def undefined_terms(page: str) -> set[str]:
     named |= {shown(t) for t in re.findall(r'<div class="option"><p><b class="term">(.*?)</b>', page)}
     named |= {part for t in named for part in re.split(r"、|, ", t)}      # a glossary line for several values
     # a thing kept for each player or team is read as its owner's: 「そのチームの向き」 names 「チームの向き」
-    return {t for t in used - named if not any(n.endswith(("の" + t, "'s " + t)) for n in named)}
+    # a title that says 「…がいる」 or 「…がある」 is read negated as 「…がいない」, its term the part before が
+    return {t for t in used - named
+            if not any(n.endswith(("の" + t, "'s " + t)) or n.startswith(t + "が") for n in named)}
 
 
 def measure(path: Path) -> dict:

@@ -3,7 +3,7 @@ set writes them (no game's words here: each phrase is filled with the rule set's
 
 - a raise: `a >= A and b >= B and (a > A or b > B)`, "neither goes down and at least one goes
   up" (and its mirror, a lowering);
-- a count with wilds: `x in Z where x.face = F or wild(x)`, "showing F or a 6 (wild)";
+- a count with wilds: `x in Z where F = x.face or wild(x)` (either order), "showing F or a 6 (wild)";
 - the next player still in: `next_player(p)` where the rules put players out of the game;
 - passing the turn: the player who chooses in a loop set to `next_player` of itself;
 - a rule called from one place, read with its caller's words (the arguments of its one call).
@@ -65,7 +65,7 @@ def read_raise(v, lean: str, pairs: list) -> Runs:
 
 
 def wild_count(e) -> S.Expr | None:
-    """`x in Z where x.face = F or wild(x)` (either order): the face F the wilds stand in for."""
+    """`x in Z where F = x.face or wild(x)` (either order): the face F the wilds stand in for."""
     if not (isinstance(e, S.Comprehension) and e.item is None and isinstance(e.cond, S.Binary) and e.cond.op == "or"):
         return None
     parts = _parts(e.cond, "or")
