@@ -240,6 +240,10 @@ sys.path.insert(0, {str(ROOT)!r})
 from dsl import io_guard
 {patch}
 io_guard.write_set([({base!r} + s, s) for s in (".json", ".csv", ".html")])
+# Python raises a signal's exception at its next check (a call, a loop), which a script that
+# ends right after write_set may not reach: the program goes on, as a command always does
+for _ in range(1000):
+    pass
 """
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
 
