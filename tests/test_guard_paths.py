@@ -245,7 +245,10 @@ io_guard.write_set([({base!r} + s, s) for s in (".json", ".csv", ".html")])
 for _ in range(1000):
     pass
 """
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    # Ctrl-C as a terminal gives it: a test process may be running with SIGINT ignored (an
+    # ignored signal passes to a child), and then Python in the child would never see it
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def test_ctrl_c_during_the_renames_of_a_set_comes_after_all_of_them(tmp_path):
