@@ -150,15 +150,15 @@ def _shifted(span: Span, lines: list[str]) -> tuple[int, int] | None:
     return None
 
 
-def fix(table: Path) -> int:
-    """Shift every stale range of the table onto its quotes; how many moved."""
+def _move_ranges(table: Path, place) -> int:
+    """Rewrite every range of the table to where `place(citation, span)` puts it (None: leave
+    it); how many moved."""
     moved, rows = 0, []
     for row in table.read_text(encoding="utf-8").splitlines():
         edits = []
         for citation in citations(row) if row.startswith("|") else []:
-            lines = _lines(citation.path)
             for span in citation.spans:
-                placed = _shifted(span, lines)
+                placed = place(citation, span)
                 if placed and placed != (span.first, span.last):
                     first, last = placed
                     edits.append((span.start, span.end, f"{first}-{last}" if last > first else f"{first}"))
@@ -168,6 +168,11 @@ def fix(table: Path) -> int:
         rows.append(row)
     table.write_text("\n".join(rows) + "\n", encoding="utf-8")
     return moved
+
+
+def fix(table: Path) -> int:
+    """Shift every stale range of the table onto its quotes; how many moved."""
+    return _move_ranges(table, lambda citation, span: _shifted(span, _lines(citation.path)))
 
 
 def _line_map(old: list[str], new: list[str]):
@@ -185,26 +190,16 @@ def _line_map(old: list[str], new: list[str]):
 def follow(table: Path, revision: str) -> int:
     """Move every range of the table as the rule files changed since `revision` (a git
     revision) moved the lines: each range follows its own lines, whether or not it is stale."""
-    maps, moved, rows = {}, 0, []
-    for row in table.read_text(encoding="utf-8").splitlines():
-        edits = []
-        for citation in citations(row) if row.startswith("|") else []:
-            if citation.path not in maps:
-                was = subprocess.run(["git", "show", f"{revision}:{citation.path}"], cwd=ROOT,
-                                     capture_output=True, text=True)
-                maps[citation.path] = (_line_map(was.stdout.splitlines(), _lines(citation.path))
-                                       if was.returncode == 0 else (lambda n: n))
-            at = maps[citation.path]
-            for span in citation.spans:
-                first, last = at(span.first), at(span.last)
-                if (first, last) != (span.first, span.last):
-                    edits.append((span.start, span.end, f"{first}-{last}" if last > first else f"{first}"))
-        for start, end, text in sorted(edits, reverse=True):
-            row = row[:start] + text + row[end:]
-            moved += 1
-        rows.append(row)
-    table.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    return moved
+    maps = {}
+
+    def place(citation, span):
+        if citation.path not in maps:
+            was = subprocess.run(["git", "show", f"{revision}:{citation.path}"], cwd=ROOT,
+                                 capture_output=True, text=True)
+            maps[citation.path] = (_line_map(was.stdout.splitlines(), _lines(citation.path))
+                                   if was.returncode == 0 else (lambda n: n))
+        return maps[citation.path](span.first), maps[citation.path](span.last)
+    return _move_ranges(table, place)
 
 
 def main(argv: list[str]) -> int:

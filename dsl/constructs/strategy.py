@@ -460,7 +460,7 @@ def read(v, d, counts=()) -> Runs:
 
 
 def _stop(runs: Runs) -> str:
-    """A Japanese sentence's end, unless a title already ends it (「ブラフ!」)."""
+    """A Japanese sentence's end, unless a title already ends it (a title such as 「勝負!」)."""
     return "" if runs and runs[-1][1].endswith(("!", "!", "?", "?", "。")) else "。"
 
 
