@@ -84,7 +84,8 @@ def main():
     ap.add_argument("--game", default="games/democracy.rules")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=1_000_000)
-    ap.add_argument("--prefix", type=int, default=20_000)
+    ap.add_argument("--prefix", type=int, default=20_000,
+                    help="games compared with one process; as many as --games compares the whole run")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=psutil.cpu_count() or 1)
     ap.add_argument("--memory-limit", default="2GB", help="per worker; Dask restarts a worker past it")
@@ -111,7 +112,12 @@ def main():
                                            out("time.txt")), 1)
         result["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
         print(f"{args.games} games: {result['seconds']} s", flush=True)
-        if args.prefix:
+        if args.prefix >= args.games:      # the whole run again in one process, compared with the cluster's
+            alone = simulate(args, [args.games, "--workers", "1"], out("one-process.json"))
+            with open(out("simulate.json"), "rb") as a, open(out("one-process.json"), "rb") as b:
+                result["whole"] = {"games": args.games, "identical": a.read() == b.read(),
+                                   "one_process_seconds": round(alone, 1)}
+        elif args.prefix:
             cluster = simulate(args, [args.prefix, "--scheduler", address], out("prefix-cluster.json"))
             alone = simulate(args, [args.prefix, "--workers", "1"], out("prefix-one-process.json"))
             with open(out("prefix-cluster.json"), "rb") as a, open(out("prefix-one-process.json"), "rb") as b:
