@@ -4,7 +4,9 @@ A run's time on this machine moves by about 5%, and from one hour to another by 
 hand-written side included; the number of instructions a game takes does not (two runs agree to
 about 0.2%). So a step of the engine is judged here, the time in `bench/run.py`. Each figure is
 (the instructions of a process that plays N games - of one that plays none) / N, both counted by
-`valgrind --tool=callgrind`, with the games `bench/run.py` plays (`bench/sides.py`). Valgrind runs
+`valgrind --tool=callgrind`, with the games `bench/run.py` plays (`bench/sides.py`); then the same
+games played by `simulate` with its default figures, whose cost over the play alone is the last
+column (the aim: at most 1.3). Valgrind runs
 a program about fifty times slower: the whole table takes a few minutes.
 
 Needs valgrind (Debian package valgrind). Not a test: no assertion.
@@ -26,13 +28,16 @@ def play(side, path, players, module, games, seed):
     """The games counted: run under valgrind by `counted`."""
     sys.path.insert(0, os.path.join(HERE, ".."))
     sys.path.insert(0, HERE)
-    from sides import engine_games, handwritten_games
-    if side == "engine":
+    from sides import engine_games, handwritten_games, simulated_games
+    if side in ("engine", "simulate"):
         from dsl.engine import Game
         from dsl.loader import load
         game = Game(load(path)[0], players)
         engine_games(game, 1, seed)         # the first game generates the play-out's code
-        engine_games(game, games, seed)
+        if side == "engine":
+            engine_games(game, games, seed)
+        else:
+            simulated_games(game, games, seed)
     else:
         handwritten_games(__import__(module), players, games, seed)
 
@@ -67,12 +72,14 @@ def main():
     if shutil.which("valgrind") is None:
         sys.exit("bench/instructions.py: valgrind is not on PATH (Debian: apt install valgrind); "
                  "bench/run.py measures time without it")
-    print(f"{'instructions a game':24} {'hand-written':>14} {'engine':>14} {'hand / engine':>14}")
+    print(f"{'instructions a game':24} {'hand-written':>14} {'engine':>14} {'hand / engine':>14} "
+          f"{'simulate':>14} {'simulate / engine':>18}")
     for name, path, players, module, games in ROWS:
         n = max(1, int(games * a.scale))
         hand = per_game("hand", path, players, module, n, a.seed)
         engine = per_game("engine", path, players, module, n, a.seed)
-        print(f"{name:24} {hand:14,} {engine:14,} {hand / engine:14.2f}", flush=True)
+        summed = per_game("simulate", path, players, module, n, a.seed)
+        print(f"{name:24} {hand:14,} {engine:14,} {hand / engine:14.2f} {summed:14,} {summed / engine:18.2f}", flush=True)
 
 
 if __name__ == "__main__":

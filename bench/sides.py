@@ -12,6 +12,12 @@ def engine_games(game, games: int, seed: int) -> int:
     return sum(play_random(game, game_rng(seed, i), i, record=False).state.moves for i in range(games))
 
 
+def simulated_games(game, games: int, seed: int) -> int:
+    """The same games in `simulate`, with its default figures (the declared score, no option use)."""
+    from dsl.analyses.simulate import declared_score, simulate
+    return simulate(game, games, seed, score=declared_score(game), options=False).turns.exact_sum()
+
+
 def handwritten_games(module, players: int, games: int, seed: int) -> int:
     rng = random.Random(seed)
     return sum(module.play_game(players, rng)[-1] for _ in range(games))

@@ -452,19 +452,29 @@ def test_a_watcher_sees_random_plays_own_code_as_it_sees_the_play_loop(path, pla
 
     def games(game):
         score = counter_score(game, "tribe") if path == DEMOCRACY else (declared_score(game) or (None, None))[1]
-        played = [play(game, game_rng(8, i), i, score=score) for i in range(10)]
+        played = [play(game, game_rng(8, i), i, score=score, options=options) for i in range(10) for options in (True, False)]
         return [json.dumps([p.actions, p.state.to_json(), repr(log)], default=str) for p, log in played]
 
-    def seen(game):
+    told = []
+
+    def seen(game, counting=False):
         out = []
 
         def watch(s, seat, moves, move):
+            if counting:
+                told.append(type(moves) is int)
+                moves = moves if type(moves) is int else len(moves)
             out.append(json.dumps([seat, moves, move, s.to_json(), s.moves, repr(game.decision(s))], default=str))
+        watch.counts_moves = counting
         for i in range(3):
             play_loop(game, game_rng(9, i), i, True, watch=watch)
         return out
     assert games(fused) == games(unfused)
     assert seen(fused) == seen(unfused)
+    # a watcher that asks only how many moves there are is told as many as it would be shown
+    listed = [json.dumps([x[0], len(x[1]), *x[2:]]) for x in map(json.loads, seen(fused))]
+    assert [json.dumps(json.loads(x)) for x in seen(fused, counting=True)] == listed
+    assert any(told) or path not in (BLUFF, GAMES / "byzantine.rules"), "a bid is drawn and counted, never listed"
     assert any(fn is not None for fn in fused.played_out.values()), "watched, random play runs as one function"
 
 

@@ -177,7 +177,10 @@ def test_random_plays_own_code_names_nothing_of_the_rule_file(tmp_path, monkeypa
         names = set(f.__code__.co_names) | set(f.__code__.co_varnames)
         assert all(_ALLOWED_NAME.match(n) for n in names), sorted(n for n in names if not _ALLOWED_NAME.match(n))
         texts |= {k for k in f.__code__.co_consts if isinstance(k, str)}
-    assert texts == {PAYLOAD.format(marker=marker), 'quote " and back\\slash', "choose", "ip", "k1", "k2"}
+    # the rule file's texts as escaped literals, and the engine's own: an option's and its values' names,
+    # an error's attribute, the watcher's (engine.errors.counts_moves)
+    assert texts == {PAYLOAD.format(marker=marker), 'quote " and back\\slash', "choose", "ip", "k1", "k2",
+                     "counts_moves"}
     _closures_only(monkeypatch)
     monkeypatch.setattr(Game, "fusing", False)
     assert _plays(Game(rules, 3)) == generated

@@ -133,6 +133,7 @@ class Tally:
         self.teams = tuple(tuple(t) for t in teams)
         self.team_play = any(len(t) > 1 for t in teams)
         self.sides = [t for t in self.teams] if self.team_play else [(i,) for i in range(n_players)]
+        self.side_of = {frozenset(side): k for k, side in enumerate(self.sides)}     # the winners -> their side
         self.with_score = with_score
         self.games = 0
         self.ends = Counter()
@@ -155,10 +156,9 @@ class Tally:
         self.games += 1
         self.ends[g.end] += 1
         if g.end == "won":
-            won = set(g.winners)
-            for k, side in enumerate(self.sides):
-                if won == set(side):
-                    self.wins[k] += 1
+            k = self.side_of.get(frozenset(g.winners))
+            if k is not None:
+                self.wins[k] += 1
 
     def fold(self, g: GameLog) -> None:
         """One game's log."""

@@ -104,11 +104,13 @@ class Restriction:
 
 
 def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] = None,
-         score: Optional[Callable] = None, restriction: Optional[Restriction] = None, options: bool = True) -> tuple:
+         score: Optional[Callable] = None, restriction: Optional[Restriction] = None, options: bool = True,
+         record: bool = True) -> tuple:
     """Play one game and log what the metrics need: (Played, GameLog). With neither agents nor
     a restriction it plays exactly the game `play_random` plays with the same rng. Without
     `options` each decision is logged as (seat, moves offered) only: what every figure but
-    option and card use needs, read at a fraction of the cost."""
+    option and card use needs, read at a fraction of the cost. Without `record` the Played
+    holds no actions."""
     choices, scores = [], []
     seats = range(game.n)
     readings = _readings.get(game)
@@ -119,7 +121,8 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
     def seat_and_moves(s, seat, moves, move):
         if every_seat is not None:
             scores.append(every_seat(s))
-        choices.append((seat, len(moves)))
+        choices.append((seat, moves if type(moves) is int else len(moves)))
+    seat_and_moves.counts_moves = True
 
     def watch(s, seat, moves, move):
         if every_seat is not None:
@@ -137,7 +140,7 @@ def play(game: Game, rng: random.Random, index: int = 0, agents: Optional[list] 
                 keys = keys_of[names] = tuple(sorted(prefix + str(o) for o in names))
             key = prefix + str(move[0])
         choices.append((seat, len(moves), key, keys, *read_cards(move, moves)))
-    played = play_loop(game, rng, index, True, agents, restriction, watch if options else seat_and_moves)
+    played = play_loop(game, rng, index, record, agents, restriction, watch if options else seat_and_moves)
     s = played.state
     if every_seat is not None:
         scores.append(every_seat(s))
@@ -299,8 +302,10 @@ class Summary:
     asked: int = 0                                    # the games asked for
     partial: bool = False                             # stopped (Ctrl-C) before all of them were played
 
-    def add(self, p: Played, log=None) -> None:
-        """One more game, and its metrics.GameLog (folded into the tally, not kept)."""
+    def add(self, p: Played, log=None, recorded: Optional[Callable] = None) -> None:
+        """One more game, and its metrics.GameLog (folded into the tally, not kept). A game
+        played without its actions recorded comes with `recorded`, which plays it again with
+        them: wanted only for a dead end that may be the shortest example."""
         s = p.state
         self.games += 1
         if log is not None:
@@ -313,8 +318,12 @@ class Summary:
                                                    "message": d.message, "count": 0})
             entry["count"] += 1
             best = self.examples.get(key)
-            if best is None or len(p.actions) < len(best.actions):
-                self.examples[key] = p
+            # every decision is an action: a game of as many decisions as the example has actions is no shorter
+            if best is None or s.moves < len(best.actions):
+                if recorded is not None:
+                    p = recorded()
+                if best is None or len(p.actions) < len(best.actions):
+                    self.examples[key] = p
             return
         if s.payoffs is not None:
             self.payoff_games += 1
@@ -414,7 +423,7 @@ def simulate(game: Game, n: int, seed: int, progress: Optional[Callable[[int], N
     sent = None if score is None else (name, None if score[1] is game.score_of else score[1])
 
     def here(i):
-        summary.add(*play(game, game_rng(seed, i), i, agents, score and score[1], restriction, options))
+        _add_game(summary, game, seed, i, agents, score and score[1], restriction, options)
         if progress is not None:
             progress(1)
     summary.asked = n
@@ -445,11 +454,21 @@ def _simulate_batch(task) -> Summary:
     fn = None if score is None else score[1] or game.score_of
     part = _empty(game, seed, agents, None if score is None else score[0], options)
     for i in indices:
-        part.add(*play(game, game_rng(seed, i), i, agents, fn, restriction, options))
+        _add_game(part, game, seed, i, agents, fn, restriction, options)
         if played():
             break
     part.examples = {k: Played(p.index, p.actions, None) for k, p in part.examples.items()}
     return part
+
+
+def _add_game(summary: Summary, game: Game, seed: int, i: int, agents, score, restriction, options) -> None:
+    """Game `i` of a run, played and added. Random play is played again, the same game, in the
+    rare case its actions are wanted (Summary.add), rather than recorded in every game."""
+    if agents is not None:      # an agent may learn from the games it plays: each is played once
+        summary.add(*play(game, game_rng(seed, i), i, agents, score, restriction, options))
+        return
+    played, log = play(game, game_rng(seed, i), i, None, score, restriction, options, record=False)
+    summary.add(played, log, lambda: play(game, game_rng(seed, i), i, None, score, restriction, options)[0])
 
 
 def _spec(agent) -> str:

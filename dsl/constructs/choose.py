@@ -287,14 +287,22 @@ def _decided(f, choice) -> list:
             "move = rng.choice(moves)"]
     if choice.parts is not None:
         # drawn without its moves listed: a watcher (simulate's metrics) is shown them all the
-        # same, listed before its call, so that a listing's error stays the game's
-        lines = _drawn(f, choice) + ["if move is None:"] + f.indented(_listed(f, choice) + pick)
-        listed = [f"moves = {n(c.choice_moves)}(s, {n(choice)}, p)"]
+        # same, listed before its call, so that a listing's error stays the game's, or only
+        # how many there are, as the draw counted them, when that is all it asks
+        drawn, count = _drawn(f, choice)
+        lines = ["moves = None"] + drawn + ["if move is None:"] + f.indented(_listed(f, choice) + pick)
+        listed = ["if moves is None:",
+                  f"    moves = {count} if {_counts(n)} else {n(c.choice_moves)}(s, {n(choice)}, p)"]
     else:
         lines = _listed(f, choice) + pick
         listed = []
     return lines + ["if watch is not None:"] + f.indented(listed + _shown(n, f"s, {n(int)}(p), moves, move")) + [
         "if actions is not None:", f"    actions.append([{n(int)}(p), {n(list)}(move)])"]
+
+
+def _counts(n) -> str:
+    """engine.errors.counts_moves(watch), in place: it is asked at every decision watched."""
+    return f"{n(getattr)}(watch, 'counts_moves', False)"
 
 
 def _shown(n, arguments: str) -> list:
@@ -316,13 +324,14 @@ def _counted_choice(f, choice, player, chooser, hidden) -> list:
             f"    {f.name(f.c.logged_choice)}(s, {f.name(choice)}, move, {player}, {chooser}, {hidden!r})"]
 
 
-def _drawn(f, choice) -> list:
-    """`move`, drawn without listing the moves as Moves.drawn_move draws it, or None: in place
-    for one option, always offered, of one or more values."""
+def _drawn(f, choice) -> tuple:
+    """The lines drawing `move` without listing the moves as Moves.drawn_move draws it, or None:
+    in place for one option, always offered, of one or more values; and the expression giving
+    how many moves there are once a move is drawn."""
     c, n = f.c, f.name
     name, avail, params, _, bounds = choice.options[0][:5]
     if len(choice.options) != 1 or avail is not None or not params:
-        return [f"move = {n(c.drawn_move)}(s, {n(choice)}, None, rng)"]
+        return [f"move, count = {n(c.drawn_move)}(s, {n(choice)}, None, rng)"], "count"
     k = len(params)
     domains = [x for i, p in enumerate(params) for x in c.domain_code(f"d{i}", p, bounds, f.src, choice.zone_params)]
     lens = [f"{n(len)}(d{i})" for i in range(k)]
@@ -336,7 +345,7 @@ def _drawn(f, choice) -> list:
     # code that may write other slots than its own leaves them as they were
     whole, back = ([], []) if choice.parts.keeps_slots else (["whole = L[:]"], ["L[:] = whole"])
     return (whole + ["try:"] + domains + [f"except {n(CARRIED)}:"] + f.indented(back + ["move = None"])
-            + ["else:"] + f.indented(back + "\n".join(drawn).split("\n")))
+            + ["else:"] + f.indented(back + "\n".join(drawn).split("\n"))), (f"{n(len)}(d0)" if k == 1 else "size")
 
 
 def _offers(var, param, choice, n) -> str:
@@ -404,7 +413,8 @@ def _drawn_in_place(f, choice, everyone, rest) -> list:
     shown = restore_slot + ["if drawn:", f"    L[{pending!r}] = {n(tuple)}(drawn)",
                             # the move `rng.choice` takes from the collection the moves are listed
                             # from, which are (name, x) for each x in it, in its order
-                            ] + _shown(n, f"s, {n(int)}(x), {n(list)}({n(zip)}({n(repeat)}({n(name)}), d)), move") + set_chooser
+                            ] + _shown(n, f"s, {n(int)}(x), {n(len)}(d) if {_counts(n)} else "
+                                          f"{n(list)}({n(zip)}({n(repeat)}({n(name)}), d)), move") + set_chooser
     draw = (set_chooser + ["try:"] + f.indented(domain) + [f"except {n(CARRIED)}:", "    break",
                                                            f"if not ({_offers('d', param, choice, n)}):", "    break",
                                                            f"move = ({n(name)}, rng.choice(d))", "if watch is not None:"]

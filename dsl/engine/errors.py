@@ -52,3 +52,10 @@ def plain_error(err: Exception) -> str:
 class WatcherFailed(Exception):
     """A play-out's watcher failed: its error (the cause) is not the game's, so no dead end
     (Machine.play_out raises the cause)."""
+
+
+def counts_moves(watch) -> bool:
+    """Whether the watcher of a play-out asks only how many moves a decision offers: then it
+    may be shown their number in place of the moves, where drawing a move has counted them and
+    listing them would cost more than the decision itself (simulate's default figures)."""
+    return getattr(watch, "counts_moves", False)

@@ -10,7 +10,8 @@ import operator
 import threading
 
 from ..language import syntax as S
-from .errors import CARRIED, EVALUATION_ERRORS, LISTING_ERRORS, IllegalMove, RuleError, WatcherFailed, plain_error
+from .errors import (CARRIED, EVALUATION_ERRORS, LISTING_ERRORS, IllegalMove, RuleError, WatcherFailed, counts_moves,
+                     plain_error)
 from .program import CHANCE, Chance, Choice, Env, items_of, param_names, plain_move
 from .state import DeadEnd, State
 from .source import slots_as_locals
@@ -120,7 +121,8 @@ class Machine:
         `actions` record that the play loop makes through `decision` and `apply`, one decision
         at a time (nothing for a game that has ended), and `watch(state, seat, moves, move)`
         called where the play loop calls it, with the same arguments and state, before each
-        decision is taken; an error of the watcher's own leaves as it is, as from the play loop.
+        decision is taken (a watcher that `counts_moves` may be shown the number of moves in
+        place of the moves); an error of the watcher's own leaves as it is, as from the play loop.
         False, with `s` untouched, when the game has no such code (a statement without a
         generated form)."""
         if s.outcome is not None or s.dead_end is not None:
@@ -468,13 +470,14 @@ class Machine:
             pending = []
             for x in actors:            # waiting in turn: who `waiting` gives first each time
                 p = x if type(x) is not Team else self.acting_player(s, x)
-                move = None if p is None else self.drawn_move(s, pause, x, rng)
+                move, count = (None, 0) if p is None else self.drawn_move(s, pause, x, rng)
                 if move is None:
                     break               # nobody decides, or no move: deciding says which
                 if watch is not None:
                     if pending:
                         L[pause.pending_slot] = tuple(sorted(pending, key=_chooser))
-                    _watched(watch, s, int(p), self.choice_moves(s, pause, p, x), move)
+                    _watched(watch, s, int(p), count if counts_moves(watch) else self.choice_moves(s, pause, p, x),
+                             move)
                 if actions is not None:
                     actions.append([int(p), list(move)])
                 self.counted_choice(s, pause, move, p, x, hidden=True)
@@ -523,7 +526,7 @@ class Machine:
     def chosen(self, s, pause, p, chooser, rng):
         """The end of `deciding` at a choice: its moves, or the move drawn from them."""
         if rng is not None and pause.parts is not None:
-            move = self.drawn_move(s, pause, chooser, rng)
+            move = self.drawn_move(s, pause, chooser, rng)[0]
             if move is not None:
                 return p, chooser, move
         return self.offered(s, p, chooser, self.choice_moves(s, pause, p, chooser), rng)

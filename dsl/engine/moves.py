@@ -53,8 +53,9 @@ class Moves:
     def drawn_move(self, s, choice, chooser, rng):
         """The move `rng.choice` draws from the moves `enumerate` lists, drawn without listing
         them, for a choice whose options have independent parameters and no `where`
-        (`choice.parts`): the moves are the options' products of ranges, in order. None,
-        with nothing drawn, when there is no move, too many, or working them out fails (then
+        (`choice.parts`): the moves are the options' products of ranges, in order; with how
+        many moves there are (what a watcher counting the moves is shown). (None, 0), with
+        nothing drawn, when there is no move, too many, or working them out fails (then
         `enumerate` says so)."""
         L = s.loc_slots
         each = choice.each_slot if choice.simultaneous else None
@@ -64,7 +65,7 @@ class Moves:
         try:
             parts = choice.parts(s)
         except CARRIED:
-            return None
+            return None, 0
         finally:
             if whole is not None:
                 L[:] = whole
@@ -72,10 +73,10 @@ class Moves:
                 L[each] = saved
         if len(parts) == 1 and len(parts[0][1]) == 1:       # the common shape: one option of one value
             d = parts[0][1][0]
-            return (parts[0][0], rng.choice(d)) if 0 < len(d) <= MAX_OPTIONS else None
+            return ((parts[0][0], rng.choice(d)), len(d)) if 0 < len(d) <= MAX_OPTIONS else (None, 0)
         total = sum(size for _, _, size in parts)
         if not 0 < total <= MAX_OPTIONS:
-            return None
+            return None, 0
         i = rng.choice(range(total))
         for name, domains, size in parts:
             if i >= size:
@@ -85,7 +86,7 @@ class Moves:
             for d in reversed(domains):     # the first parameter varies slowest
                 i, k = divmod(i, len(d))
                 values.append(d[k])
-            return (name, *reversed(values))
+            return (name, *reversed(values)), total
 
     def option_parts(self, choice):
         """The function of the state giving, for each option of such a choice that is offered,
