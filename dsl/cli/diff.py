@@ -106,7 +106,7 @@ def diff(a, b, a_variants, b_variants, fmt, as_json, output, games, players, see
     else:
         click.echo(text, nl=False)
     if behaviour and "partial" in behaviour:
-        exit_stopped("in the games: the figures compare the games each side played")
+        exit_stopped("during the games: the figures compare the games each side played")
 
 
 def _behaviour_lines(b, lang) -> list[str]:

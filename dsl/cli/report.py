@@ -147,7 +147,7 @@ def report(file, variants, players_text, games, seed, output, skill_spec, skill_
     _write(base, [json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
                   report_mod.render_csv(data), report_mod.render_html(data, title, lang)])
     if "partial" in data:
-        exit_stopped("in the middle: the report's figures are of the games played until then")
+        exit_stopped("before the end: the report's figures are of the games played until then")
 
 
 @main.command(help="""Sweep parameters: play every combination of values with common random
