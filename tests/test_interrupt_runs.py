@@ -130,7 +130,7 @@ def test_a_report_stopped_between_its_parts_leaves_out_the_parts_not_played():
     assert [c["summary"]["games"] for c in stopped["configs"]] == [20]
     assert "partial" not in stopped["configs"][0]["summary"]
     assert report_mod.summary(stopped, "en")[0] == ("Partial: stopped by Ctrl-C; the sections after the last one "
-                                                    "shown were not played")
+                                                    "shown are left out (not played or cut short)")
 
 
 def test_a_stopped_sweep_keeps_its_rows_and_says_where_it_stopped():
@@ -162,3 +162,12 @@ def test_a_stopped_comparison_in_play_says_what_each_side_played():
     assert stopped_line(behaviour, "ja") in format_html(rules, rules, [], behaviour, "ja")
     assert stopped_line({**behaviour, "games_played": {"A": 500, "B": 31}}, "en").endswith(
         "A played 500 and B 31; the figures are of the games played")
+
+
+def test_a_report_stopped_in_its_strategies_table_leaves_the_table_out():
+    rules = rules_of(str(TICTACTOE))
+    with stoppable():
+        stopped = report_mod.build(rules, [2], 20, 5, progress=ctrl_c_after(20 + 7), strategy_games=30)
+    assert stopped["partial"] is True and stopped["strategies"] is None
+    assert stopped["configs"] == report_mod.build(rules, [2], 20, 5)["configs"]
+    assert report_mod.build(rules, [2], 20, 5, strategy_games=3)["strategies"]     # there is a table to leave out

@@ -235,8 +235,8 @@ def _stopped_sentence(data: dict, say: Callable) -> str:
     cut = next((part for part in [c["summary"] for c in data["configs"]] + (data["skill"] or []) if "partial" in part),
                None)
     if cut is None:
-        return say("Partial: stopped by Ctrl-C; the sections after the last one shown were not played",
-                   "途中まで: Ctrl-Cで停止。最後に表示された部分より後は遊んでいない")
+        return say("Partial: stopped by Ctrl-C; the sections after the last one shown are left out (not played or cut short)",
+                   "途中まで: Ctrl-Cで停止。最後に表示された部分より後は載せていない（遊んでいないか途中で止まった）")
     return say(f"Partial: stopped by Ctrl-C at {cut['players']} players after {cut['games']} of {cut['games_asked']} games; "
                f"nothing after that was played",
                f"途中まで: {cut['players']}人の{cut['games_asked']}ゲーム中{cut['games']}ゲームのところでCtrl-Cで停止。"
