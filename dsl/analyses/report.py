@@ -46,6 +46,7 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
     for n in player_counts:
         declared = declared or score_label(compiled(rules, n))
         title = title or score_title(compiled(rules, n))
+
     def simulated(run):
         n, _, make = run
         game = compiled(rules, n)
