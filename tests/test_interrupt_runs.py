@@ -73,8 +73,9 @@ def test_workers_stopped_at_once_give_the_run_s_first_games():
     those before it) is merged, so the figures are of games 0 to k - 1."""
     game = compiled(rules_of(str(DEMOCRACY)), 4)
     with Pool(2) as pool, stoppable():
-        stopped = simulate(game, 4000, 3, ctrl_c_after(1), pool=pool)
-    assert stopped.partial and 0 < stopped.games < 4000
+        # far more games than are played before the first tick: the run is always stopped
+        stopped = simulate(game, 1_000_000, 3, ctrl_c_after(300), pool=pool)
+    assert stopped.partial and 0 < stopped.games < 1_000_000
     assert _whole(stopped.to_json()) == simulate(game, stopped.games, 3).to_json()
 
 
