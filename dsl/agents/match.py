@@ -16,7 +16,7 @@ and the random seats never do. When every game has a winner it equals
 (best score - 1/n) / (1 - 1/n), how far the best agent gets from the fair share toward
 always winning; unlike that, it is not pulled down by dead ends, which are worth 0 to all.
 
-May import .play and .spec, and the analyses' `game_rng`, `play_all` and `played` (where games are played)
+May import .play and .spec, and the analyses' `game_rng` and the batches' running (where games are played)
 and `Histogram`.
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ import math
 from fractions import Fraction
 from typing import Callable, Optional
 
-from ..analyses.batches import play_all, played
+from ..analyses.batches import Stopped, play_all, played, until_stopped
 from ..analyses.simulate import game_rng
 from ..analyses.stats import Histogram
 from .play import play
@@ -96,7 +96,9 @@ class MatchTally:
 def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], None]] = None,
           pool=None) -> dict:
     """Agent a in one seat (seat i mod n in game i) against agent b in the others.
-    pool: a batches.Pool to play the games in (the result is the same without it)."""
+    pool: a batches.Pool to play the games in (the result is the same without it). Ctrl-C
+    (batches.stoppable) ends it early: the figures of the first games, marked partial; or
+    Stopped when none was played."""
     n = game.n
     fair = 1 / n
     tally = MatchTally(n)
@@ -105,22 +107,25 @@ def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], 
         tally.fold(i, _match_game(game, a, b, seed, i))
         if progress is not None:
             progress(1)
-    for part in play_all(pool, game, games, here, _match_batch, lambda portable, r: (portable, a, b, seed, r),
-                         progress, (a, b)):
-        tally.merge(part)
+    stopped = play_all(pool, game, games, here, _match_batch, lambda portable, r: (portable, a, b, seed, r),
+                       tally.merge, progress, (a, b))
+    if stopped and not tally.games:
+        raise Stopped()         # nothing to report
+    played_games = tally.games
     score = float(tally.score)
-    lo, hi = wilson(score, games)
+    lo, hi = wilson(score, played_games)
     mean, a_lo, a_hi = mean_interval(tally.gaps)
     verdict = (f"{a.name} is stronger" if a_lo > 0 else f"{b.name} is stronger" if a_hi < 0
                else "no clear difference")
     return {
-        "a": a.name, "b": b.name, "players": n, "games": games, "seed": seed,
-        "score": round(score / games, 4), "ci95": [round(lo, 4), round(hi, 4)], "fair_share": round(fair, 4),
+        "a": a.name, "b": b.name, "players": n, "games": played_games, "seed": seed,
+        **({"partial": True, "games_asked": games} if stopped else {}),
+        "score": round(score / played_games, 4), "ci95": [round(lo, 4), round(hi, 4)], "fair_share": round(fair, 4),
         "advantage": round(mean, 4), "advantage_ci95": [round(a_lo, 4), round(a_hi, 4)],
         "wins": tally.wins, "shared_wins": tally.shared, "draws": tally.draws, "losses": tally.losses,
         "dead_end_games": tally.dead,
         "score_by_seat": {str(k + 1): round(float(t / c), 4) if c else None for k, (t, c) in enumerate(tally.by_seat)},
-        "mean_turns": round(tally.turns / games, 2) if games else 0.0,
+        "mean_turns": round(tally.turns / played_games, 2) if played_games else 0.0,
         "verdict": verdict,
     }
 
@@ -149,15 +154,21 @@ def _match_batch(task) -> MatchTally:
 
 def skill(game, levels: list, opponent, games: int, seed: int,
           progress: Optional[Callable[[int], None]] = None, pool=None) -> dict:
-    """Each level (an agent) in seat-rotated matches against `opponent` in the other seats."""
-    curve = [match(game, agent, opponent, games, seed, progress, pool) for agent in levels]
+    """Each level (an agent) in seat-rotated matches against `opponent` in the other seats. Ctrl-C
+    ends it early: the levels played, the last perhaps partial."""
+    curve, stopped = until_stopped(levels, lambda agent: match(game, agent, opponent, games, seed, progress, pool),
+                                   lambda m: "partial" in m)
+    if not curve:
+        raise Stopped()
     report = {
         "game": game.name, "players": game.n, "games_per_level": games, "seed": seed,
         "opponent": opponent.name, "fair_share": round(1 / game.n, 4),
         "curve": [{"agent": m["a"], "score": m["score"], "ci95": m["ci95"], "advantage": m["advantage"],
                    "advantage_ci95": m["advantage_ci95"], "wins": m["wins"], "shared_wins": m["shared_wins"],
                    "draws": m["draws"], "losses": m["losses"], "dead_end_games": m["dead_end_games"],
-                   "mean_turns": m["mean_turns"], "verdict": m["verdict"]} for m in curve],
+                   "mean_turns": m["mean_turns"], "verdict": m["verdict"],
+                   **({"partial": True, "games": m["games"]} if "partial" in m else {})} for m in curve],
+        **({"partial": True, "levels_asked": len(levels)} if stopped else {}),
     }
     return {**report, **skill_room(report["curve"])}
 

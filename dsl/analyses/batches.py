@@ -86,6 +86,26 @@ def stop_if_asked() -> None:
         raise Stopped()
 
 
+def stop_asked() -> bool:
+    return _stop_asked
+
+
+def until_stopped(items, run: Callable, partial: Callable) -> tuple[list, bool]:
+    """run(item) (a call that plays games, as `simulate`) for each item, one after another until
+    Ctrl-C (`stoppable`) stops one: the results of those finished, then the stopped one's when
+    it played a game (partial(result) says so; one stopped before its first game raises
+    Stopped); and whether it was stopped. So a stopped run's results are of its first games."""
+    done = []
+    for item in items:
+        try:
+            done.append(run(item))
+        except Stopped:
+            return done, True
+        if partial(done[-1]):
+            return done, True
+    return done, False
+
+
 class Pool:
     """Where batches run: worker processes on this machine, or a Dask cluster.
 
@@ -210,9 +230,10 @@ class Pool:
         told = [0] * len(tasks)         # games of each task already given to progress; None once it is done
         pending = set(futures)
         stopping = False
+        cut = None                      # once stopping: the first task that may have stopped short
         while pending:
             if _stop_asked and not stopping:
-                # each batch returns the games it has played (`played`): they are merged, then Stopped
+                # each batch returns the games it has played (`played`), a prefix of its range
                 stopping = True
                 self._stopping.set()
             ready, pending = wait(pending, timeout=TICK_SECONDS, return_when=FIRST_COMPLETED)
@@ -224,13 +245,17 @@ class Pool:
             for f in ready:
                 i = futures.pop(f)
                 early[i] = f.result()
-                if progress is not None and sizes[i] > told[i] and not stopping:   # a stopped batch played less
+                if stopping:            # a stopped batch played less
+                    cut = i if cut is None else min(cut, i)
+                elif progress is not None and sizes[i] > told[i]:
                     progress(sizes[i] - told[i])
                 told[i] = None
-            while following in early:
+            while following in early and (cut is None or following <= cut):
                 yield early.pop(following)
                 following += 1
         if stopping:
+            # the tasks up to the first that may have stopped short are merged, those after it not:
+            # the figures are of the run's first games, the same as a whole run of that many
             self._stopping.clear()
             raise Stopped()
 
@@ -285,23 +310,31 @@ def played(games: int = 1) -> bool:
 
 
 def play_all(pool: Optional[Pool], game, total: int, here: Callable[[int], None], batch: Callable,
-             task: Callable, progress: Optional[Callable[[int], None]] = None, agents=()) -> list:
+             task: Callable, merge: Callable, progress: Optional[Callable[[int], None]] = None, agents=()) -> bool:
     """Games 0 to total - 1, where `pool` says: here(i) plays game i in this process until every
     game is played or the pool (of workers from the start, or auto and grown) takes the rest in
     batches, batch(task(portable, indices)) in its workers (which call `played` for each game),
-    progress(n) here as they play. The batches' results in index order, each as soon as it can
-    be merged (none when every game was played here)."""
-    first, clock = 0, time.perf_counter()
-    if pool is None or not pool.parallel:
-        first = played_here(pool, total, here)
-        if first == total:
-            return []
-    elif pool.scheduler:
-        first = timed_here(total, here)
-    per_game = (time.perf_counter() - clock) / first if first else None
-    portable = Portable(game.rules, game.n)
-    ranges = pool.split(total, agents, first, per_game)
-    return pool.in_order(batch, [task(portable, r) for r in ranges], progress, [len(r) for r in ranges])
+    progress(n) here as they play; merge(result) for each batch in index order, as soon as it
+    can be. Whether Ctrl-C stopped the run (`stoppable`): then what was played here and merged
+    is the run's first games, and the batches still running are dropped."""
+    try:
+        first, clock = 0, time.perf_counter()
+        if pool is None or not pool.parallel:
+            first = played_here(pool, total, here)
+            if first == total:
+                return False
+        elif pool.scheduler:
+            first = timed_here(total, here)
+        per_game = (time.perf_counter() - clock) / first if first else None
+        portable = Portable(game.rules, game.n)
+        ranges = pool.split(total, agents, first, per_game)
+        for part in pool.in_order(batch, [task(portable, r) for r in ranges], progress, [len(r) for r in ranges]):
+            merge(part)
+    except Stopped:
+        if pool is not None:
+            pool.stop()
+        return True
+    return False
 
 
 def timed_here(total: int, play: Callable[[int], None]) -> int:

@@ -15,6 +15,7 @@ from typing import Callable, Optional
 from ..engine import Game, compiled
 from . import charts
 from . import replay as replay_mod
+from .batches import Stopped, stop_asked, until_stopped
 from .simulate import Restriction, declared_score, score_label, score_title, simulate
 from .verdicts import interval, match_sentence, pct, verdict
 
@@ -38,43 +39,65 @@ def build(rules, player_counts: list, games: int, seed: int, agent_sets: Optiona
     lang: the language of the narrated dead ends and the cards' printed names.
     strategy_games: games a pairing to play the declared strategies side by side at each player
     count (each against random seats and against each other, seats rotated); 0: not played."""
-    from ..printing.narrate import Narrator
     from ..language import syntax as S
     agent_sets = agent_sets or [("random", lambda n: None)]
     marks = {d.name: d.mark for d in rules.of(S.Symbol) if d.mark}
-    configs = []
     declared = title = None
     for n in player_counts:
+        declared = declared or score_label(compiled(rules, n))
+        title = title or score_title(compiled(rules, n))
+
+    def simulated(run):
+        n, _, make = run
         game = compiled(rules, n)
-        declared = declared or score_label(game)
-        title = title or score_title(game)
-        for label, make in agent_sets:
-            summary = simulate(game, games, seed, progress, agents=make(n),
-                               score=(score, scorer(game)) if score else declared_score(game),
-                               restriction=restriction, pool=pool)
-            result = summary.to_json()
-            narrator = Narrator(game, lang)
-            for row in result["metrics"]["cards"]:
-                row["name"] = _printed(game, narrator, marks, row["card"])
-            dead = []
-            for key, played in sorted(summary.examples.items()):
-                rule, kind = key.split("|", 1)
-                state = replay_mod.run(game, played.actions, log=True)
-                lines = list(narrator.tell(state.log))
-                dead.append({"rule": rule, "kind": kind, "game": played.index, "actions": played.actions,
-                             "count": summary.dead_ends[key]["count"], "where": summary.dead_ends[key]["where"],
-                             "narration": lines[-REPLAY_LINES:], "cut": max(0, len(lines) - REPLAY_LINES)})
-            configs.append({"players": n, "agents": label, "agent_specs": result["agents"], "summary": result,
-                            "lengths": summary.tally.decisions.pairs(),
-                            "rounds": summary.tally.rounds.pairs(), "dead_end_games": dead,
-                            "first_player": None if _starts_together(game) else summary.tally.first_player()})
+        return simulate(game, games, seed, progress, agents=make(n),
+                        score=(score, scorer(game)) if score else declared_score(game), restriction=restriction,
+                        pool=pool)
+    runs = [(n, label, make) for n in player_counts for label, make in agent_sets]
+    summaries, stopped = until_stopped(runs, simulated, lambda summary: summary.partial)
+    if not summaries:
+        raise Stopped()
+    configs = [_config(compiled(rules, n), label, summary, marks, lang)
+               for (n, label, _), summary in zip(runs, summaries)]
+    skills = strategies = None
+    if skill and not stopped:
+        skills, stopped = until_stopped(player_counts, lambda n: _skill(compiled(rules, n), skill, seed, progress, pool),
+                                        lambda m: "partial" in m)
+    if strategy_games and not stopped:
+        try:
+            strategies = _strategies(rules, player_counts, strategy_games, seed, progress, pool)
+        except Stopped:
+            pass
+        # the strategies table keeps no mark of a pairing cut short: a stopped one is left out whole
+        stopped = stop_asked()
+        strategies = None if stopped else strategies
     g = rules.game
-    skills = [_skill(compiled(rules, n), skill, seed, progress, pool) for n in player_counts] if skill else None
-    return {"skill": skills, "strategies": _strategies(rules, player_counts, strategy_games, seed, progress, pool), "game": g.name, "file": rules.path, "variants": [v.path for v in rules.variants],
-            "seed": seed, "games": games, "score": score or declared,
+    return {"skill": skills, "strategies": strategies, "game": g.name, "file": rules.path,
+            "variants": [v.path for v in rules.variants], "seed": seed, "games": games, "score": score or declared,
             "score_title": None if score else title,
             "restriction": {"banned": list(restriction.banned), "seats": [s + 1 for s in restriction.seats]}
-            if restriction else None, "configs": configs}
+            if restriction else None, "configs": configs, **({"partial": True} if stopped else {})}
+
+
+def _config(game: Game, label: str, summary, marks: dict, lang: str) -> dict:
+    """One player count and agent set of the report: its figures, and its dead ends narrated."""
+    from ..printing.narrate import Narrator
+    result = summary.to_json()
+    narrator = Narrator(game, lang)
+    for row in result["metrics"]["cards"]:
+        row["name"] = _printed(game, narrator, marks, row["card"])
+    dead = []
+    for key, played in sorted(summary.examples.items()):
+        rule, kind = key.split("|", 1)
+        state = replay_mod.run(game, played.actions, log=True)
+        lines = list(narrator.tell(state.log))
+        dead.append({"rule": rule, "kind": kind, "game": played.index, "actions": played.actions,
+                     "count": summary.dead_ends[key]["count"], "where": summary.dead_ends[key]["where"],
+                     "narration": lines[-REPLAY_LINES:], "cut": max(0, len(lines) - REPLAY_LINES)})
+    return {"players": game.n, "agents": label, "agent_specs": result["agents"], "summary": result,
+            "lengths": summary.tally.decisions.pairs(),
+            "rounds": summary.tally.rounds.pairs(), "dead_end_games": dead,
+            "first_player": None if _starts_together(game) else summary.tally.first_player()}
 
 
 def _printed(game: Game, narrator, marks: dict, label: str) -> str:
@@ -208,12 +231,25 @@ def _counts(ns: list, lang: str) -> str:
     return f"{text}人" if lang == "ja" else f"{text} player" + ("" if ns == [1] else "s")
 
 
+def _stopped_sentence(data: dict, say: Callable) -> str:
+    """Where Ctrl-C stopped the report: the page shows the games played until then."""
+    cut = next((part for part in [c["summary"] for c in data["configs"]] + (data["skill"] or []) if "partial" in part),
+               None)
+    if cut is None:
+        return say("Partial: stopped by Ctrl-C; the sections after the last one shown are left out (not played or cut short)",
+                   "途中まで: Ctrl-Cで停止。最後に表示された部分より後は載せていない（遊んでいないか途中で止まった）")
+    return say(f"Partial: stopped by Ctrl-C at {cut['players']} players after {cut['games']} of {cut['games_asked']} games; "
+               f"nothing after that was played",
+               f"途中まで: {cut['players']}人の{cut['games_asked']}ゲーム中{cut['games']}ゲームのところでCtrl-Cで停止。"
+               f"それより後は遊んでいない")
+
+
 def summary(data: dict, lang: str = "en") -> list:
     """What the report found, in sentences with their 95% intervals, from the figures the page
     shows below it: who wins, how long games run and how they end, and what the first player gains.
     A figure that does not apply (rounds in a game without rounds, draws that never happen) is left out."""
     say = (lambda en, ja: ja) if lang == "ja" else (lambda en, ja: en)
-    out = []
+    out = [_stopped_sentence(data, say)] if "partial" in data else []
     for agents in dict.fromkeys(c["agents"] for c in data["configs"]):
         configs = [c for c in data["configs"] if c["agents"] == agents]
         ns = [c["players"] for c in configs]

@@ -416,7 +416,9 @@ def simulate(game: Game, n: int, seed: int, progress: Optional[Callable[[int], N
     """Play n games. `agents`: one per seat (None: uniform random play); `score`: (name,
     function (state, player) -> number) for the score metrics; `pool`: a batches.Pool to
     split the games across (the summary is the same as without it); without `options` the
-    figures leave out option and card use (`play`), which nearly doubles the cost of a game."""
+    figures leave out option and card use (`play`), which nearly doubles the cost of a game.
+    Ctrl-C (batches.stoppable) ends it early: the summary of the first games, `partial`; or
+    Stopped when none was played."""
     name = score[0] if score is not None else None
     summary = _empty(game, seed, agents, name, options)
     # the declared score is compiled code: a worker takes its own game's
@@ -427,16 +429,11 @@ def simulate(game: Game, n: int, seed: int, progress: Optional[Callable[[int], N
         if progress is not None:
             progress(1)
     summary.asked = n
-    try:
-        for part in play_all(pool, game, n, here, _simulate_batch,
-                             lambda portable, r: (portable, r, seed, agents, sent, restriction, options),
-                             progress, agents):
-            summary.merge(part)
-    except Stopped:
-        # Ctrl-C (batches.stoppable): the games merged so far are the figures, marked partial
-        summary.partial = True
-        if pool is not None:
-            pool.stop()
+    summary.partial = play_all(pool, game, n, here, _simulate_batch,
+                               lambda portable, r: (portable, r, seed, agents, sent, restriction, options),
+                               summary.merge, progress, agents)
+    if summary.partial and not summary.games:
+        raise Stopped()         # nothing to report
     return summary
 
 

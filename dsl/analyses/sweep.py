@@ -14,6 +14,7 @@ from typing import Optional
 from ..engine import Game, RuleError
 from ..language import syntax as S
 from ..language.diagnostics import did_you_mean
+from .batches import Stopped, until_stopped
 from .bounds import MAX_COMBINATIONS
 from .simulate import declared_score, score_label, simulate
 
@@ -142,37 +143,59 @@ def run(rules, params: list, players: list, games: int, seed: int, score=None, p
     pool: a batches.Pool to play the games in (the result is the same without it).
 
     score: None or (name, game -> score function); None uses the rule file's `score`, if any."""
-    rows = []
     label = score[0] if score else None
-    for combo in combinations(params):
-        changed = with_values(rules, combo)
-        for n in players:
-            try:
-                game = Game(changed, n)
-            except RuleError as e:
-                raise SweepError(f"{', '.join(f'{k}={v}' for k, v in combo.items())}: {e.message}") from None
-            summary = simulate(game, games, seed, progress, agents=agents(n) if agents else None,
-                               score=(score[0], score[1](game)) if score else declared_score(game), pool=pool)
-            label = label or (score_label(game) if not score else None)
-            result = summary.to_json()
-            m = result["metrics"]
-            fig = {k: f(m) for k, f in FIGURES.items()}
-            if "score" in m:
-                fig["lead_changes"] = m["score"]["lead_changes"]["value"]
-                fig["comebacks"] = m["score"]["comebacks"]["value"]
-                fig["final_margin"] = m["score"]["final_margin"]["value"]
-            row = {"values": combo, "players": n, "agents": result["agents"], "figures": fig,
-                   "wins": m["outcomes"]["wins"], "dead_end_kinds": result["dead_ends"]}
-            if target is not None:
-                row["misses"] = target.misses(fig)
-                row["distance"] = round(target.distance(fig), 4)
-            rows.append(row)
+    runs = [(combo, with_values(rules, combo), n) for combo in combinations(params) for n in players]
+
+    def simulated(run):
+        combo, changed, n = run
+        try:
+            game = Game(changed, n)
+        except RuleError as e:
+            raise SweepError(f"{', '.join(f'{k}={v}' for k, v in combo.items())}: {e.message}") from None
+        return score_label(game), simulate(game, games, seed, progress, agents=agents(n) if agents else None,
+                              score=(score[0], score[1](game)) if score else declared_score(game), pool=pool)
+    played, stopped = until_stopped(runs, simulated, lambda run: run[1].partial)
+    if not played:
+        raise Stopped()
+    rows = []
+    for (combo, _, n), (declared, summary) in zip(runs, played):
+        label = label or declared
+        result = summary.to_json()
+        m = result["metrics"]
+        fig = {k: f(m) for k, f in FIGURES.items()}
+        if "score" in m:
+            fig["lead_changes"] = m["score"]["lead_changes"]["value"]
+            fig["comebacks"] = m["score"]["comebacks"]["value"]
+            fig["final_margin"] = m["score"]["final_margin"]["value"]
+        row = {"values": combo, "players": n, "agents": result["agents"], "figures": fig,
+               "wins": m["outcomes"]["wins"], "dead_end_kinds": result["dead_ends"],
+               **({"partial": True, "games": summary.games} if summary.partial else {})}
+        if target is not None:
+            row["misses"] = target.misses(fig)
+            row["distance"] = round(target.distance(fig), 4)
+        rows.append(row)
     ranking = None
     if target is not None:
         ranking = sorted(range(len(rows)), key=lambda i: (rows[i]["distance"], i))
     return {"game": rules.game.name, "file": rules.path, "params": [[n, v] for n, v in params],
             "players": players, "games": games, "seed": seed, "score": label,
-            "target": dataclasses.asdict(target) if target else None, "rows": rows, "ranking": ranking}
+            "target": dataclasses.asdict(target) if target else None, "rows": rows, "ranking": ranking,
+            **({"partial": True, "rows_asked": len(runs)} if stopped else {})}
+
+
+def partial_line(data: dict, lang: str = "en") -> str:
+    """Where Ctrl-C stopped a sweep: in a row (its games so far shown), or after one."""
+    say = (lambda en, ja: ja) if lang == "ja" else (lambda en, ja: en)
+    last, left = data["rows"][-1], data["rows_asked"] - len(data["rows"])
+    at = ", ".join(f"{k}={v}" for k, v in last["values"].items()) + say(f", {last['players']} players",
+                                                                       f"、{last['players']}人")
+    if "partial" in last:
+        return say(f"Partial: stopped by Ctrl-C at {at} after {last['games']} of {data['games']} games; "
+                   f"the {left} rows after it were not played",
+                   f"途中まで: {at}の{data['games']}ゲーム中{last['games']}ゲームでCtrl-Cにより停止。"
+                   f"その後の{left}行は遊んでいない")
+    return say(f"Partial: stopped by Ctrl-C after {at}; the {left} rows after it were not played",
+               f"途中まで: {at}の後でCtrl-Cにより停止。その後の{left}行は遊んでいない")
 
 
 HEATMAP_FIGURES = ("completion", "dead_ends", "balance", "mean_rounds", "mean_decisions")
@@ -202,7 +225,7 @@ def render_html(data: dict, lang: str = "en") -> str:
     say = (lambda en, ja: ja) if lang == "ja" else (lambda en, ja: en)
     target = Target(**data["target"]) if data["target"] else None
     maps = []
-    if len(names) in (1, 2):
+    if len(names) in (1, 2) and "partial" not in data:      # a stopped sweep's grid has holes
         xs = data["params"][0][1]
         ys = data["params"][1][1] if len(names) == 2 else [None]
         for n in data["players"]:
@@ -218,6 +241,7 @@ def render_html(data: dict, lang: str = "en") -> str:
     env.filters["pct"] = lambda v: f"{v:.1%}"
     return env.get_template("sweep.html.j2").render(
         d=data, names=names, maps=maps, figures=list(FIGURES), lang=lang, t=say,
+        partial=partial_line(data, lang) if "partial" in data else None,
         figure=lambda f: say(*FIGURE_WORDS[f]),
         misses=lambda r: "; ".join(target.misses(r["figures"], lang)) if target else "")
 

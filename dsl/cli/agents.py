@@ -10,6 +10,7 @@ import click
 from .common import main, players_option, _fail, _variant_option, _load_or_exit, _game_or_exit, _scale_options, pool_or_exit
 from .options import HiddenArgument, agents_option, games_option, json_option, lang_option, say, seed_option
 from .common import RULE_FILE, within_budget_or_exit
+from .progress import exit_stopped, followed, progress_option
 from .simulate import agents_failing_exit
 
 _AGENT_HELP = ("random | flat:N | ismcts:N | ismcts:N:c=X, with N iterations a decision "
@@ -28,6 +29,7 @@ def _agent_or_exit(spec, what):
 
 @contextlib.contextmanager
 def _bar(total, label):
+    """`strategies`' progress bar, on a terminal only."""
     if sys.stderr.isatty():
         with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
             yield bar.update
@@ -50,7 +52,10 @@ Agents: {_AGENT_HELP}.
 Examples:
   playtest match games/GAME.rules --players 2 --agents ismcts:200,random -n 200 --seed 1
   playtest match games/GAME.rules -p 4 --agents ismcts:1000,flat:200 -n 100 --json
-  playtest match games/GAME.rules -p 4 --agents ismcts:1000,random -n 400 --workers 4   (same result)""")
+  playtest match games/GAME.rules -p 4 --agents ismcts:1000,random -n 400 --workers 4   (same result)
+
+Ctrl-C stops at the next whole game: the figures of the games played so far are printed,
+marked partial ("partial": true in the JSON), and the exit status is 130.""")
 @click.argument("file", type=RULE_FILE)
 @click.argument("old_agents", nargs=-1, cls=HiddenArgument)     # `match FILE A B`, the first spelling
 @_variant_option
@@ -60,8 +65,9 @@ Examples:
 @seed_option()
 @json_option()
 @lang_option("Language of the summary and the figures: en or ja.")
+@progress_option
 @_scale_options
-def match(file, old_agents, variants, players, agent_spec, games, seed, as_json, lang, workers, scheduler):
+def match(file, old_agents, variants, players, agent_spec, games, seed, as_json, lang, show_progress, workers, scheduler):
     from ..agents.match import match as run_match
     specs = agent_spec.split(",") if agent_spec else list(old_agents)
     if len(specs) != 2 or (agent_spec and old_agents):
@@ -69,13 +75,15 @@ def match(file, old_agents, variants, players, agent_spec, games, seed, as_json,
     a, b = _agent_or_exit(specs[0], "agent A"), _agent_or_exit(specs[1], "agent B")
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
-    with pool_or_exit(workers, scheduler) as pool, _bar(games, f"{a.name} against {b.name}") as progress, \
+    with pool_or_exit(workers, scheduler) as pool, followed(games, f"{a.name} against {b.name}", show_progress) as progress, \
             agents_failing_exit(game, [a, b]):
         result = run_match(game, a, b, games, seed, progress, pool)
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True))
-        return
-    click.echo(format_match(rules.game.name, result, lang))
+    else:
+        click.echo(format_match(rules.game.name, result, lang))
+    if "partial" in result:
+        exit_stopped(f"after {result['games']} of {games} games: the figures are of those games")
 
 
 def format_match(name, r, lang: str = "en") -> str:
@@ -88,6 +96,8 @@ def format_match(name, r, lang: str = "en") -> str:
     return "\n".join([
         say(lang, f"{name}: {a} in one seat against {b}, {r['players']} players, {r['games']} games, seed {r['seed']}",
             f"{name}: {a}が1席、他の席は{b}、{r['players']}人、{r['games']}ゲーム、シード{r['seed']}"),
+        *([say(lang, f"  partial: stopped by Ctrl-C after {r['games']} of {r['games_asked']} games",
+               f"  途中まで: {r['games_asked']}ゲーム中{r['games']}ゲームでCtrl-Cにより停止")] if "partial" in r else []),
         "  " + match_sentence(r, lang),
         say(lang, f"  score of {a}: {r['score']:.1%}  (95% interval {lo:.1%} to {hi:.1%}; equal agents {r['fair_share']:.1%})",
             f"  {a}の得点: {r['score']:.1%}（95%区間 {lo:.1%}〜{hi:.1%}、互角なら{r['fair_share']:.1%}）"),
@@ -114,7 +124,10 @@ Levels: a comma list of agents ({_AGENT_HELP}).
 Examples:
   playtest skill games/GAME.rules --players 2 -n 100 --seed 1
   playtest skill games/GAME.rules -p 4 --levels random,flat:50,ismcts:50,ismcts:200 --json
-  playtest skill games/GAME.rules -p 3 -n 400 --workers 4                  (same result)""")
+  playtest skill games/GAME.rules -p 3 -n 400 --workers 4                  (same result)
+
+Ctrl-C stops at the next whole game: the levels played so far are printed, the last one's
+figures of the games it played, marked partial ("partial": true in the JSON); exit status 130.""")
 @click.argument("file", type=RULE_FILE)
 @_variant_option
 @players_option
@@ -123,20 +136,24 @@ Examples:
 @seed_option()
 @json_option()
 @lang_option("Language of the summary and the table: en or ja.")
+@progress_option
 @_scale_options
-def skill(file, variants, players, levels, games, seed, as_json, lang, workers, scheduler):
+def skill(file, variants, players, levels, games, seed, as_json, lang, show_progress, workers, scheduler):
     from ..agents import RandomAgent
     from ..agents.match import skill as run_skill
     agents = [_agent_or_exit(spec, "--levels") for spec in levels.split(",")]
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
-    with pool_or_exit(workers, scheduler) as pool, _bar(games * len(agents), f"skill of {rules.game.name}") as progress, \
+    with pool_or_exit(workers, scheduler) as pool, \
+            followed(games * len(agents), f"skill of {rules.game.name}", show_progress) as progress, \
             agents_failing_exit(game, agents):
         result = run_skill(game, agents, RandomAgent(), games, seed, progress, pool)
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True))
-        return
-    click.echo(format_skill(rules.game.name, result, lang))
+    else:
+        click.echo(format_skill(rules.game.name, result, lang))
+    if "partial" in result:
+        exit_stopped(f"after {len(result['curve'])} of {len(agents)} levels: the figures are of the games played")
 
 
 def format_skill(name, r, lang: str = "en") -> str:
@@ -150,6 +167,7 @@ def format_skill(name, r, lang: str = "en") -> str:
                        f"seed {r['seed']} (equal agents score {r['fair_share']:.1%})",
                  f"{name}: ランダムの席を相手にした技量、{r['players']}人、段階ごとに{r['games_per_level']}ゲーム、"
                  f"シード{r['seed']}（互角なら得点{r['fair_share']:.1%}）"),
+             *([_stopped_levels(r, lang)] if "partial" in r else []),
              "  " + skill_sentence(r, lang), "",
              "  " + "".join(pad(say(lang, en, ja), w, right=i > 0) for i, (en, ja, w) in enumerate(columns))]
     for c in r["curve"]:
@@ -163,3 +181,15 @@ def format_skill(name, r, lang: str = "en") -> str:
               say(lang, "  (0: trying to win does not pay against random play; 1: the best agent always wins)",
                   "  （0: ランダム相手に勝とうとしても得にならない、1: 最も強いエージェントが必ず勝つ）")]
     return "\n".join(lines)
+
+
+def _stopped_levels(r, lang: str) -> str:
+    """Where Ctrl-C stopped a skill curve: in a level (its games so far shown), or between two."""
+    last = r["curve"][-1]
+    if "partial" in last:
+        return say(lang, f"  partial: stopped by Ctrl-C in {last['agent']} after {last['games']} of {r['games_per_level']} "
+                         f"games; the levels after it were not played",
+                   f"  途中まで: {last['agent']}の{r['games_per_level']}ゲーム中{last['games']}ゲームでCtrl-Cにより停止。"
+                   f"それより後の段階は遊んでいない")
+    return say(lang, f"  partial: stopped by Ctrl-C after {last['agent']}; the levels after it were not played",
+               f"  途中まで: {last['agent']}の後でCtrl-Cにより停止。それより後の段階は遊んでいない")

@@ -10,6 +10,7 @@ from .common import (main, players_option, _fail, _load_or_exit, _game_or_exit, 
 from .common import GAMES, RULE_FILE
 from .options import (agents_option, alias, games_option, json_option, lang_option, output_option, pad, say,
                       seed_option)
+from .progress import exit_stopped, progress_option, stoppable_run
 from .simulate import agents_or_exit, simulate_or_exit
 
 
@@ -27,7 +28,9 @@ Each side is a game with its variants. B may be a variant file: it is taken with
 With -n N both sides play N random games with the same seed; each figure that
 `simulate` reports is shown on both sides with a 95% confidence interval, a test of the
 difference (Fisher's exact test for rates, Welch's t-test for means) and whether it is
-significant at 5% after the Holm-Bonferroni correction across all figures.""")
+significant at 5% after the Holm-Bonferroni correction across all figures. Ctrl-C stops
+the games at the next whole one: the figures compare the games each side played, marked
+partial ("partial": true in the JSON); exit status 130.""")
 @click.argument("a", type=RULE_FILE)
 @click.argument("b", type=RULE_FILE, required=False)
 @click.option("--a-variant", "a_variants", multiple=True, type=RULE_FILE, help="A variant for side A (repeatable).")
@@ -41,9 +44,11 @@ significant at 5% after the Holm-Bonferroni correction across all figures.""")
 @players_option
 @seed_option("Seed for the games of -n: both sides play the same seeds.")
 @agents_option("Who plays each seat in the games of -n (default random): flat:N or ismcts:N, one spec or one per seat.")
-@lang_option("Language of the text: en or ja.")
+@lang_option("Language of the text or the page: en or ja.")
+@progress_option
 @_scale_options
-def diff(a, b, a_variants, b_variants, fmt, as_json, output, games, players, seed, agent_spec, lang, workers, scheduler):
+def diff(a, b, a_variants, b_variants, fmt, as_json, output, games, players, seed, agent_spec, lang, show_progress,
+         workers, scheduler):
     from ..language.diagnostics import RuleFileError
     from ..variants import diff as diff_mod, overlay
     from ..analyses import stats
@@ -70,18 +75,25 @@ def diff(a, b, a_variants, b_variants, fmt, as_json, output, games, players, see
         players = first.n
         sides = [first, _game_or_exit(right, players)]
         agents = agents_or_exit(agent_spec, players)
-        with pool_or_exit(workers, scheduler) as pool:
-            summaries = [simulate_or_exit(game, games, seed, f"simulating {side}", agents=agents, pool=pool)
-                         for side, game in zip("AB", sides)]
+        from ..analyses.batches import until_stopped
+        with pool_or_exit(workers, scheduler) as pool, stoppable_run():
+            summaries, stopped = until_stopped(
+                zip("AB", sides), lambda side: simulate_or_exit(side[1], games, seed, f"simulating {side[0]}",
+                                                                agents=agents, pool=pool, show_progress=show_progress),
+                lambda summary: summary.partial)
         behaviour = {"games": games, "players": players, "seed": seed,
-                     "metrics": stats.compare(*(stats.summary_metrics(s) for s in summaries))}
+                     "metrics": stats.compare(*(stats.summary_metrics(s) for s in summaries))
+                     if len(summaries) == 2 else []}
+        if stopped:
+            played = [s.games for s in summaries] + [0]
+            behaviour.update(partial=True, games_played={"A": played[0], "B": played[1]})
     if fmt == "json":
         result = diff_mod.to_json(left, right, changes)
         if behaviour:
             result["behaviour"] = behaviour
         text = json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
     elif fmt == "html":
-        text = diff_mod.format_html(left, right, changes, behaviour)
+        text = diff_mod.format_html(left, right, changes, behaviour, lang)
     else:
         style = click.style if output is None else (lambda s, **k: s)
         lines = diff_mod.format_text(left, right, changes, style, lang)
@@ -93,19 +105,26 @@ def diff(a, b, a_variants, b_variants, fmt, as_json, output, games, players, see
         click.echo(f"wrote {output}", err=True)
     else:
         click.echo(text, nl=False)
+    if behaviour and "partial" in behaviour:
+        exit_stopped("during the games: the figures compare the games each side played")
 
 
 def _behaviour_lines(b, lang) -> list[str]:
+    from ..variants.diff import metric_name, stopped_line
     lines = [say(lang, f"In play: {b['games']} random games per side, {b['players']} players, seed {b['seed']}",
-                 f"プレイ: 各側{b['games']}ゲーム（ランダム）、{b['players']}人、シード{b['seed']}"),
-             say(lang, "(95% intervals; Fisher's exact test for rates, Welch's t-test for means; "
-                       "* = significant at 5% after Holm-Bonferroni)",
-                 "（95%区間。率はFisherの正確検定、平均はWelchのt検定。* = Holm-Bonferroni補正後に5%で有意）"),
-             "", f"  {pad(say(lang, 'metric', '指標'), 44)} {'A':>8} {'A 95% CI':>17} {'B':>8} {'B 95% CI':>17} {'p':>9}"]
+                 f"プレイ: 各側{b['games']}ゲーム（ランダム）、{b['players']}人、シード{b['seed']}")]
+    if "partial" in b:
+        lines.append(stopped_line(b, lang))
+    if not b["metrics"]:
+        return lines
+    lines += [say(lang, "(95% intervals; Fisher's exact test for rates, Welch's t-test for means; "
+                        "* = significant at 5% after Holm-Bonferroni)",
+                  "（95%区間。率はFisherの正確検定、平均はWelchのt検定。* = Holm-Bonferroni補正後に5%で有意）"),
+              "", f"  {pad(say(lang, 'metric', '指標'), 44)} {'A':>8} {'A 95% CI':>17} {'B':>8} {'B 95% CI':>17} {'p':>9}"]
     for r in b["metrics"]:
         ci = lambda s: f"{s['ci95'][0]:.3f}-{s['ci95'][1]:.3f}"
         mark = " *" if r["significant"] else ""
-        lines.append(f"  {pad(_metric_name(r['metric'], lang)[:44], 44)} {r['a']['value']:>8} {ci(r['a']):>17} "
+        lines.append(f"  {pad(metric_name(r['metric'], lang)[:44], 44)} {r['a']['value']:>8} {ci(r['a']):>17} "
                      f"{r['b']['value']:>8} {ci(r['b']):>17} {p_value(r['p_value']):>9}{mark}")
     return lines
 
@@ -113,17 +132,3 @@ def _behaviour_lines(b, lang) -> list[str]:
 def p_value(p: float) -> str:
     """A p-value as a reader takes it: one that rounds to 0 is below the rounding, not zero."""
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
-
-
-_METRIC_JA = (("win rate, seat ", "勝率、席"), ("draws: nobody won", "引き分け: 勝者なし"), ("draws", "引き分け"),
-              ("dead-end games", "行き止まりのゲーム"), ("dead end: ", "行き止まり: "),
-              ("decisions per game", "ゲームごとの判断数"), ("rounds per game", "ゲームごとのラウンド数"))
-
-
-def _metric_name(name: str, lang: str) -> str:
-    if lang != "ja":
-        return name
-    for en, ja in _METRIC_JA:
-        if name.startswith(en):
-            return ja + name[len(en):]
-    return name

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 
 import click
 
@@ -11,6 +10,7 @@ from .common import main, players_option, _fail, _variant_option, _load_or_exit,
 from .common import GAMES, RULE_FILE, writable_or_exit
 from .options import (agents_option, games_option, json_option, lang_option, output_option, pad, say, seed_option)
 from .diff import p_value
+from .progress import exit_stopped, followed, progress_option
 from .simulate import _correct_flags, _play_options, agents_failing_exit, agents_or_exit, restriction_or_exit, simulate_or_exit
 
 
@@ -38,22 +38,6 @@ def _scorer_or_exit(rules, score, players):
     except ValueError as e:
         _fail(f"--score: {e}", 2)
     return lambda game: counter_score(game, score)
-
-
-class _Bar:
-    """A progress bar over several simulations, on a terminal only."""
-    def __init__(self, total, label):
-        self.bar = click.progressbar(length=total, label=label, file=sys.stderr) if sys.stderr.isatty() else None
-
-    def __enter__(self):
-        if self.bar is not None:
-            self.bar.__enter__()
-            return self.bar.update
-        return None
-
-    def __exit__(self, *exc):
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
 
 
 _SUFFIXES = (".json", ".csv", ".html")
@@ -97,7 +81,10 @@ Examples:
   playtest report games/GAME.rules -n 500 -o out/GAME          (out/GAME.html, .json, .csv)
   playtest report games/GAME.rules --players 3,4 --score COUNTER -n 300
   playtest report games/GAME.rules --skill flat:20 --skill-games 60
-  playtest report games/GAME.rules -n 5000 --workers 4          (same files, 4 processes)""")
+  playtest report games/GAME.rules -n 5000 --workers 4          (same files, 4 processes)
+
+Ctrl-C stops at the next whole game: the files are written from the games played so far,
+marked partial (its first summary line; "partial": true in the JSON); exit status 130.""")
 @click.argument("file", type=RULE_FILE)
 @_variant_option
 @click.option("--players", "-p", "players_text", default=None, metavar="N[,N|..N]",
@@ -114,10 +101,11 @@ Examples:
               help="Also play the strategies the rules declare (strategies/GAME.rules) side by side: each "
                    "against random seats and against each other, seats rotated, N games a pairing (0: not played).")
 @lang_option("Language of the page: its words, the summary, card names and the narrated dead ends (en or ja).")
+@progress_option
 @_play_options
 @_scale_options
-def report(file, variants, players_text, games, seed, output, skill_spec, skill_games, strategy_games, lang, score, agent_spec, bans,
-           ban_seats, workers, scheduler):
+def report(file, variants, players_text, games, seed, output, skill_spec, skill_games, strategy_games, lang, show_progress,
+           score, agent_spec, bans, ban_seats, workers, scheduler):
     from ..agents import parse_agents
     from ..analyses import report as report_mod
     rules, _ = _load_or_exit(file, variants)
@@ -139,7 +127,7 @@ def report(file, variants, players_text, games, seed, output, skill_spec, skill_
     if strategy_games:
         with agents_failing_exit():      # a strategies file with errors stops here, before any game
             total += strategy_games * report_mod.strategy_pairings(rules, counts)
-    with pool_or_exit(workers, scheduler) as pool, _Bar(total, f"report {rules.game.name}") as bar, \
+    with pool_or_exit(workers, scheduler) as pool, followed(total, f"report {rules.game.name}", show_progress) as bar, \
             agents_failing_exit():
         data = report_mod.build(rules, counts, games, seed, agent_sets, score=score, scorer=scorer,
                                 restriction=restriction, progress=bar,
@@ -157,6 +145,8 @@ def report(file, variants, players_text, games, seed, output, skill_spec, skill_
     title = rules.game.name + "".join(f" + {os.path.basename(v.path)}" for v in rules.variants)
     _write(base, [json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
                   report_mod.render_csv(data), report_mod.render_html(data, title, lang)])
+    if "partial" in data:
+        exit_stopped("before the end: the report's figures are of the games played until then")
 
 
 @main.command(help="""Sweep parameters: play every combination of values with common random
@@ -167,7 +157,10 @@ Examples:
   playtest sweep games/GAME.rules --param A=2,3,4 --param B=1..3 --players 4 -n 200
   playtest sweep games/GAME.rules --param start_food=2..6 --players 3 \\
       --target-length 10-20 --target-balance 0.8 --target-dead-ends 0 -o out/sweep
-  playtest sweep games/GAME.rules --param A=1..9 -p 4 -n 1000 --workers 4   (same output)""")
+  playtest sweep games/GAME.rules --param A=1..9 -p 4 -n 1000 --workers 4   (same output)
+
+Ctrl-C stops at the next whole game: the rows played so far are written, the last one's
+figures of the games it played, marked partial ("partial": true in the JSON); exit status 130.""")
 @click.argument("file", type=RULE_FILE)
 @_variant_option
 @click.option("--param", "params", multiple=True, required=True, metavar="NAME=VALUES",
@@ -186,9 +179,10 @@ Examples:
 @json_option("Print the JSON instead of a table.")
 @lang_option()
 @agents_option()
+@progress_option
 @_scale_options
 def sweep(file, variants, params, players_text, games, seed, score, target_length, length_in, target_balance,
-          target_dead_ends, output, as_json, lang, agent_spec, workers, scheduler):
+          target_dead_ends, output, as_json, lang, agent_spec, show_progress, workers, scheduler):
     from ..agents import parse_agents
     from ..analyses import sweep as sweep_mod
     rules, _ = _load_or_exit(file, variants)
@@ -217,7 +211,7 @@ def sweep(file, variants, params, players_text, games, seed, score, target_lengt
         agents_or_exit(agent_spec, n)
     try:
         with pool_or_exit(workers, scheduler) as pool, \
-                _Bar(games * len(counts) * len(combos), f"sweep {rules.game.name}") as bar:
+                followed(games * len(counts) * len(combos), f"sweep {rules.game.name}", show_progress) as bar:
             data = sweep_mod.run(rules, parsed, counts, games, seed, (score, scorer) if score else None, bar, target,
                                  agents=(lambda n: parse_agents(agent_spec, n)) if agent_spec else None, pool=pool)
     except sweep_mod.SweepError as e:
@@ -225,14 +219,23 @@ def sweep(file, variants, params, players_text, games, seed, score, target_lengt
     if output:
         _write(_base(output, ""), [json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
                                    sweep_mod.render_csv(data), sweep_mod.render_html(data, lang)])
-        return
-    if as_json:
+    elif as_json:
         click.echo(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True))
-        return
-    names = [n for n, _ in parsed]
+    else:
+        _print_sweep(rules.game.name, data, [n for n, _ in parsed], target, lang)
+    if "partial" in data:
+        exit_stopped(f"after {len(data['rows'])} of {data['rows_asked']} rows: the last row's figures are of "
+                     f"the games it played")
+
+
+def _print_sweep(name, data, names, target, lang):
+    games, seed = data["games"], data["seed"]
     order = data["ranking"] if data["ranking"] is not None else range(len(data["rows"]))
-    click.echo(say(lang, f"{rules.game.name}: {games} games per combination, seed {seed} (the same seeds for every combination)",
-                   f"{rules.game.name}: 組み合わせごとに{games}ゲーム、シード{seed}（どの組み合わせも同じシード）"))
+    click.echo(say(lang, f"{name}: {games} games per combination, seed {seed} (the same seeds for every combination)",
+                   f"{name}: 組み合わせごとに{games}ゲーム、シード{seed}（どの組み合わせも同じシード）"))
+    if "partial" in data:
+        from ..analyses.sweep import partial_line
+        click.echo(partial_line(data, lang))
     columns = [("players", "人数", 8, lambda r: f"{r['players']}"),
                ("done", "完了", 8, lambda r: f"{r['figures']['completion']:.1%}"),
                ("dead ends", "行き止まり", 11, lambda r: f"{r['figures']['dead_ends']:.1%}"),

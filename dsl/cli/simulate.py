@@ -13,9 +13,7 @@ from .common import (main, players_option, _fail, _variant_option, _load_or_exit
 from .options import (agents_option, alias, exit_if_crossed, fail_on_option, games_option, json_option, lang_option, pad, save_replays_option, say,
                       seed_option)
 from .common import RULE_FILE, within_budget_or_exit
-from .progress import Progress
-
-STOPPED = 130       # the shell's status for a command ended by Ctrl-C: these figures are partial
+from .progress import Progress, exit_stopped, progress_option, stoppable_run
 
 
 def _play_options(f):
@@ -59,15 +57,12 @@ Exit status: 0, whatever the games show; 1 an error in the rules; 2 a bad comman
 @save_replays_option("Folder to save the shortest game of each distinct dead end, as replay files.")
 @alias("--save-dead-ends", to="save_replays", type=click.Path(file_okay=False))
 @fail_on_option("dead-ends", "timeouts", "unbalanced")
-@click.option("--progress", "show_progress", is_flag=True,
-              help="Show games done, games a second and the time left on stderr even when it is not a "
-                   "terminal (a line every 10 s); on a terminal it is shown anyway.")
+@progress_option
 @_play_options
 @_scale_options
 def simulate(file, variants, players, games, seed, as_json, lang, save_replays, fail_on, show_progress, score,
              agent_spec, bans, ban_seats, workers, scheduler):
     from ..analyses import replay as replay_mod
-    from ..analyses.batches import stoppable
     rules, _ = _load_or_exit(file, variants)
     game = _game_or_exit(rules, players)
     players = game.n
@@ -75,14 +70,11 @@ def simulate(file, variants, players, games, seed, as_json, lang, save_replays, 
         writable_or_exit(save_replays, "--save-replays", folder=True)
     agents = agents_or_exit(agent_spec, players)
     restriction = restriction_or_exit(bans, ban_seats, players)
-    # Ctrl-C stops at the next whole game or batch: the figures so far are printed, marked partial
-    with pool_or_exit(workers, scheduler) as pool, stoppable():
+    with pool_or_exit(workers, scheduler) as pool, stoppable_run():
         # the table printed shows no option or card use: reading them would nearly double the cost
         summary = simulate_or_exit(game, games, seed, f"simulating {rules.game.name}", score=score,
                                    agents=agents, restriction=restriction, pool=pool, show_progress=show_progress,
                                    options=as_json)
-    if summary.partial and not summary.games:
-        _fail("stopped (Ctrl-C) before any game was played", STOPPED)
     saved = []
     if save_replays:
         for key, played in sorted(summary.examples.items()):
@@ -101,9 +93,7 @@ def simulate(file, variants, players, games, seed, as_json, lang, save_replays, 
         # the variants by file, so the heading says which rules were played
         _print_summary(rules.game.name + "".join(f" + {v}" for v in variants), result, lang)
     if summary.partial:
-        click.echo(f"stopped (Ctrl-C) after {summary.games} of {games} games: the figures are of those games "
-                   f"(partial)", err=True)
-        sys.exit(STOPPED)
+        exit_stopped(f"after {summary.games} of {games} games: the figures are of those games")
     exit_if_crossed(fail_on, _crossed(result))
 
 

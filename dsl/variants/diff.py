@@ -178,7 +178,8 @@ def side_by_side(a_text: str, b_text: str) -> list[tuple[str, str, str]]:
     return rows
 
 
-def format_html(a: S.RuleFile, b: S.RuleFile, changes: list[Change], behaviour: Optional[dict] = None) -> str:
+def format_html(a: S.RuleFile, b: S.RuleFile, changes: list[Change], behaviour: Optional[dict] = None,
+                lang: str = "en") -> str:
     from jinja2 import Environment, FileSystemLoader, select_autoescape
     import os
     env = Environment(loader=FileSystemLoader(os.path.join(os.path.dirname(os.path.dirname(__file__)), "printing", "templates")),
@@ -187,4 +188,36 @@ def format_html(a: S.RuleFile, b: S.RuleFile, changes: list[Change], behaviour: 
                  rows=side_by_side(c.a.text if c.a else "", c.b.text if c.b else "")) for c in changes]
     summary = {k: sum(1 for c in changes if c.change == k) for k in ("added", "removed", "changed")}
     return env.get_template("diff.html.j2").render(a_label=label(a), b_label=label(b), changes=view,
-                                                   summary=summary, behaviour=behaviour)
+                                                   summary=summary, behaviour=behaviour, lang=lang,
+                                                   t=(lambda en, ja: ja) if lang == "ja" else (lambda en, ja: en),
+                                                   said=(lambda k: _JA[k]) if lang == "ja" else (lambda k: k),
+                                                   metric=lambda name: metric_name(name, lang),
+                                                   stopped=stopped_line(behaviour, lang) if behaviour else None)
+
+
+_METRIC_JA = (("win rate, seat ", "勝率、席"), ("draws: nobody won", "引き分け: 勝者なし"), ("draws", "引き分け"),
+              ("dead-end games", "行き止まりのゲーム"), ("dead end: ", "行き止まり: "),
+              ("decisions per game", "ゲームごとの判断数"), ("rounds per game", "ゲームごとのラウンド数"))
+
+
+def metric_name(name: str, lang: str) -> str:
+    """A figure compared in play (stats.compare's names), in `lang`."""
+    if lang != "ja":
+        return name
+    for en, ja in _METRIC_JA:
+        if name.startswith(en):
+            return ja + name[len(en):]
+    return name
+
+
+def stopped_line(behaviour: dict, lang: str) -> Optional[str]:
+    """Where Ctrl-C stopped the games of a comparison in play: the games each side played."""
+    if "partial" not in behaviour:
+        return None
+    a, b = behaviour["games_played"]["A"], behaviour["games_played"]["B"]
+    n = behaviour["games"]
+    if lang == "ja":
+        return (f"途中まで: Ctrl-Cで停止。各側{n}ゲームのうちAは{a}、Bは{b}ゲーム"
+                + ("。Bは1ゲームも遊んでいないので比較はない" if not b else "。数値は遊んだゲームのもの"))
+    return (f"Partial: stopped by Ctrl-C; of {n} games a side, A played {a} and B {b}"
+            + ("; B played no game, so nothing is compared" if not b else "; the figures are of the games played"))
