@@ -141,3 +141,53 @@ def test_the_facing_figure_stands_in_the_books_of_the_games_that_declare_a_facin
         for d, step in (figures.facings(rules)[0].steps.items() if declared else ()):
             said = f"{d}, {figures.way('en', step)}:" if lang == "en" else f"{d}は{figures.way('ja', step)}:"
             assert said in glossary
+
+
+ROVER = """game rover
+  title ja "探査車" en "Rover"
+  players 2 to 2
+
+board field
+  title ja "場" en "field"
+  grid 5 by 5
+  adjacency all
+
+counter x per player = 3 min 1 max 5
+  title ja "横の位置" en "column"
+counter y per player = 3 min 1 max 5
+  title ja "縦の位置" en "row"
+counter heading per player = 0
+  title ja "車の向き" en "heading"
+
+value sx(h) = if h = 1 or h = 2 or h = 3 then 1 else if h = 5 or h = 6 or h = 7 then -1 else 0
+  title ja "向きの横の歩み" en "column step"
+value sy(h) = if h = 3 or h = 4 or h = 5 then 1 else if h = 7 or h = 0 or h = 1 then -1 else 0
+  title ja "向きの縦の歩み" en "row step"
+
+play
+  repeat until x(player(1)) = 5
+    for each p in players
+      step drive
+        title ja "走る" en "Drive"
+        p chooses h from 0 to 7
+          set heading(p) to h
+          add sx(heading(p)) to x(p)
+          add sy(heading(p)) to y(p)
+        if count(field(x(p), y(p))) = 0
+          end game winners [p]
+"""
+
+
+def test_any_game_that_steps_a_piece_by_a_number_has_its_facings_drawn(tmp_path):
+    """Not Dream Duels' words: eight headings, diagonals among them, named by other titles."""
+    path = tmp_path / "rover.rules"
+    path.write_text(ROVER, encoding="utf-8")
+    rules, _ = load(str(path))
+    [f] = figures.facings(rules)
+    assert (f.counter, f.board, f.alike) == ("heading", "field", [])
+    assert f.steps == {0: (0, -1), 1: (1, -1), 2: (1, 0), 3: (1, 1), 4: (0, 1), 5: (-1, 1), 6: (-1, 0), 7: (-1, -1)}
+    texts = _texts(_svg(figures.facing_figure(Voice(rules, "en"), f)))
+    assert texts[texts.index("up and right") + 1] == "turned 45° clockwise"
+    assert texts[texts.index("down and left") + 1] == "turned 135° counterclockwise"
+    ja = book.render("book", "html", rules, "ja")
+    assert "7は左上: 反時計回りに45度回す" in ja and ja.count('id="figure-facing-heading"') == 1

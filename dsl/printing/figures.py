@@ -205,6 +205,11 @@ def add_figures(v, rules: S.RuleFile, sections: list) -> None:
     """Each figure placed in the section it illustrates: boards with the zones, the setup at the
     head of the setup, a card's anatomy with the components, facings under their definition."""
     by_key = {s.key: s for s in sections}
+    if "glossary" in by_key:
+        defined = {e.name: e for e in by_key["glossary"].entries}
+        for f in facings(rules):
+            if "glossary-" + f.counter in defined:
+                defined["glossary-" + f.counter].blocks.append(facing_figure(v, f))
     made = _set_up(rules)
     if made is None:
         return
@@ -217,11 +222,6 @@ def add_figures(v, rules: S.RuleFile, sections: list) -> None:
             by_key["setup"].items.insert(0, laid)
     if "components" in by_key:
         by_key["components"].items += [card_figure(v, c, k + 1) for k, c in enumerate(_first_cards(rules, v.lang))]
-    if "glossary" in by_key:
-        defined = {e.name: e for e in by_key["glossary"].entries}
-        for f in facings(rules):
-            if "glossary-" + f.counter in defined:
-                defined["glossary-" + f.counter].blocks.append(facing_figure(v, f))
 
 
 # ---------------------------------------------------------------- facings
@@ -263,6 +263,8 @@ def facings(rules: S.RuleFile) -> list[Facings]:
             continue
         feeders = _copied_into(counter, copies)
         values = _given(rules, feeders)
+        if len(values) > 8:
+            continue        # more numbers than a space has neighbours: a distance, not a facing
         try:
             worked = {d: tuple(constants.evaluate(defs[steps[axis]].expr, {defs[steps[axis]].params[0]: d}.__getitem__)
                                for axis in board[1:]) for d in sorted(values)}
@@ -331,7 +333,11 @@ def turn(lang: str, step: tuple[int, int]) -> str:
     angle = round(math.degrees(math.atan2(step[0], -step[1]))) % 360
     named = {0: ("回さずにまっすぐ置く", "upright, not turned"), 90: ("時計回りに4分の1回す", "a quarter turn clockwise"),
              180: ("半回転させる", "a half turn"), 270: ("反時計回りに4分の1回す", "a quarter turn counterclockwise")}
-    return say(lang, *named.get(angle, (f"時計回りに{angle}度回す", f"turned {angle}° clockwise")))
+    if angle in named:
+        return say(lang, *named[angle])
+    if angle > 180:
+        return say(lang, f"反時計回りに{360 - angle}度回す", f"turned {360 - angle}° counterclockwise")
+    return say(lang, f"時計回りに{angle}度回す", f"turned {angle}° clockwise")
 
 
 def _card(cx: float, cy: float, angle: float, scale: float, fill: str) -> str:
