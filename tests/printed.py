@@ -5,13 +5,13 @@ the rules print now, so reading them is reading the printer, without typesetting
 """
 from __future__ import annotations
 
-import html
 import re
 from functools import lru_cache
 
 import pytest
 
 from _util import ROOT
+from dsl.printing.book import as_text  # noqa: F401  (the tests read pages through here)
 
 GENERATED = ROOT / "generated"
 
@@ -25,14 +25,6 @@ def pages(kinds=("book", "sheet")) -> list:
         if m and m[2] in kinds:
             out.append(pytest.param(path.parent.name + "/" + m[1], m[2], m[3], id=f"{m[1]}-{m[2]}-{m[3]}"))
     return out
-
-
-def as_text(page: str) -> str:
-    """A rendered HTML page as a reader sees it: one paragraph, item or cell a line, no markup."""
-    page = re.sub(r"<(style|script)\b.*?</\1>", "", page, flags=re.S)
-    page = re.sub(r"<(p|li|h\d|tr|th|td|dt|dd|div|section|header|footer|caption|figcaption|text)\b", "\n\\g<0>", page)   # a drawing's labels read one by one
-    page = html.unescape(re.sub(r"<[^>]+>", "", page))
-    return "\n".join(line.strip() for line in page.split("\n") if line.strip())
 
 
 @lru_cache(maxsize=None)

@@ -11,7 +11,7 @@ import pytest
 
 from dsl.engine import Game
 from dsl.language import syntax as S
-from dsl.printing import book
+from dsl.printing import book, sheet
 from dsl.printing.examples import settling_rules
 from dsl.printing.prose import Voice, notes_of
 from dsl.printing.rulebook import contents
@@ -78,3 +78,59 @@ def test_the_printed_bluff_sheet_says_a_six_is_wild_and_five_dice_each():
 
 def test_the_games_have_settling_rules_to_check():
     assert sum(len(settling_rules(rules_of(str(GAMES / f"{g}.rules")))) for g in SEEDS) == 5
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("game", SEEDS)
+def test_every_open_point_is_on_the_printed_sheet_with_the_answer_a_table_plays_by(game, lang):
+    """Not 'see the rulebook': each question's title and its provisional answer (what its text says
+    the rules do meanwhile), or among those where play stops for a ruling; each provisional number's value."""
+    rules, v, _ = _sheet(game, lang)
+    doc = contents(rules, lang)
+    page = as_text(book.render("sheet", "html", rules, lang))
+    heading = f"Not yet decided ({len(doc.undecided)})" if lang == "en" else f"未決の点({len(doc.undecided)}点)"
+    assert (heading in page) == bool(doc.undecided)
+    lines = page[page.find(heading):].split("\n")[1:] if doc.undecided else []
+    assumed = {b.name for b in S.walk_rules(rules) if isinstance(b, S.Block) and b.kind == "assume"}
+    stop = "No provisional answer (play stops: agree a ruling, then play on):" if lang == "en" else \
+        "仮の扱いなし(この場面になったら手を止め、全員で扱いを決めて続ける):"
+    stops = next((x[len(stop):].strip().split(" · ") for x in lines if x.startswith(stop)), [])
+    questions = rules.of(S.Question)
+    for q in questions:
+        title = v.title(q.name)
+        if q.name in assumed:
+            text = " ".join(t for k, t in notes_of(q.texts, lang) if k == "text")
+            answer = sheet.provisional_answer(text, lang)
+            assert answer and text.endswith(answer) and f"{title} {answer}" in lines, q.name
+        else:
+            assert title in stops, q.name
+    assert len(stops) == len([q for q in questions if q.name not in assumed])
+    numbers = [p for p in rules.of(S.Parameter) if p.provisional]
+    for p in numbers:
+        value = Game.laid_out(rules, rules.game.max_players).params[p.name]
+        assert f"{v.title(p.name)} {value}" in page, p.name
+    assert len(questions) + len(numbers) == len(doc.undecided)
+    assert "see the rulebook" not in page and "詳しくはルールブック" not in page
+
+
+def test_a_provisional_answer_is_what_the_text_says_is_done_meanwhile():
+    assert sheet.provisional_answer("The original is silent. Here seat 1 starts. Then play on.", "en") == \
+        "Here seat 1 starts. Then play on."
+    assert sheet.provisional_answer("原案は書いていない。ここでは席1を親とする。", "ja") == "ここでは席1を親とする。"
+    # no sentence says what is done here: the whole text, never nothing
+    assert sheet.provisional_answer("Nobody knows where (somewhere) it goes.", "en") == "Nobody knows where (somewhere) it goes."
+    assert sheet.provisional_answer("Where does it go? Nowhere: there is no such place.", "en") == \
+        "Where does it go? Nowhere: there is no such place."
+
+
+def test_the_fullest_sheets_stay_one_page_with_their_open_points():
+    """Dream Duels (28 open points) and Populus (16, the longest Japanese sheet) still fit one page."""
+    import io
+    import pypdf
+    for game, n in (("dream-duels", 28), ("populus", 16)):
+        rules = rules_of(str(GAMES / f"{game}.rules"))
+        for lang in ("en", "ja"):
+            pages = pypdf.PdfReader(io.BytesIO(book.make("sheet", "pdf", rules, lang))).pages
+            assert len(pages) == 1, (game, lang)
+            said = re.sub(r"\s+", "", pages[0].extract_text())
+            assert (f"Notyetdecided({n})" if lang == "en" else f"未決の点({n}点)") in said, (game, lang)

@@ -8,6 +8,7 @@ Japanese font. This module is what the commands call.
 from __future__ import annotations
 
 import hashlib
+import html
 import os
 import re
 from functools import lru_cache
@@ -83,6 +84,14 @@ def _last_page(source: str) -> int:
     found = json.loads(typst.query(source.encode("utf-8"), "<sheet-last-page>", font_paths=[font_dir()],
                                    ignore_system_fonts=True))
     return found[0]["value"] if found else 1
+
+
+def as_text(page: str) -> str:
+    """A rendered HTML page as a reader sees it: one paragraph, item or cell a line, no markup."""
+    page = re.sub(r"<(style|script)\b.*?</\1>", "", page, flags=re.S)
+    page = re.sub(r"<(p|li|h\d|tr|th|td|dt|dd|div|section|header|footer|caption|figcaption|text)\b", "\n\\g<0>", page)   # a drawing's labels read one by one
+    page = html.unescape(re.sub(r"<[^>]+>", "", page))
+    return "\n".join(line.strip() for line in page.split("\n") if line.strip())
 
 
 def version(rules: S.RuleFile) -> str:

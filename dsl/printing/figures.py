@@ -5,7 +5,10 @@
 - the setup: every zone that holds something once setup is done, shared ones and one seat's,
   with what each holds, counted by the engine from the state after setup;
 - a card's anatomy: one card of each deck with a value table, drawn as the card sheets print it,
-  each value it carries named beside it.
+  each value it carries named beside it;
+- facings: a piece on a space, the card turned each way the rules number (a counter that moves a
+  piece a step on a board), each number with its way and the turn that gives it, beside the
+  glossary's definition.
 
 Each figure is SVG text (one line, every text from the rule file escaped) and a caption; the HTML
 book puts the SVG in the page, the Typst book decodes the same bytes, so both show one drawing.
@@ -14,11 +17,14 @@ May import: the language, the engine and printing's own modules.
 """
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import Optional
 from xml.sax.saxutils import escape
 
 from ..engine import Game, RuleError
 from ..engine import geometry
+from ..language import constants
 from ..language import syntax as S
 from .runs import Item, Runs, say
 
@@ -197,8 +203,13 @@ def _first_cards(rules: S.RuleFile, lang: str) -> list:
 # ---------------------------------------------------------------- into the book
 def add_figures(v, rules: S.RuleFile, sections: list) -> None:
     """Each figure placed in the section it illustrates: boards with the zones, the setup at the
-    head of the setup, a card's anatomy with the components."""
+    head of the setup, a card's anatomy with the components, facings under their definition."""
     by_key = {s.key: s for s in sections}
+    if "glossary" in by_key:
+        defined = {e.name: e for e in by_key["glossary"].entries}
+        for f in facings(rules):
+            if "glossary-" + f.counter in defined:
+                defined["glossary-" + f.counter].blocks.append(facing_figure(v, f))
     made = _set_up(rules)
     if made is None:
         return
@@ -211,3 +222,167 @@ def add_figures(v, rules: S.RuleFile, sections: list) -> None:
             by_key["setup"].items.insert(0, laid)
     if "components" in by_key:
         by_key["components"].items += [card_figure(v, c, k + 1) for k, c in enumerate(_first_cards(rules, v.lang))]
+
+
+# ---------------------------------------------------------------- facings
+@dataclass
+class Facings:
+    """A number that says which way a piece points on a board, as the rules use it: each value
+    the rules give it, and the step (columns, rows) a move that way takes."""
+    counter: str                        # the counter that holds the facing
+    board: str
+    steps: dict                         # direction -> (column step, row step)
+    alike: list                         # other counters given the same numbers ('direction shown')
+
+
+def facings(rules: S.RuleFile) -> list[Facings]:
+    """Every counter the rules turn into a step on a board: `add COL(c(x)) to X(x)` and
+    `add ROW(c(x)) to Y(x)` where `BOARD(X(x), Y(x))` names a space, and COL and ROW are values
+    of one number. Its directions are every number the rules can give c (a choice's range, set
+    into it or into a counter copied into it), each worked out through COL and ROW."""
+    defs = {d.name: d for d in rules.of(S.Define) if len(d.params) == 1}
+    counters = {c.name: c for c in rules.of(S.Counter)}
+    moved: dict[str, dict[str, str]] = {}           # facing counter -> {coordinate counter: step value}
+    copies: dict[str, set] = {}                     # counter -> counters set to its value
+    for n in S.walk_rules(rules):
+        if not isinstance(n, S.Assign) or n.target.name not in counters or not isinstance(n.value, S.Call):
+            continue
+        v = n.value
+        if n.op == "add" and v.fn in defs and len(v.args) == 1 and isinstance(v.args[0], S.Call) \
+                and v.args[0].fn in counters:
+            moved.setdefault(v.args[0].fn, {})[n.target.name] = v.fn
+        elif n.op == "set" and v.fn in counters:
+            copies.setdefault(n.target.name, set()).add(v.fn)
+    out = []
+    spaces = [(b.name, n.args[0].fn, n.args[1].fn) for b in rules.of(S.Board) for n in S.walk_rules(rules)
+              if isinstance(n, S.Call) and n.fn == b.name and len(n.args) == 2
+              and all(isinstance(a, S.Call) for a in n.args)]
+    for counter, steps in moved.items():
+        board = next(((b, x, y) for b, x, y in dict.fromkeys(spaces) if x in steps and y in steps), None)
+        if board is None:
+            continue
+        feeders = _copied_into(counter, copies)
+        values = _given(rules, feeders)
+        if len(values) > 8:
+            continue        # more numbers than a space has neighbours: a distance, not a facing
+        try:
+            worked = {d: tuple(constants.evaluate(defs[steps[axis]].expr, {defs[steps[axis]].params[0]: d}.__getitem__)
+                               for axis in board[1:]) for d in sorted(values)}
+        except (constants.NotConstant, KeyError, TypeError):
+            continue
+        if sum(1 for s in worked.values() if s != (0, 0)) >= 2:
+            out.append(Facings(counter, board[0], worked, [f for f in feeders if f != counter]))
+    return out
+
+
+def _copied_into(counter: str, copies: dict) -> list[str]:
+    found, todo = [counter], [counter]
+    while todo:
+        for source in sorted(copies.get(todo.pop(), ())):
+            if source not in found:
+                found.append(source)
+                todo.append(source)
+    return found
+
+
+def _given(rules: S.RuleFile, feeders: list[str]) -> set:
+    """Every number a counter in `feeders` can be given: its first value, its bounds' range, a
+    number set into it, and the range of each chosen number an option sets into it."""
+    values: set = set()
+
+    def const(e):
+        try:
+            return constants.evaluate(e, {}.__getitem__)
+        except constants.NotConstant:
+            return None
+    for c in rules.of(S.Counter):
+        if c.name in feeders:
+            low, high = (const(c.minimum) if c.minimum is not None else None,
+                         const(c.maximum) if c.maximum is not None else None)
+            if isinstance(low, int) and isinstance(high, int):
+                values.update(range(low, high + 1))
+            if isinstance(const(c.initial), int):
+                values.add(const(c.initial))
+    for choice in (n for n in S.walk_rules(rules) if isinstance(n, S.Choose)):
+        for o in choice.options:
+            ranged = {p.name: (const(p.low), const(p.high)) for p in o.params if p.high is not None}
+            for n in (m for st in o.body for m in S.walk(st)):
+                if isinstance(n, S.Assign) and n.op == "set" and n.target.name in feeders:
+                    if isinstance(n.value, S.Name) and n.value.id in ranged:
+                        low, high = ranged[n.value.id]
+                        if isinstance(low, int) and isinstance(high, int):
+                            values.update(range(low, high + 1))
+    for n in S.walk_rules(rules):
+        if isinstance(n, S.Assign) and n.op == "set" and n.target.name in feeders and isinstance(n.value, S.Num):
+            values.add(n.value.value)
+    return values
+
+
+def way(lang: str, step: tuple[int, int]) -> str:
+    """'up', 'down and left': where a step points on the drawing (row 1 at the top)."""
+    dx, dy = step
+    up = {-1: ("上", "up"), 1: ("下", "down")}.get((dy > 0) - (dy < 0))
+    side = {-1: ("左", "left"), 1: ("右", "right")}.get((dx > 0) - (dx < 0))
+    if up and side:
+        return say(lang, side[0] + up[0], f"{up[1]} and {side[1]}")
+    return say(lang, *(up or side or ("動かない", "nowhere")))
+
+
+def turn(lang: str, step: tuple[int, int]) -> str:
+    """The turn that points a card, drawn upright with its top toward row 1, along `step`."""
+    angle = round(math.degrees(math.atan2(step[0], -step[1]))) % 360
+    named = {0: ("回さずにまっすぐ置く", "upright, not turned"), 90: ("時計回りに4分の1回す", "a quarter turn clockwise"),
+             180: ("半回転させる", "a half turn"), 270: ("反時計回りに4分の1回す", "a quarter turn counterclockwise")}
+    if angle in named:
+        return say(lang, *named[angle])
+    if angle > 180:
+        return say(lang, f"反時計回りに{360 - angle}度回す", f"turned {360 - angle}° counterclockwise")
+    return say(lang, f"時計回りに{angle}度回す", f"turned {angle}° clockwise")
+
+
+def _card(cx: float, cy: float, angle: float, scale: float, fill: str) -> str:
+    """A card seen from above with its top marked, turned `angle` degrees clockwise about its centre."""
+    w, h = 22 * scale, 30 * scale
+    return (f'<g transform="rotate({angle:.0f} {cx:.1f} {cy:.1f})">'
+            f'<rect x="{cx - w / 2:.1f}" y="{cy - h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="3" fill="{fill}" stroke="{INK}"/>'
+            f'<path d="M {cx - w / 4:.1f} {cy - h / 2 + 9 * scale:.1f} L {cx:.1f} {cy - h / 2 + 3 * scale:.1f} '
+            f'L {cx + w / 4:.1f} {cy - h / 2 + 9 * scale:.1f} Z" fill="{INK}"/></g>')
+
+
+FACE_CELL = 64
+
+
+def facing_figure(v, f: Facings) -> Item:
+    """A piece on a space with the spaces around it: on each, the card turned as that direction
+    asks, its number, and beside the drawing each number's way and turn."""
+    body = []
+    for y in range(3):
+        for x in range(3):
+            body.append(f'<rect x="{8 + x * FACE_CELL}" y="{8 + y * FACE_CELL}" width="{FACE_CELL}" '
+                        f'height="{FACE_CELL}" fill="{SHADE if (x, y) != (1, 1) else "#ffffff"}" stroke="{LINE}"/>')
+    mid = 8 + 1.5 * FACE_CELL
+    body.append(_card(mid, mid, 0, 1.2, "#ffffff"))
+    lines = []
+    for d, step in f.steps.items():
+        sx, sy = (step[0] > 0) - (step[0] < 0), (step[1] > 0) - (step[1] < 0)
+        angle = math.degrees(math.atan2(step[0], -step[1])) % 360
+        if (sx, sy) != (0, 0):
+            cx, cy = mid + sx * FACE_CELL, mid + sy * FACE_CELL
+            body.append(f'<line x1="{mid + sx * 20:.1f}" y1="{mid + sy * 24:.1f}" x2="{cx - sx * 18:.1f}" '
+                        f'y2="{cy - sy * 22:.1f}" stroke="{ACCENT}" stroke-width="2"/>')
+            body.append(_card(cx - 8, cy, angle, .8, "#ffffff"))
+            body.append(_text(cx + 16, cy + 6, str(d), 16, ACCENT, weight="bold"))
+        lines.append((str(d), way(v.lang, step), turn(v.lang, step)))
+    left = 24 + 3 * FACE_CELL
+    for k, (d, where, how) in enumerate(lines):
+        y = 30 + k * 40
+        body.append(_text(left, y, d, 15, ACCENT, "start", "bold"))
+        body.append(_text(left + 20, y, where, 12, INK, "start", "bold"))
+        body.append(_text(left + 20, y + 16, how, 11, SOFT, "start"))
+    height = max(16 + 3 * FACE_CELL, 20 + 40 * len(lines))
+    width = left + 20 + max(7 * len(how) if v.lang == "en" else 12 * len(how) for _, _, how in lines) + 10
+    title, board = v.title(f.counter), v.title(f.board)
+    caption = say(v.lang, f"{title}: {board}の上のコマ(白いマス)と、向きの番号ごとにカードを置く向き。カードの三角が向いている方へ進む。",
+                  f"The {title}: a piece on the {board} (the white space), and for each number the way its card is "
+                  "laid; it moves the way the card's triangle points.")
+    return figure(f"facing-{f.counter}", _svg(width, height, body), [("", caption)])

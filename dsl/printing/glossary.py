@@ -1,12 +1,15 @@
 """The glossary: the words a rulebook uses that no table of it defines, each said in words from
 the rule structure. Seats and the order of play, 'the next player', 'the players still in', and the
-names a `symbol` gives (what is chosen in an option, a value printed on cards).
+names a `symbol` gives (what is chosen in an option, a value printed on cards), and a facing: the
+number that says which way a piece points, each number with its way and turn (figures.facings;
+the book draws it beside the definition).
 
-May import: the language, the constructs and printing/runs.py, prose.py.
+May import: the language, the constructs and printing/runs.py, prose.py, figures.py.
 """
 from __future__ import annotations
 
 from ..language import syntax as S
+from .figures import facings, turn, way
 from .prose import Voice, notes_of, title_of
 from .runs import ARTICLE, Runs, join, say
 
@@ -113,9 +116,29 @@ def _card_values(rules: S.RuleFile, v: Voice, grouped: dict[str, str]) -> dict[s
     return out
 
 
+def _facings(rules: S.RuleFile, v: Voice) -> list[tuple[str, str, Runs]]:
+    """'A number from 0 to 3: which way the piece points on the field ... 1 right: a quarter turn clockwise'."""
+    out = []
+    for f in facings(rules):
+        numbers = list(f.steps)
+        board = v.title(f.board)
+        alike = say(v.lang, "、", ", ").join(v.title(a) for a in f.alike)
+        head = say(v.lang, f"{board}の上でコマが向いている方向。{numbers[0]}〜{numbers[-1]}の数で表し、"
+                           f"カードを置く向きで示す(上が{board}の1行目の側)"
+                           + (f"。{alike}も同じ数で表す" if alike else "") + "。",
+                   f"Which way a piece points on the {board}, a number from {numbers[0]} to {numbers[-1]}, shown by the "
+                   f"way its card is laid (up is toward row 1 of the {board})"
+                   + (f"; the {alike} is numbered the same way" if alike else "") + ". ")
+        each = [say(v.lang, f"{d}は{way(v.lang, s)}: {turn(v.lang, s)}", f"{d}, {way(v.lang, s)}: {turn(v.lang, s)}")
+                for d, s in f.steps.items()]
+        out.append((f.counter, v.title(f.counter),
+                    [("", head)] + join([[("", e)] for e in each], say(v.lang, "。", "; ")) + [("", say(v.lang, "。", "."))]))
+    return out
+
+
 def glossary(rules: S.RuleFile, v: Voice) -> list[tuple[str, str, Runs]]:
     """(name, word, what it means), in the order a reader meets them: the table, then the game's words."""
-    out = _seats(rules, v)
+    out = _seats(rules, v) + _facings(rules, v)
     for c in rules.of(S.Component):
         if c.part_of and c.name in v.titles:
             # printed on another component, so the components table lists it under that one, not by name

@@ -1,5 +1,8 @@
-"""The one-page sheet: enough to play, drawn from the rulebook's sections and the rules play reaches."""
+"""The one-page sheet: enough to play, drawn from the rulebook's sections and the rules play reaches,
+down to each point not yet decided with the answer a table plays by."""
 from __future__ import annotations
+
+import re
 
 from ..language import syntax as S
 from .prose import Voice, choice_summary, describe, notes_of, option_head, plain, say, title_of, trigger_item, whenever
@@ -115,7 +118,43 @@ def one_page(rules: S.RuleFile, v: Voice, sections: list, lang: str) -> dict:
         "triggers": triggers,
         "scoring": scoring,
         "ending": [plain(it.runs) for it in by_key["ending"].items] if "ending" in by_key else [],
+        "open": open_points(rules, v, by_key["numbers"].entries if "numbers" in by_key else [], lang),
     }
+
+
+def open_points(rules: S.RuleFile, v: Voice, numbers: list, lang: str) -> dict:
+    """Each point not yet decided, as a table needs it in play: the title and provisional answer of
+    each question the rules answer for now (`assume`), the titles of those where play stops for a
+    ruling, and each provisional number with the value it has for now."""
+    assumed = {b.name for b in S.walk_rules(rules) if isinstance(b, S.Block) and b.kind == "assume"}
+    answered, stops = [], []
+    for q in rules.of(S.Question):
+        if q.name in assumed:
+            answered.append((v.title(q.name), provisional_answer(" ".join(_texts(q.texts, lang)), lang)))
+        else:
+            stops.append(v.title(q.name))
+    values = [(e.title, plain(e.detail)) for e in numbers if e.flag]
+    n = len(answered) + len(stops) + len(values)
+    return {"heading": say(lang, f"未決の点({n}点)と仮の扱い", f"Not yet decided ({n}), and how to play meanwhile"),
+            "answered": answered, "stops": stops, "numbers": values,
+            "stop_head": say(lang, "仮の扱いなし(この場面になったら手を止め、全員で扱いを決めて続ける)",
+                             "No provisional answer (play stops: agree a ruling, then play on)"),
+            "value_head": say(lang, "仮の値", "Provisional numbers")}
+
+
+# The sentence of an open question's text that begins what the rules do meanwhile ('Here seat 1
+# is the parent.'); what comes before it says what the source leaves open, which the book prints.
+_HERE = {"ja": re.compile(r"ここでは"), "en": re.compile(r"\bhere\b", re.I)}
+
+
+def provisional_answer(text: str, lang: str) -> str:
+    """An open question's provisional answer, from its text: from the sentence that says what is done
+    here to the end; the whole text where no sentence says so."""
+    sentences = re.findall(r"[^。]*。|[^。]+$", text) if lang == "ja" else re.split(r"(?<=[.!?])\s+", text)
+    for i, sentence in enumerate(sentences):
+        if _HERE[lang].search(sentence):
+            return ("" if lang == "ja" else " ").join(sentences[i:]).strip()
+    return text
 
 
 def _scoring(rules: S.RuleFile, v: Voice, lang: str) -> list[tuple[str, str]]:
