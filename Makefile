@@ -6,7 +6,7 @@ PLAYTEST := $(BIN)/playtest
 GAMES := $(wildcard games/*.rules)
 N ?= 500
 
-.PHONY: fuzz-cli fuzz-lsp bench-check demo simulate-all test test-slow install bench bench-instructions clean variants-table findings generated skill reports mutate strategies traces report-pages bench-scale
+.PHONY: fuzz-cli fuzz-lsp bench-check demo simulate-all test test-slow install bench bench-instructions clean variants-table findings generated skill reports mutate strategies traces docs-printing report-pages bench-scale
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -87,6 +87,10 @@ strategies: install
 # the seed trace tables: ranges that no longer show what their row quotes (--fix moves them back)
 traces: install
 	$(BIN)/python scripts/seed_traces.py
+
+# the "after" passages of docs/printing/*.md, quoted from the books and sheets as they print now
+docs-printing: install
+	$(BIN)/python scripts/printing_docs.py
 
 # every seed game's report, en and ja, written and screenshot in headless Chromium (docs/report/*.png)
 report-pages: install
