@@ -74,7 +74,7 @@ def win_share(game, s) -> list:
 
 def _rollout(game, s, rng, depth=None, policy=None) -> None:
     """Random moves and uniform chance to the end (the same draws as random play), played out
-    in generated code where the game has it (Machine.play_out); with a `policy` (a strategy),
+    in generated code where the game has it (RandomPlay.play_out); with a `policy` (a strategy),
     every decision is its move instead. With a `depth`, in a game with a `score`, it stops at
     the first decision after `depth` actions (decisions and chance outcomes), and `utility`
     values the state by the standing."""

@@ -46,7 +46,7 @@ def play_random(game: Game, rng: random.Random, index: int = 0, record: bool = T
 def play_loop(game: Game, rng: random.Random, index: int, record: bool, agents=None, restriction=None,
           watch: Optional[Callable] = None) -> Played:
     """The play loop, or without agents or a restriction the game's generated play-out
-    (Machine.play_out), which plays the same game. `watch(state, seat, moves, move)` sees every
+    (RandomPlay.play_out), which plays the same game. `watch(state, seat, moves, move)` sees every
     decision before it is applied."""
     # an agent that remembers (agents.infoset.Recall) reads the game's log
     s = game.new_initial_state(log=any(getattr(a, "recalls", False) for a in agents or ()))

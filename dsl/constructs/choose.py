@@ -254,7 +254,7 @@ def compile(c, st, env, owner):
             # the pause instruction's work, in place: the actor worked out once, then the step bound
             actor = _actor(f, choice)
             paused = [f"s.ip = {ip!r}"] + actor + ["if p is None or not s.alive[p]:", f"    raise {f.name(_no_actor)}({choosing})"]
-            # entered at the pause, which ran before: nobody may decide now (Machine.deciding)
+            # entered at the pause, which ran before: nobody may decide now (RandomPlay.deciding)
             entered = actor + ["if p is None:", f"    {f.name(c.waits_for_nobody)}(s)", "    return -1"] \
                 if resume == ip else [f"at = {ip!r}"] + paused + f.paused(ip)
             return entered + _decided(f, choice) + [f"at = {ip!r}"] + _counted_choice(f, choice, "p", "x", False) + bound
@@ -280,7 +280,7 @@ def compile(c, st, env, owner):
 # ---------------------------------------------------------------- random play's own code
 def _decided(f, choice) -> list:
     """The move of `p`, the one actor at `choice`, who is in (the pause has checked), drawn
-    as random play draws it (Machine.deciding): `move`, shown with the moves to `watch` when
+    as random play draws it (RandomPlay.deciding): `move`, shown with the moves to `watch` when
     there is one; the game ends here when there is none."""
     c, n = f.c, f.name
     pick = ["if not moves:", f"    {n(c.offered)}(s, p, None, moves, None)", "    return -1",
@@ -307,7 +307,7 @@ def _counts(n) -> str:
 
 def _shown(n, arguments: str) -> list:
     """`watch(arguments)`, its error carried out of the play-out as the watcher's own
-    (machine._watched, in place)."""
+    (random_play._watched, in place)."""
     return ["try:", f"    watch({arguments})", f"except {n(CARRIED)} as err:", f"    raise {n(WatcherFailed)}() from err"]
 
 
@@ -393,7 +393,7 @@ def _no_actor(choice) -> RuleError:
 
 def _drawn_in_place(f, choice, everyone, rest) -> list:
     """Random play's draws at a simultaneous choice of a fixed collection of players in seat
-    order, each from one collection (`choice.drawn_from`), in place: what Machine.drawn_together
+    order, each from one collection (`choice.drawn_from`), in place: what RandomPlay.drawn_together
     draws, the moves kept in seat order in the pending slot, each decision shown to `watch` as
     drawn_together shows it. Should one chooser have no move to draw, the lines `rest` (which
     call drawn_together) take over from there. Only `rest` for any other choice."""

@@ -189,7 +189,7 @@ class Compiler:
         self.trigger_start = len(self.code)
         self.fuser.closed = self.fuser_out.closed = True     # triggers' bodies are not fused
         self.fused = self.fuser.install(self.trigger_start) if self.fusing else 0
-        self.played_out = {}        # pause -> its play-out function (Machine.play_out), made on first use
+        self.played_out = {}        # pause -> its play-out function (RandomPlay.play_out), made on first use
         for t in self.rules.of(S.Trigger):
             tenv = Env(self, {})
             start = len(self.code)

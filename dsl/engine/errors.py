@@ -51,7 +51,7 @@ def plain_error(err: Exception) -> str:
 
 class WatcherFailed(Exception):
     """A play-out's watcher failed: its error (the cause) is not the game's, so no dead end
-    (Machine.play_out raises the cause)."""
+    (RandomPlay.play_out raises the cause)."""
 
 
 def counts_moves(watch) -> bool:

@@ -10,7 +10,7 @@ other statement calls its own instruction (or runs its instructions) from there.
 statement changes only speed, and the construct owns what its fused form says: its compile hook
 passes `Compiler.fuse` a builder of its lines.
 
-A play-out (`Fuser(pausing=True)`, Machine.play_out) is the whole turn structure as one
+A play-out (`Fuser(pausing=True)`, RandomPlay.play_out) is the whole turn structure as one
 function, entered at the pause where setup leaves every game: at each decision or chance
 outcome it draws what random play (analyses/simulate.py) would draw through `decision` and
 `apply`, and carries on in place instead of returning to the play loop. Choices and chance

@@ -23,6 +23,7 @@ from ..language import syntax as S
 from .compiler import Compiler
 from .errors import IllegalMove, RuleError
 from .machine import Machine
+from .random_play import RandomPlay
 from .moves import Moves
 from .program import CHANCE, Chance
 from .tables import Tables
@@ -31,7 +32,7 @@ from .values import Player, Team
 __all__ = ["CHANCE", "Chance", "Game", "IllegalMove", "RuleError", "compiled"]
 
 
-class Game(Tables, Compiler, Moves, Machine):
+class Game(Tables, Compiler, Moves, Machine, RandomPlay):
     """One rule file compiled for one player count. Shared by all its states."""
 
     def __init__(self, rules: S.RuleFile, n_players: int):
