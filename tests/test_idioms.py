@@ -15,7 +15,7 @@ from dsl.constructs.rule import rule_item
 from dsl.printing.prose import Voice
 from dsl.printing.runs import plain
 
-from _util import BLUFF, rules_of
+from _util import BLUFF, GAMES, rules_of
 from printed import as_text
 
 # A small game in other words than any seed: a tower's height and width are raised, a chip shows
@@ -295,3 +295,81 @@ def test_a_tally_that_is_added_to_keeps_its_start_and_its_bounds():
         "One for each player. Starts at 3. Never below 0. Never above 9. Changes in “Scoring”."
     assert plain(idioms.kept(Voice(tally, "ja"), t, "各プレイヤー")) == \
         "各プレイヤーに一つ。はじめは3。0より小さくならない。9より大きくならない。「得点」で変わる。"
+
+
+# ---------------------------------------------------------------- a state kept for each player
+STATE = """game g
+  players 2 to 4
+counter racing per player = 1
+  title ja "レースに残っている" en "still in the race"
+counter pace per player = 0
+  title ja "ペース" en "pace"
+play
+  repeat while count(p in players where racing(p) = 1) > {more}
+    each p in highest(racing(q) for q in players where racing(q) = 1) simultaneously chooses one of
+      option slow
+        title ja "ゆっくり" en "Slow"
+        set pace(p) to 1
+      option fast
+        title ja "速く" en "Fast"
+        set pace(p) to {fast}
+    for each p in players where racing(p) = 1 and pace(p) = 1
+      set racing(p) to 0
+  end game
+"""
+
+
+def _state_rules(more=1, fast=2):
+    rules, diags = parse_text(STATE.format(more=more, fast=fast))
+    assert rules is not None, diags
+    return rules
+
+
+def _read_play(rules, lang):
+    v = Voice(rules, lang)
+    loop = rules.of(S.Flow)[0].body[0]
+    read = v.stmt(loop)
+    return [plain(read.runs)] + [plain(c.runs) for c in read.children] + _below(read.children)
+
+
+def _below(items) -> list[str]:
+    return [plain(g.runs) for c in items for g in c.children] + [x for c in items for x in _below(c.children)]
+
+
+def test_a_count_of_players_in_a_state_reads_as_how_many_are_in_it_in_both_languages():
+    en, ja = _read_play(_state_rules(), "en"), _read_play(_state_rules(), "ja")
+    assert en[0] == "Repeat while more than one player is still in the race:"
+    assert ja[0] == "レースに残っているプレイヤーが2人以上いる間、次をくり返す:"
+    assert _read_play(_state_rules(more=0), "en")[0] == "Repeat while at least one player is still in the race:"
+    assert _read_play(_state_rules(more=0), "ja")[0] == "レースに残っているプレイヤーがいる間、次をくり返す:"
+    assert _read_play(_state_rules(more=2), "en")[0] == "Repeat while more than two players are still in the race:"
+    # the state set and cleared, and a filter by it with more to it
+    assert en[2] == "For each player still in the race where that player's pace is 1:"
+    assert ja[2] == "レースに残っているプレイヤーのうち、そのプレイヤーのペースが1であるものそれぞれについて:"
+    assert en[-1] == "That player is no longer in the race."
+    assert ja[-1] == "そのプレイヤーを「レースに残っている」から外す。"
+
+
+def test_options_that_only_set_one_value_to_their_own_numbers_read_as_a_choice_of_that_value():
+    en, ja = _read_play(_state_rules(), "en"), _read_play(_state_rules(), "ja")
+    # the ranking of a key the filter already fixed keeps them all: no 'with the highest'
+    assert en[1] == ("Every player still in the race chooses at the same time, face down, their pace: "
+                     "Slow or Fast (counted as 1 and 2).")
+    assert ja[1] == "レースに残っているプレイヤーそれぞれが同時に、伏せてペースを選ぶ: ゆっくり、速くのどれか(それぞれ1、2として数える)。"
+    # two options naming the same number are two ways to one value: read as written
+    same = _read_play(_state_rules(fast=1), "en")
+    assert same[1] == "Every player still in the race chooses at the same time, face down, one of:"
+    assert "Set that player's pace to 1." in same
+
+
+def test_byzantines_rock_paper_scissors_reads_as_players_say_it():
+    for lang, lines in (("en", ("Repeat while more than one player is still in the rock-paper-scissors:",
+                                "Every player still in the rock-paper-scissors chooses at the same time, face down, "
+                                "their rock-paper-scissors throw: Rock, Scissors or Paper (counted as 1, 2 and 3).")),
+                        ("ja", ("じゃんけんに残っているプレイヤーが2人以上いる間、次をくり返す:",
+                                "じゃんけんに残っているプレイヤーそれぞれが同時に、伏せてじゃんけんの手を選ぶ: "
+                                "グー、チョキ、パーのどれか(それぞれ1、2、3として数える)。"))):
+        page = as_text(book.render("book", "html", rules_of(str(GAMES / "byzantine.rules")), lang))
+        assert all(line in page for line in lines)
+        assert "with the highest still in" not in page and "Set that player's rock-paper-scissors throw" not in page
+        assert "「じゃんけんに残っている」が1" not in page

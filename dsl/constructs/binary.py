@@ -220,6 +220,12 @@ def read(v, e) -> Runs:
     mark = _mark(v, e)
     if mark is not None:
         return mark
+    state = idioms.in_state(v, e)
+    if state is not None:
+        return idioms.read_state(v, *state)
+    counted = idioms.state_count(v, e)
+    if counted is not None:
+        return idioms.read_state_count(v, *counted)
     raise_ = idioms.raised(e)
     if raise_ is not None:
         return idioms.read_raise(v, *raise_)

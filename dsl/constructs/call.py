@@ -347,7 +347,7 @@ def read(v, e) -> Runs:
                 # 「そのカードがジョーカー」; 「そのメンバーはライフがある」 where the title has its own が
                 particle = "は" if "が" in plain_text(title) else "が"
                 return ([] if v.subject(e.args[0]) else args[0] + [("", particle)]) + title
-            verb = "" if plain_text(title).split(" ")[0] in _VERBS else "is "
+            verb = "" if plain_text(title).split(" ")[0] in idioms.VERBS else "is "
             return args[0] + [("", " " + verb)] + title
         if v.subject(e.args[0]):
             return title
@@ -358,10 +358,6 @@ def read(v, e) -> Runs:
 
 def _nth(n: str) -> str:
     return {"1": "", "2": "second", "3": "third"}.get(n, n + "th")
-
-
-# English titles of conditions that already start with their verb ('has life', 'faces the other team')
-_VERBS = {"has", "is", "are", "stands", "faces", "wins", "not", "no", "holds", "shows", "can", "may"}
 
 
 def _is_condition(x) -> bool:

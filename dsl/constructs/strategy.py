@@ -424,14 +424,16 @@ def compile(c, d):
 
 # ---------------------------------------------------------------- reading
 def read(v, d, counts=()) -> Runs:
-    """'Cautious: Challenge when ...; otherwise Raise, the lowest number first; ...'"""
+    """'Cautious: “Challenge” when ...; otherwise “Raise”, the lowest number first; ...': a move is
+    named by its option's title, quoted, so a title such as 'Raise the bid' keeps the book's own
+    words mid-sentence and is not taken for the sentence's verb."""
     found = decisions(v.rules)
     parts: list = []
     me = [("", say(v.lang, "自分", "the player"))]
     for p in d.prefs:
         options = found.get(p.kind, ())
         params = options[0].option.params if options else ()
-        runs: Runs = [("term", v.title(p.kind))]
+        runs: Runs = [("", say(v.lang, "「", "“")), ("term", v.title(p.kind)), ("", say(v.lang, "」", "”"))]
         with v.given([ME], [me]):
             bound = _bind(v, params)
             try:
@@ -468,7 +470,7 @@ def _own(runs: Runs, me) -> Runs:
     """'your tokens', not "the player's your tokens": a zone titled from its owner's side."""
     out: Runs = []
     for run in runs:
-        if out[-2:] == [me, ("", "'s ")] and run[1].startswith("your "):
+        if out[-2:] == [me, ("", "'s ")] and "your" in run[1].split(" "):
             del out[-2:]
         out.append(run)
     return out

@@ -83,6 +83,7 @@ class Voice:
             self.holds = _what_variables_hold(self)
             self.param_nouns = _param_nouns(self)
         self.flags = _flags(rules)
+        self.states = idioms.states(rules)                   # 'that player is still in the game'
         self.eliminates = idioms.puts_players_out(rules)      # 'the next player still in'
         self.turns = idioms.turns(rules)                     # who chooses: passing it on passes the turn
         self.calls = idioms.calls(rules)
@@ -268,8 +269,7 @@ class Voice:
         return [self.stmt(st) for st in stmts]
 
 
-# a title read as a state rather than a thing: 「終了条件を満たした」, 「バトルに出ている」
-STATE_ENDINGS = ("る", "た", "い")
+STATE_ENDINGS = idioms.STATE_ENDINGS
 
 
 def _flags(rules: S.RuleFile) -> set[str]:
