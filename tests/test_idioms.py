@@ -373,3 +373,59 @@ def test_byzantines_rock_paper_scissors_reads_as_players_say_it():
         assert all(line in page for line in lines)
         assert "with the highest still in" not in page and "Set that player's rock-paper-scissors throw" not in page
         assert "「じゃんけんに残っている」が1" not in page
+
+
+# ---------------------------------------------------------------- a rule carried out by whoever its caller names
+ACTED = """game g
+  players 2 to 4
+zone pile is discard, shared, seen by everyone
+  title ja "山" en "pile"
+zone kept is scored, per player, seen by everyone
+  title ja "取った札" en "cards kept"
+zone laid is trick, per player, seen by everyone
+  title ja "出した札" en "cards laid"
+variable leader = nobody
+  title ja "先頭" en "leader"
+variable trailer = nobody
+  title ja "最後尾" en "last one"
+rule settle
+  title ja "決着" en "Settle"
+  if count(pile) > 0
+    do collect({first})
+  else
+    do collect({second})
+rule collect(taker)
+  title ja "回収" en "Collect"
+  for each p in players
+    move all from laid(p) to kept(taker)
+  move all from pile to kept(taker)
+play
+  do settle
+  end game
+"""
+
+
+def test_a_rule_carried_out_by_whoever_its_one_caller_names_says_who_once_then_the_acting_player():
+    rules, diags = parse_text(ACTED.format(first="leader", second="trailer"))
+    assert rules is not None, diags
+    collect = next(r for r in rules.of(S.Rule) if r.name == "collect")
+    for lang, said, lines in (
+            ("en", "Carried out within “Settle” by the leader or the last one: below, the acting player.",
+             ["Move everything in that player's cards laid to the acting player's cards kept.",
+              "Move everything in the pile to the acting player's cards kept."]),
+            ("ja", "「決着」の中で、先頭、または最後尾が行う(以下「行うプレイヤー」)。",
+             ["そのプレイヤーの出した札を全て行うプレイヤーの取った札に移す。", "山を全て行うプレイヤーの取った札に移す。"])):
+        section = rule_item(Voice(rules, lang), collect)
+        assert section.texts[0] == ("params", said)
+        assert [plain(section.children[0].children[0].runs), plain(section.children[1].runs)] == lines
+    # a caller passing the same one twice says it once
+    same, _ = parse_text(ACTED.format(first="leader", second="leader"))
+    assert rule_item(Voice(same, "en"), same.of(S.Rule)[1]).texts[0][1] == \
+        "Carried out within “Settle” by the leader: below, the acting player."
+
+
+def test_democracys_take_the_trick_never_says_the_player_concerned():
+    for lang, concerned, acting in (("ja", "対象", "表向きの投票カードを全て行うプレイヤーの取ったカードに移す。"),
+                                    ("en", "concerned", "Move everything in the face-up vote to the acting player's cards taken.")):
+        page = as_text(book.render("book", "html", rules_of(str(GAMES / "democracy.rules")), lang))
+        assert concerned not in page and acting in page

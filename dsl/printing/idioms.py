@@ -152,10 +152,44 @@ def single_call(v, rule: str) -> S.Stmt | None:
     the rule says its parameters in the caller's words ('the challenger') instead of 'the player
     concerned', and the call need not repeat them."""
     found = v.calls.get(rule, [])
-    known = set(v.kinds) | {"players", "teams", "nobody", "true", "false"}
-    if len(found) == 1 and found[0][1].args and all(free_of_locals(a, known) for a in found[0][1].args):
+    if len(found) == 1 and found[0][1].args and all(free_of_locals(a, _known(v)) for a in found[0][1].args):
         return found[0][1]
     return None
+
+
+def _known(v) -> set[str]:
+    return set(v.kinds) | {"players", "teams", "nobody", "true", "false"}
+
+
+def acted_by(v, rule) -> list | None:
+    """A rule of one parameter that every call passes the one who carries it out ('the player
+    holding the highest trump carries out …'), all from one place: the arguments, in call order.
+    The rule then names its parameter as the acting player, and says once who that is."""
+    found = v.calls.get(rule.name, [])
+    if len(rule.params) != 1 or not found or one_caller(v, rule.name) is None \
+            or any(len(call.args) != 1 or not v.is_someone(call.args[0]) for _, call in found):
+        return None
+    return [call.args[0] for _, call in found]
+
+
+def read_acted_by(v, where: str, args: list, noun: tuple[str, str]) -> str:
+    """'Carried out within “Who wins the trick” by the player holding the highest trump or …:
+    below, the acting player.'"""
+    said: list[str] = []
+    if all(free_of_locals(a, _known(v)) for a in args):
+        for a in args:
+            if plain(v.expr(a)) not in said:
+                said.append(plain(v.expr(a)))
+    if v.lang == "ja":
+        who = "、または".join(said) + "が行う" if said else "行う。だれが行うかはそこに書いてある"
+        return f"「{where}」の中で、{who}(以下「行う{noun[0]}」)。" if said else f"「{where}」の中で{who}(以下「行う{noun[0]}」)。"
+    who = " by " + " or ".join(said) if said else ", which says who"
+    return f"Carried out within “{where}”{who}: below, the acting {noun[1]}."
+
+
+def acting(v, noun: tuple[str, str]) -> Runs:
+    """The one who carries out a rule (acted_by), as the rule's sentences name them."""
+    return [("", say(v.lang, "行う" + noun[0], "the acting " + noun[1]))]
 
 
 def one_caller(v, rule: str) -> str | None:
