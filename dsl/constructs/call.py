@@ -330,6 +330,8 @@ def read(v, e) -> Runs:
     decl = v.kinds.get(e.fn)
     if isinstance(decl, S.Board) and decl.gravity and len(args) == 1:
         return board.read_drop(v, e, args)
+    if isinstance(decl, S.Board) and len(args) == 2:
+        return board.read_space(v, e, args)
     if isinstance(decl, S.Order) and v.subject(e.args[0]):
         return v.name(e.fn, article=False)
     if isinstance(decl, S.Order):

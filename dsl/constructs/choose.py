@@ -581,7 +581,13 @@ def _narrate(n, ev) -> str:
         if chosen.get(k) == "space" and isinstance(a, int):
             return n.zone(n.game.zone_names[a])
         return n.value(a)
-    args = n.say("、", ", ").join(f"{n.name(k)} {said(k, a)}" if k else n.value(a) for k, a in zip(names, move[1:]))
+    def named(k, a):
+        # a piece or space chosen is named by itself ('fire 12'); its untitled parameter would
+        # only add the noun 'item'
+        if not k or chosen.get(k) and isinstance(a, int) and k not in n.titles:
+            return said(k, a)
+        return f"{n.name(k)} {said(k, a)}"
+    args = n.say("、", ", ").join(named(k, a) for k, a in zip(names, move[1:]))
     hidden = n.say(" (伏せて)", " (face down)") if ev.get("hidden") else ""
     return f"{n.who(ev)}: {option}{' ' + args if args else ''}{hidden}"
 

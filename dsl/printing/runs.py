@@ -149,11 +149,11 @@ def when(runs: Runs) -> Runs:
 
 
 def possessive(lang: str, owner: Runs, title: Runs) -> Runs:
-    """'that team's cards'; in Japanese a title that already says whose (チームの手持ちカード) is
-    not said twice (そのチームのチームの手持ちカード)."""
+    """'that team's cards'; a title that already says whose (チームの手持ちカード, 'team's cards')
+    is not said twice (そのチームのチームの手持ちカード, 'the team concerned's team's cards')."""
     if lang != "ja":
         head, _, rest = plain(title).partition("'s ")
-        if rest and plain(owner).endswith(head):
+        if rest and (plain(owner).endswith(head) or " " not in head and head in plain(owner).split(" ")):
             return owner + [("", "'s "), (title[0][0] if title else "", rest)]
         return owner + [("", "'s ")] + title
     head, _, rest = plain(title).partition("の")
