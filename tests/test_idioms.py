@@ -429,3 +429,16 @@ def test_democracys_take_the_trick_never_says_the_player_concerned():
                                     ("en", "concerned", "Move everything in the face-up vote to the acting player's cards taken.")):
         page = as_text(book.render("book", "html", rules_of(str(GAMES / "democracy.rules")), lang))
         assert concerned not in page and acting in page
+
+
+def test_byzantines_book_has_none_of_the_stumbles_a_first_reader_reported():
+    rules = rules_of(str(GAMES / "byzantine.rules"))
+    en = as_text(book.render("book", "html", rules, "en"))
+    ja = as_text(book.render("book", "html", rules, "ja"))
+    assert "Move 10 tokens from the token box to that player's tokens." in en          # not "that player's your tokens"
+    assert "Move 7 cards from the deck to that player's hand." in en                    # a number with its noun
+    assert "where the trump colour is not none and" in en                               # a colour is none, not nobody
+    assert "with the highest number of tokens staked" in en                             # not 'the highest the number'
+    assert re.search(r"未決の点が\d+点ある", ja) and not re.search(r"\d+つある", ja)       # 11点, not 11つ
+    for stumble in ("your tokens to", "'s your ", "is not nobody", "the highest the ", "the the "):
+        assert stumble not in en

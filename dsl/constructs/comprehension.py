@@ -14,7 +14,7 @@ from ..language.kinds import BOOL, COLL, element_kind
 from ..language import syntax as S
 from ..language.syntax import Expr
 from ..printing import idioms
-from ..printing.runs import Runs, say, that
+from ..printing.runs import Runs, bare, say, that
 from .registry import Absent, register
 from .zone import one_of_family, one_per_piece
 
@@ -142,9 +142,7 @@ def ranked(v, e, most: tuple[str, str]) -> Runs:
         key = v.expr(e.item)
     if v.lang == "ja":
         return coll + [("", "のうち、")] + (that(cond) + [("", "もので、")] if cond else []) + key + [("", f"が{most[0]}もの")]
-    if key and key[0] == ("", "its "):
-        key = key[1:]           # 'with the highest number', not 'the highest its number'
-    return [("", "those of ")] + coll + ([("", " where ")] + cond if cond else []) + [("", f" with the {most[1]} ")] + key
+    return [("", "those of ")] + coll + ([("", " where ")] + cond if cond else []) + [("", f" with the {most[1]} ")] + bare(key)
 
 
 # ---------------------------------------------------------------- analyses

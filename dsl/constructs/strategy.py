@@ -30,7 +30,7 @@ from ..language import syntax as S
 from ..language.building import span, texts
 from ..language.kinds import ANY, BOOL, NUM, PLAYER, Scope
 from ..language.syntax import Decl, Expr, Node, Span
-from ..printing.runs import Item, Runs, say, title_of
+from ..printing.runs import Item, Runs, bare, say, title_of
 from .registry import register
 
 ME = "me"           # the acting player, in a strategy's conditions
@@ -442,8 +442,8 @@ def read(v, d, counts=()) -> Runs:
                         else runs + [("", " when ")] + v.expr(p.where)
                 if p.rank is not None:
                     key = v.expr(p.rank.expr)
-                    if v.lang == "en" and key and key[0][1].startswith("the "):
-                        key = [(key[0][0], key[0][1][4:])] + key[1:]       # 'the highest count', not 'the highest the count'
+                    if v.lang == "en":
+                        key = bare(key)
                     high = p.rank.direction == "highest"
                     runs += ([("", "(")] + key + [("", "が最も大きいもの)" if high else "が最も小さいもの)")]
                              if v.lang == "ja" else [("", ", the one with the highest " if high else ", the one with the lowest ")] + key)
