@@ -429,6 +429,13 @@ def test_democracys_take_the_trick_never_says_the_player_concerned():
                                     ("en", "concerned", "Move everything in the face-up vote to the acting player's cards taken.")):
         page = as_text(book.render("book", "html", rules_of(str(GAMES / "democracy.rules")), lang))
         assert concerned not in page and acting in page
+        # said once who acts, without the tie rule the call already states
+        assert ("最も強い切札を持つプレイヤー、または最も強いカードを持つプレイヤーが行う(以下「行うプレイヤー」)" in page
+                or "by the player holding the highest trump or the player holding the highest cards: below, the acting player"
+                in page)
+        # a list of suits is gone through suit by suit, not item by item
+        assert "スートがそのスートであるもの" in page or "where its suit is that suit" in page
+        assert "そのもの" not in page and "that item" not in page
 
 
 def test_byzantines_book_has_none_of_the_stumbles_a_first_reader_reported():

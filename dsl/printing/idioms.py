@@ -18,6 +18,8 @@ May import: the syntax and runs.py only (a leaf, as blocks.py is: the constructs
 """
 from __future__ import annotations
 
+from contextlib import ExitStack
+
 from ..language import syntax as S
 from .runs import Runs, join, negate, plain, say, title_of
 
@@ -178,8 +180,15 @@ def read_acted_by(v, where: str, args: list, noun: tuple[str, str]) -> str:
     said: list[str] = []
     if all(free_of_locals(a, _known(v)) for a in args):
         for a in args:
-            if plain(v.expr(a)) not in said:
-                said.append(plain(v.expr(a)))
+            # who wins a tie is said where the call is; here the one named is enough
+            ranked = {x.args[0].id for x in S.walk(a) if isinstance(x, S.Call) and x.fn == "first"
+                      and x.args and isinstance(x.args[0], S.Name)}
+            with ExitStack() as known:
+                for name in ranked:
+                    known.enter_context(v.only(name))
+                one = plain(v.expr(a))
+            if one not in said:
+                said.append(one)
     if v.lang == "ja":
         who = "、または".join(said) + "が行う" if said else "行う。だれが行うかはそこに書いてある"
         return f"「{where}」の中で、{who}(以下「行う{noun[0]}」)。" if said else f"「{where}」の中で{who}(以下「行う{noun[0]}」)。"

@@ -371,8 +371,27 @@ def _noun(v: Voice, e, scope: dict | None = None) -> tuple[str, str]:
     if isinstance(e, S.ListLit):
         if e.items and all(isinstance(i, S.Num) for i in e.items):
             return _NUMBER
+        column = _column_of(v, e.items)
+        if column is not None:
+            return column
         return _value_noun(v, e.items[0], scope) if e.items else _THING
     return _THING
+
+
+def _column_of(v: Voice, items) -> tuple[str, str] | None:
+    """The card attribute whose values a list names ('spade, heart, diamond, club' are suits), by its title."""
+    names = {i.id for i in items if isinstance(i, S.Name)}
+    if not items or len(names) != len(items):
+        return None
+    for c in v.components:
+        held: dict[str, set] = {}
+        for spec in c.cards:
+            for attr, value in spec.attrs:
+                held.setdefault(attr, set()).add(str(value))
+        for attr, values in held.items():
+            if names <= values and attr in v.titles:
+                return (v.titles[attr], v.titles[attr])
+    return None
 
 
 def _known(v: Voice, name: str, scope: dict | None):
