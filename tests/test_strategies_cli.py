@@ -147,6 +147,6 @@ def test_the_report_shows_the_strategies_side_by_side_as_playtest_strategies_pla
     assert table["rows"] == alone["rows"] and table["strategies"] == ["careful", "centre"]
     html = (tmp_path / "ttt.html").read_text()
     assert "Strategies side by side" in html and "against centre" in html
-    assert data["strategy_readings"]["centre"].startswith("Centre first: Claim a square")
+    assert data["strategy_readings"]["centre"].startswith("Centre first: “Claim a square”")
     plain = run("report", TICTACTOE, "-p", "2", "-n", "10", "--seed", "3", "-o", tmp_path / "plain")
     assert plain.exit_code == 0 and json.loads((tmp_path / "plain.json").read_text())["strategies"] is None
