@@ -365,10 +365,12 @@ def test_options_that_only_set_one_value_to_their_own_numbers_read_as_a_choice_o
 def test_byzantines_rock_paper_scissors_reads_as_players_say_it():
     for lang, lines in (("en", ("Repeat while more than one player is still in the rock-paper-scissors:",
                                 "Every player still in the rock-paper-scissors chooses at the same time, face down, "
-                                "their rock-paper-scissors throw: Rock, Scissors or Paper (counted as 1, 2 and 3).")),
+                                "their rock-paper-scissors throw: Rock, Scissors or Paper (counted as 1, 2 and 3).",
+                                "The player in the lowest seat who is still in the rock-paper-scissors becomes the parent.")),
                         ("ja", ("じゃんけんに残っているプレイヤーが2人以上いる間、次をくり返す:",
                                 "じゃんけんに残っているプレイヤーそれぞれが同時に、伏せてじゃんけんの手を選ぶ: "
-                                "グー、チョキ、パーのどれか(それぞれ1、2、3として数える)。"))):
+                                "グー、チョキ、パーのどれか(それぞれ1、2、3として数える)。",
+                                "じゃんけんに残っているプレイヤーのうち、席番号が最も小さいプレイヤーが親になる。"))):
         page = as_text(book.render("book", "html", rules_of(str(GAMES / "byzantine.rules")), lang))
         assert all(line in page for line in lines)
         assert "with the highest still in" not in page and "Set that player's rock-paper-scissors throw" not in page

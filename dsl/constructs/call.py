@@ -311,6 +311,14 @@ def read(v, e) -> Runs:
         return say(v.lang, args[0] + [("", "の上のもの")], [("", "what lies on ")] + args[0])
     if e.fn == "first" and e.fn not in v.kinds and isinstance(e.args[0], S.Name) and e.args[0].id in v.singles:
         return args[0]          # within `count(X) = 1`: the one X
+    state = idioms.state_filter(v, e.args[0].var, e.args[0].coll, e.args[0].cond) \
+        if e.fn == "first" and e.fn not in v.kinds and isinstance(e.args[0], S.Comprehension) and e.args[0].item is None else None
+    if state is not None and state[1] is None:
+        # the first of those in a state is the one in the lowest seat: 'the player in the lowest seat who is still in'
+        noun, title = v.noun(e.args[0].coll), v.title(state[0])
+        verb = "" if title.split(" ")[0] in idioms.VERBS else "is "
+        return say(v.lang, [("term", title), ("", f"{noun[0]}のうち、席番号が最も小さい{noun[0]}")],
+                   [("", f"the {noun[1]} in the lowest seat who {verb}"), ("term", title)])
     ranked = idioms.ranking(v, e.args[0]) if e.fn == "first" and e.fn not in v.kinds else None
     if ranked is not None:
         one = args[0]
