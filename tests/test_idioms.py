@@ -451,3 +451,30 @@ def test_byzantines_book_has_none_of_the_stumbles_a_first_reader_reported():
     assert re.search(r"未決の点が\d+点ある", ja) and not re.search(r"\d+つある", ja)       # 11点, not 11つ
     for stumble in ("your tokens to", "'s your ", "is not nobody", "the highest the ", "the the "):
         assert stumble not in en
+
+
+# ---------------------------------------------------------------- whether any meets a condition
+ANY = """game g
+  players 2 to 4
+zone hand is hand, per player, seen by owner
+  title ja "手札" en "hand"
+play
+  repeat until count(p in players where empty(hand(p))) {test}
+    pass
+  end game
+"""
+
+
+@pytest.mark.parametrize("test, en, ja", [
+    ("> 0", "Repeat until there is at least one player where hand is empty:",
+     "「全員のうち、手札が空であるもの」が出るまで、次をくり返す:"),
+    ("= 0", "Repeat until there is not one player where hand is empty:",
+     "「全員のうち、手札が空であるものがいない」になるまで、次をくり返す:"),
+    ("> 1", "Repeat until the number of every player where hand is empty is more than 1:",
+     "「全員のうち、手札が空であるものの数が1より大きい」になるまで、次をくり返す:")])
+def test_a_count_compared_with_none_says_whether_there_is_one(test, en, ja):
+    rules, diags = parse_text(ANY.format(test=test))
+    assert rules is not None, diags
+    loop = rules.of(S.Flow)[0].body[0]
+    assert plain(Voice(rules, "en").stmt(loop).runs) == en
+    assert plain(Voice(rules, "ja").stmt(loop).runs) == ja

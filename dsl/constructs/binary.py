@@ -226,6 +226,9 @@ def read(v, e) -> Runs:
     counted = idioms.state_count(v, e)
     if counted is not None:
         return idioms.read_state_count(v, *counted)
+    found = idioms.any_of(v, e)
+    if found is not None:
+        return idioms.read_any_of(v, *found)
     raise_ = idioms.raised(e)
     if raise_ is not None:
         return idioms.read_raise(v, *raise_)

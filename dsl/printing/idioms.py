@@ -398,6 +398,31 @@ def read_state_count(v, c, name: str, op: str, n: int) -> Runs:
     return [("", f"{lead} {noun}{'' if one else 's'} {verb}"), ("term", title)]
 
 
+def any_of(v, e) -> tuple[S.Comprehension, bool] | None:
+    """`count(x in C where F) > 0` (or `= 0`): whether any of C meets F, said without a number."""
+    if not (isinstance(e, S.Binary) and isinstance(e.right, S.Num) and isinstance(e.left, S.Call)
+            and e.left.fn == "count" and "count" not in v.kinds and len(e.left.args) == 1):
+        return None
+    c = e.left.args[0]
+    some = {(">", 0): True, ("!=", 0): True, (">=", 1): True, ("=", 0): False, ("<", 1): False}.get((e.op, e.right.value))
+    if some is None or not (isinstance(c, S.Comprehension) and c.item is None and c.cond is not None):
+        return None
+    return c, some
+
+
+def read_any_of(v, c, some: bool) -> Runs:
+    """'there is at least one of the players still in where hand is empty', 「…のうち、手札が空であるものがいる」."""
+    those = v.expr(c)
+    if v.lang == "ja":
+        someone = v.noun(c.coll) in (("プレイヤー", "player"), ("チーム", "team"), ("メンバー", "member"))
+        return those + [("", ("がいる" if someone else "がある") if some else ("がいない" if someone else "がない"))]
+    if isinstance(c.coll, S.Name) and c.coll.id in ("players", "teams") and those and those[0][1].startswith("every "):
+        those = [(those[0][0], those[0][1][len("every "):])] + those[1:]
+    else:
+        those = [("", "of ")] + those
+    return [("", "there is at least one " if some else "there is not one ")] + those
+
+
 def state_filter(v, var: str, coll, cond) -> tuple[str, S.Expr | None] | None:
     """`p in players where X(p) = 1 [and rest]` with X a state: (X, the rest or None), read as
     'every player X [where rest]'."""
