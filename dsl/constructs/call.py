@@ -375,6 +375,8 @@ def _is_condition(x) -> bool:
         return x.op in COMPARISONS or x.op in ("and", "or")
     if isinstance(x, S.Unary):
         return x.op == "not"
+    if isinstance(x, S.IfExpr):         # 'if trumps were played then a trump else the colour led'
+        return _is_condition(x.then) and _is_condition(x.other)
     if isinstance(x, S.Call):
         b = BUILTINS.get(x.fn)
         return b is not None and b.returns == BOOL

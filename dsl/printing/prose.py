@@ -219,7 +219,7 @@ class Voice:
             return [("num", str(d.value.value))]      # numbers written out; the Numbers table names them
         if n in self.titles:
             the = article and self.lang == "en" and isinstance(d, (S.Counter, S.Define, S.Zone, S.Parameter)) \
-                and not ARTICLE.match(self.titles[n]) and n not in self.flags
+                and not ARTICLE.match(self.titles[n]) and not QUESTION.match(self.titles[n]) and n not in self.flags
             if self.lang == "ja" and isinstance(d, S.Counter) and self.titles[n].endswith(STATE_ENDINGS):
                 return [("", "「"), ("term", self.titles[n]), ("", "」")]      # a state, not a thing: 「バトルに出ている」
             return ([("", "the ")] if the else []) + [("term", self.titles[n])]
@@ -228,7 +228,10 @@ class Voice:
     def attribute(self, n: str) -> Runs:
         """What a piece or player carries (a card's suit, a die's face): never a local's name."""
         if n in self.titles and not isinstance(self.kinds.get(n), (S.Rule, S.Trigger, S.Flow)):
-            return [("term", self.titles[n])]
+            title = self.titles[n]
+            if self.lang == "en" and n not in self.kinds and title[1:2].islower():
+                title = title[:1].lower() + title[1:]       # titled by an option ('Stake'): a noun mid-sentence
+            return [("term", title)]
         return self.word(n)
 
     def word(self, n: str) -> Runs:
@@ -270,6 +273,9 @@ class Voice:
 
 
 STATE_ENDINGS = idioms.STATE_ENDINGS
+
+# a title that is a question takes no article: 'how many cards can win', not 'the how many cards can win'
+QUESTION = re.compile(r"(how|what|which|who|whose|when|where) ", re.I)
 
 
 def _flags(rules: S.RuleFile) -> set[str]:
