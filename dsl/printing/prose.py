@@ -324,9 +324,15 @@ def _what_zones_hold(v: Voice) -> dict[str, set[str]]:
         if c.home:
             holds.setdefault(c.home, set()).add(c.name)
     moves = []
+    # a piece chosen from a zone, or gone through in one, comes from there: `choose card from hand(p)`
+    taken = {p.name: _zone_named(v, p.low) for o in S.walk_rules(v.rules) if type(o).__name__ == "Option"
+             for p in o.params if p.high is None}
+    taken.update({n.var: _zone_named(v, n.coll) for n in S.walk_rules(v.rules) if isinstance(n, S.ForEach)})
     for st in S.walk_rules(v.rules):
         if isinstance(st, (S.Move, S.Draw)):
             src = _zone_named(v, st.zone if isinstance(st, S.Draw) else st.count if st.amount == "item" else st.source)
+            if src is None and st.amount == "item" and isinstance(st.count, S.Name):
+                src = taken.get(st.count.id)
             dst = _zone_named(v, st.dest)
             if src and dst:
                 moves.append((src, dst))
