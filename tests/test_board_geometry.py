@@ -309,10 +309,10 @@ def test_connect_four_reads_its_gravity_and_its_lines(lang, sentence):
 
 
 @pytest.mark.parametrize("adjacency, lang, sentence", [
-    ("orthogonal", "en", "the number of the spaces next to grid (1 and 1) (sharing a side)"),
-    ("diagonal", "en", "the number of the spaces next to grid (1 and 1) (corner to corner)"),
-    ("all", "ja", "grid(1と1)と辺か角で接しているマスの数"),
-    ("orthogonal", "ja", "grid(1と1)と辺で接しているマスの数"),
+    ("orthogonal", "en", "the number of the spaces next to the grid's space at (1, 1) (sharing a side)"),
+    ("diagonal", "en", "the number of the spaces next to the grid's space at (1, 1) (corner to corner)"),
+    ("all", "ja", "gridの(1、1)のマスと辺か角で接しているマスの数"),
+    ("orthogonal", "ja", "gridの(1、1)のマスと辺で接しているマスの数"),
 ])
 def test_neighbours_say_which_spaces_touch(tmp_path, adjacency, lang, sentence):
     _game(tmp_path, "count(neighbours(grid(1, 1))) = 3", adjacency=adjacency)
@@ -320,8 +320,8 @@ def test_neighbours_say_which_spaces_touch(tmp_path, adjacency, lang, sentence):
 
 
 @pytest.mark.parametrize("lang, sentence", [
-    ("en", "grid (1 and 1) is next to grid (2 and 2) (corner to corner)"),
-    ("ja", "grid(1と1)がgrid(2と2)と角で接している"),
+    ("en", "the grid's space at (1, 1) is next to the grid's space at (2, 2) (corner to corner)"),
+    ("ja", "gridの(1、1)のマスがgridの(2、2)のマスと角で接している"),
 ])
 def test_adjacent_says_how_the_spaces_touch(tmp_path, lang, sentence):
     _game(tmp_path, "adjacent(grid(1, 1), grid(2, 2))", adjacency="diagonal")

@@ -122,10 +122,10 @@ def test_a_colour_without_a_mark_prints_as_a_coloured_dot_and_a_missing_value_as
     red_six = next(c for c in cards if c.suit.text == "red" and c.big == "6")
     assert red_six.suit == book.Value("red", "", "#dc143c")
     # the columns in the table's order, whatever cells a row leaves out
-    assert [k for k, _ in red_six.rows] == ["points", "Stake", "Vote", "trump colour"]
-    assert dict(red_six.rows)["Stake"] == book.Value("—")
+    assert [k for k, _ in red_six.rows] == ["points", "stake", "vote", "trump colour"]
+    assert dict(red_six.rows)["stake"] == book.Value("—")
     assert dict(red_six.rows)["trump colour"] == book.Value("yellow", "", "#daa520")
-    assert dict(red_six.rows)["Vote"] == book.Value("single choice voting", "S")
+    assert dict(red_six.rows)["vote"] == book.Value("single choice voting", "S")
     page = book.render("cards", "html", rules, "en")
     assert '<span class="dot" style="background: #daa520"></span> <b>yellow</b>' in page
 

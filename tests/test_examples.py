@@ -128,3 +128,48 @@ def test_a_rule_called_with_arguments_is_shown_with_what_they_held():
     ja = _lines(examples.example_item(Voice(rules, "ja"), rules, "judge"))
     assert [line.split("の提示")[0] for line in ja["比べる数"][:2]] == [line.split("'s")[0].replace("Seat ", "席")
                                                                      for line in cards]
+
+
+# ---------------------------------------------------------------- event lines as a table says them
+TOLD = """game g
+  players 2 to 2
+token chip
+  title ja "チップ" en "chip"
+  count 2 per player
+  in stash
+zone stash is supply, per player, seen by everyone
+  title ja "プレイヤーの持ち駒" en "player's stash"
+board grid
+  title ja "盤" en "grid"
+  grid 3 by 3
+play
+  each p in players simultaneously chooses x from stash(p)
+    move x to grid(2, 3)
+  for each p in players
+    move 1 from stash(p) to grid(1, 2)
+  end game
+"""
+
+
+def _told(lang: str) -> list[str]:
+    from dsl.language.parser import parse_text
+    from dsl.printing.narrate import Narrator
+    rules, diags = parse_text(TOLD)
+    assert rules is not None, diags
+    game = Game(rules, 2)
+    s = game.new_initial_state(log=True)
+    for actor, move in play_random(game, random.Random(1)).actions:
+        s.apply(move, None if actor == -1 else actor)
+    return Narrator(game, lang).tell(s.log)
+
+
+def test_event_lines_name_a_square_by_its_column_and_row_a_piece_by_itself_and_an_owner_once():
+    en, ja = _told("en"), _told("ja")
+    assert any(line.startswith("P1: chooses chip") for line in en)          # not 'chooses item chip'
+    assert any(line.startswith("P1: 選択 チップ") for line in ja)            # not 「選択 もの チップ」
+    assert "   move chip to the grid at column 2, row 3" in en and "   チップを盤の2列目・3行目のマスへ" in ja
+    assert any("from P1's stash to the grid at column 1, row 2" in line for line in en)
+    assert any("P1の持ち駒から盤の1列目・2行目のマス" in line for line in ja)
+    page = "\n".join(en + ja)
+    assert "item" not in page and "もの" not in page and "grid(2,3)" not in page
+    assert "player's" not in page and "プレイヤーの持ち駒" not in page

@@ -15,7 +15,7 @@ from dsl.constructs.rule import rule_item
 from dsl.printing.prose import Voice
 from dsl.printing.runs import plain
 
-from _util import BLUFF, rules_of
+from _util import BLUFF, GAMES, rules_of
 from printed import as_text
 
 # A small game in other words than any seed: a tower's height and width are raised, a chip shows
@@ -295,3 +295,190 @@ def test_a_tally_that_is_added_to_keeps_its_start_and_its_bounds():
         "One for each player. Starts at 3. Never below 0. Never above 9. Changes in “Scoring”."
     assert plain(idioms.kept(Voice(tally, "ja"), t, "各プレイヤー")) == \
         "各プレイヤーに一つ。はじめは3。0より小さくならない。9より大きくならない。「得点」で変わる。"
+
+
+# ---------------------------------------------------------------- a state kept for each player
+STATE = """game g
+  players 2 to 4
+counter racing per player = 1
+  title ja "レースに残っている" en "still in the race"
+counter pace per player = 0
+  title ja "ペース" en "pace"
+play
+  repeat while count(p in players where racing(p) = 1) > {more}
+    each p in highest(racing(q) for q in players where racing(q) = 1) simultaneously chooses one of
+      option slow
+        title ja "ゆっくり" en "Slow"
+        set pace(p) to 1
+      option fast
+        title ja "速く" en "Fast"
+        set pace(p) to {fast}
+    for each p in players where racing(p) = 1 and pace(p) = 1
+      set racing(p) to 0
+  end game
+"""
+
+
+def _state_rules(more=1, fast=2):
+    rules, diags = parse_text(STATE.format(more=more, fast=fast))
+    assert rules is not None, diags
+    return rules
+
+
+def _read_play(rules, lang):
+    v = Voice(rules, lang)
+    loop = rules.of(S.Flow)[0].body[0]
+    read = v.stmt(loop)
+    return [plain(read.runs)] + [plain(c.runs) for c in read.children] + _below(read.children)
+
+
+def _below(items) -> list[str]:
+    return [plain(g.runs) for c in items for g in c.children] + [x for c in items for x in _below(c.children)]
+
+
+def test_a_count_of_players_in_a_state_reads_as_how_many_are_in_it_in_both_languages():
+    en, ja = _read_play(_state_rules(), "en"), _read_play(_state_rules(), "ja")
+    assert en[0] == "Repeat while more than one player is still in the race:"
+    assert ja[0] == "レースに残っているプレイヤーが2人以上いる間、次をくり返す:"
+    assert _read_play(_state_rules(more=0), "en")[0] == "Repeat while at least one player is still in the race:"
+    assert _read_play(_state_rules(more=0), "ja")[0] == "レースに残っているプレイヤーがいる間、次をくり返す:"
+    assert _read_play(_state_rules(more=2), "en")[0] == "Repeat while more than two players are still in the race:"
+    # the state set and cleared, and a filter by it with more to it
+    assert en[2] == "For each player still in the race where that player's pace is 1:"
+    assert ja[2] == "レースに残っているプレイヤーのうち、そのプレイヤーのペースが1であるものそれぞれについて:"
+    assert en[-1] == "That player is no longer in the race."
+    assert ja[-1] == "そのプレイヤーを「レースに残っている」から外す。"
+
+
+def test_options_that_only_set_one_value_to_their_own_numbers_read_as_a_choice_of_that_value():
+    en, ja = _read_play(_state_rules(), "en"), _read_play(_state_rules(), "ja")
+    # the ranking of a key the filter already fixed keeps them all: no 'with the highest'
+    assert en[1] == ("Every player still in the race chooses at the same time, face down, their pace: "
+                     "Slow or Fast (counted as 1 and 2).")
+    assert ja[1] == "レースに残っているプレイヤーそれぞれが同時に、伏せてペースを選ぶ: ゆっくり、速くのどれか(それぞれ1、2として数える)。"
+    # two options naming the same number are two ways to one value: read as written
+    same = _read_play(_state_rules(fast=1), "en")
+    assert same[1] == "Every player still in the race chooses at the same time, face down, one of:"
+    assert "Set that player's pace to 1." in same
+
+
+def test_byzantines_rock_paper_scissors_reads_as_players_say_it():
+    for lang, lines in (("en", ("Repeat while more than one player is still in the rock-paper-scissors:",
+                                "Every player still in the rock-paper-scissors chooses at the same time, face down, "
+                                "their rock-paper-scissors throw: Rock, Scissors or Paper (counted as 1, 2 and 3).",
+                                "The player in the lowest seat who is still in the rock-paper-scissors becomes the parent.")),
+                        ("ja", ("じゃんけんに残っているプレイヤーが2人以上いる間、次をくり返す:",
+                                "じゃんけんに残っているプレイヤーそれぞれが同時に、伏せてじゃんけんの手を選ぶ: "
+                                "グー、チョキ、パーのどれか(それぞれ1、2、3として数える)。",
+                                "じゃんけんに残っているプレイヤーのうち、席番号が最も小さいプレイヤーが親になる。"))):
+        page = as_text(book.render("book", "html", rules_of(str(GAMES / "byzantine.rules")), lang))
+        assert all(line in page for line in lines)
+        assert "with the highest still in" not in page and "Set that player's rock-paper-scissors throw" not in page
+        assert "「じゃんけんに残っている」が1" not in page
+
+
+# ---------------------------------------------------------------- a rule carried out by whoever its caller names
+ACTED = """game g
+  players 2 to 4
+zone pile is discard, shared, seen by everyone
+  title ja "山" en "pile"
+zone kept is scored, per player, seen by everyone
+  title ja "取った札" en "cards kept"
+zone laid is trick, per player, seen by everyone
+  title ja "出した札" en "cards laid"
+variable leader = nobody
+  title ja "先頭" en "leader"
+variable trailer = nobody
+  title ja "最後尾" en "last one"
+rule settle
+  title ja "決着" en "Settle"
+  if count(pile) > 0
+    do collect({first})
+  else
+    do collect({second})
+rule collect(taker)
+  title ja "回収" en "Collect"
+  for each p in players
+    move all from laid(p) to kept(taker)
+  move all from pile to kept(taker)
+play
+  do settle
+  end game
+"""
+
+
+def test_a_rule_carried_out_by_whoever_its_one_caller_names_says_who_once_then_the_acting_player():
+    rules, diags = parse_text(ACTED.format(first="leader", second="trailer"))
+    assert rules is not None, diags
+    collect = next(r for r in rules.of(S.Rule) if r.name == "collect")
+    for lang, said, lines in (
+            ("en", "Carried out within “Settle” by the leader or the last one: below, the acting player.",
+             ["Move everything in that player's cards laid to the acting player's cards kept.",
+              "Move everything in the pile to the acting player's cards kept."]),
+            ("ja", "「決着」の中で、先頭、または最後尾が行う(以下「行うプレイヤー」)。",
+             ["そのプレイヤーの出した札を全て行うプレイヤーの取った札に移す。", "山を全て行うプレイヤーの取った札に移す。"])):
+        section = rule_item(Voice(rules, lang), collect)
+        assert section.texts[0] == ("params", said)
+        assert [plain(section.children[0].children[0].runs), plain(section.children[1].runs)] == lines
+    # a caller passing the same one twice says it once
+    same, _ = parse_text(ACTED.format(first="leader", second="leader"))
+    assert rule_item(Voice(same, "en"), same.of(S.Rule)[1]).texts[0][1] == \
+        "Carried out within “Settle” by the leader: below, the acting player."
+
+
+def test_democracys_take_the_trick_never_says_the_player_concerned():
+    for lang, concerned, acting in (("ja", "対象", "表向きの投票カードを全て行うプレイヤーの取ったカードに移す。"),
+                                    ("en", "concerned", "Move everything in the face-up vote to the acting player's cards taken.")):
+        page = as_text(book.render("book", "html", rules_of(str(GAMES / "democracy.rules")), lang))
+        assert concerned not in page and acting in page
+        # said once who acts, without the tie rule the call already states
+        assert ("最も強い切札を持つプレイヤー、または最も強いカードを持つプレイヤーが行う(以下「行うプレイヤー」)" in page
+                or "by the player holding the highest trump or the player holding the highest cards: below, the acting player"
+                in page)
+        # a list of suits is gone through suit by suit, not item by item
+        assert "スートがそのスートであるもの" in page or "where its suit is that suit" in page
+        assert "そのもの" not in page and "that item" not in page
+
+
+def test_byzantines_book_has_none_of_the_stumbles_a_first_reader_reported():
+    rules = rules_of(str(GAMES / "byzantine.rules"))
+    en = as_text(book.render("book", "html", rules, "en"))
+    ja = as_text(book.render("book", "html", rules, "ja"))
+    assert "Move 10 tokens from the token box to that player's tokens." in en          # not "that player's your tokens"
+    assert "Move 7 cards from the deck to that player's hand." in en                    # a number with its noun
+    assert "where the trump colour is not none and" in en                               # a colour is none, not nobody
+    assert "with the highest number of tokens staked" in en                             # not 'the highest the number'
+    assert "and how many cards can win is at least 2" in en                             # a question takes no 'the'
+    assert "the stake of the top of the governor" in en                                 # an option's title as a noun
+    assert "every player's card played where it is a card that can win" in en
+    assert "the colour of the card concerned is the trump colour" in en                 # a chosen card played is a card
+    assert re.search(r"未決の点が\d+点ある", ja) and not re.search(r"\d+つある", ja)       # 11点, not 11つ
+    for stumble in ("your tokens to", "'s your ", "is not nobody", "the highest the ", "the the ", "the how ", "item concerned's colour"):
+        assert stumble not in en
+
+
+# ---------------------------------------------------------------- whether any meets a condition
+ANY = """game g
+  players 2 to 4
+zone hand is hand, per player, seen by owner
+  title ja "手札" en "hand"
+play
+  repeat until count(p in players where empty(hand(p))) {test}
+    pass
+  end game
+"""
+
+
+@pytest.mark.parametrize("test, en, ja", [
+    ("> 0", "Repeat until there is at least one player where hand is empty:",
+     "「全員のうち、手札が空であるもの」が出るまで、次をくり返す:"),
+    ("= 0", "Repeat until there is not one player where hand is empty:",
+     "「全員のうち、手札が空であるものがいない」になるまで、次をくり返す:"),
+    ("> 1", "Repeat until the number of every player where hand is empty is more than 1:",
+     "「全員のうち、手札が空であるものの数が1より大きい」になるまで、次をくり返す:")])
+def test_a_count_compared_with_none_says_whether_there_is_one(test, en, ja):
+    rules, diags = parse_text(ANY.format(test=test))
+    assert rules is not None, diags
+    loop = rules.of(S.Flow)[0].body[0]
+    assert plain(Voice(rules, "en").stmt(loop).runs) == en
+    assert plain(Voice(rules, "ja").stmt(loop).runs) == ja

@@ -312,10 +312,12 @@ def test_a_strategy_reads_in_the_rulebooks_words_in_both_languages():
     cautious = next(d for d in rules.of(S.Strategy) if d.name == "cautious")
     en = plain(hook(cautious, "read")(Voice(rules, "en"), cautious))
     ja = plain(hook(cautious, "read")(Voice(rules, "ja"), cautious))
-    assert en.startswith("Cautious: Call bluff when the bid count × 3 is more than the dice in play; "
-                         "otherwise Raise the bid when the count is the bid count + 1, the one with the highest number of")
+    # a move is its option's title, quoted: 'Raise the bid' mid-sentence is a name, not the verb
+    assert en.startswith("Cautious: “Call bluff” when the bid count × 3 is more than the dice in play; "
+                         "otherwise “Raise the bid” when the count is the bid count + 1, the one with the highest number of "
+                         "dice under your cup showing the face")
     assert en.endswith("; otherwise at random.")
-    assert ja.startswith("慎重派:宣言の数 × 3が場のさいころの数より大きいならブラフ!そうでなければその個数が宣言の数 + 1なら宣言を上げる")
+    assert ja.startswith("慎重派:宣言の数 × 3が場のさいころの数より大きいなら「ブラフ!」。そうでなければその個数が宣言の数 + 1なら「宣言を上げる」")
     assert ja.endswith("それ以外は無作為に選ぶ。")
 
 

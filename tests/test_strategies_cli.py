@@ -93,15 +93,15 @@ def test_strategies_shows_each_strategy_in_words_and_side_by_side_in_both_langua
     assert en.exit_code == 0, en.output
     lines = en.output.splitlines()
     assert lines[0] == "Tic-tac-toe: strategies side by side, 2 players, 12 games a pairing, seed 3"
-    assert "  Centre first: Claim a square when the column of that space is 2 and the row of that space is 2; " \
-           "otherwise Claim a square; otherwise at random." in lines
+    assert "  Centre first: “Claim a square” when the column of that space is 2 and the row of that space is 2; " \
+           "otherwise “Claim a square”; otherwise at random." in lines
     header = next(i for i, line in enumerate(lines) if line.startswith("  strategy "))
     assert lines[header].split() == ["strategy", "against", "random", "against", "careful", "against", "centre"]
     assert lines[header + 1].split()[0] == "careful" and lines[header + 1].split()[4] == "-"
     ja = run("strategies", str(ROOT / "strategies" / "tictactoe.rules"), "-n", "12", "--seed", "3", "--lang", "ja")
     assert ja.exit_code == 0, ja.output
     assert ja.output.splitlines()[0] == "三目並べ: 戦略の比較、2人、組み合わせごとに12ゲーム、シード3"
-    assert "  中央好き:そのマスの列が2、かつそのマスの行が2ならマスを取る。そうでなければマスを取る。それ以外は無作為に選ぶ。" \
+    assert "  中央好き:そのマスの列が2、かつそのマスの行が2なら「マスを取る」。そうでなければ「マスを取る」。それ以外は無作為に選ぶ。" \
         in ja.output.splitlines()
     as_json = json.loads(run("strategies", TICTACTOE, "-n", "12", "--seed", "3", "--json").output)
     assert as_json["strategies"] == ["careful", "centre"]
@@ -147,6 +147,6 @@ def test_the_report_shows_the_strategies_side_by_side_as_playtest_strategies_pla
     assert table["rows"] == alone["rows"] and table["strategies"] == ["careful", "centre"]
     html = (tmp_path / "ttt.html").read_text()
     assert "Strategies side by side" in html and "against centre" in html
-    assert data["strategy_readings"]["centre"].startswith("Centre first: Claim a square")
+    assert data["strategy_readings"]["centre"].startswith("Centre first: “Claim a square”")
     plain = run("report", TICTACTOE, "-p", "2", "-n", "10", "--seed", "3", "-o", tmp_path / "plain")
     assert plain.exit_code == 0 and json.loads((tmp_path / "plain.json").read_text())["strategies"] is None

@@ -239,6 +239,10 @@ def read(v, st) -> Item:
                             [("", "The ")] + t + [("", f" passes to the next player{still}.")])
         the = [] if st.target.player is not None or ARTICLE.match(v.title(st.target.name)) else [("", "the ")]
         return sentence(v, st, x + [("", "が")] + t + [("", "になる。")], x + [("", " becomes ")] + the + t + [("", ".")])
+    if st.op == "set" and st.target.player is not None and st.target.name in v.states \
+            and isinstance(st.value, S.Num) and st.value.value in (0, 1):
+        said = idioms.read_set_state(v, st.target.player, st.target.name, bool(st.value.value))
+        return sentence(v, st, said, said)
     if st.op == "set" and st.target.player is None and st.target.name in v.flags:
         state = v.title(st.target.name)
         if st.value.value:

@@ -220,6 +220,15 @@ def read(v, e) -> Runs:
     mark = _mark(v, e)
     if mark is not None:
         return mark
+    state = idioms.in_state(v, e)
+    if state is not None:
+        return idioms.read_state(v, *state)
+    counted = idioms.state_count(v, e)
+    if counted is not None:
+        return idioms.read_state_count(v, *counted)
+    found = idioms.any_of(v, e)
+    if found is not None:
+        return idioms.read_any_of(v, *found)
     raise_ = idioms.raised(e)
     if raise_ is not None:
         return idioms.read_raise(v, *raise_)
@@ -229,9 +238,12 @@ def read(v, e) -> Runs:
     if isinstance(e.left, S.ListLit) and isinstance(e.right, S.ListLit) and e.op not in ("and", "or"):
         a, b = [("", "(")] + a + [("", ")")], [("", "(")] + b + [("", ")")]
         template += say(v.lang, "(前から順に比べる)", ", compared item by item from the first")
-    if e.op in ("=", "!=") and v.lang == "ja" and isinstance(e.right, S.Name) and e.right.id == "nobody":
+    if e.op in ("=", "!=") and isinstance(e.right, S.Name) and e.right.id == "nobody":
+        # 'nobody' is a person: a colour or a number that is not there is 'none'
         someone = v.is_someone(e.left)
         template = "{a}が" + (("いない" if someone else "ない") if e.op == "=" else ("いる" if someone else "ある"))
+        if v.lang == "en":
+            template = "{a} is " + ("" if e.op == "=" else "not ") + ("nobody" if someone else "none")
     if e.op in ("and", "or"):
         a = _grouped(e.left, a, e.op)
         b = _grouped(e.right, b, e.op)

@@ -187,6 +187,15 @@ def say_geometry(v, e, template: str) -> str:
     return worded(template, _TOUCH[adjacency][not ja], _LINE[adjacency][not ja])
 
 
+def read_space(v, e, args) -> Runs:
+    """A board's space by its column and row, as the board's figure names them: 'the field's
+    space at (2, 3)', 「場の(2、3)のマス」."""
+    name = v.name(e.fn, article=False)
+    if v.lang == "ja":
+        return name + [("", "の(")] + args[0] + [("", "、")] + args[1] + [("", ")のマス")]
+    return [("", "the ")] + name + [("", "'s space at (")] + args[0] + [("", ", ")] + args[1] + [("", ")")]
+
+
 def read_drop(v, e, args) -> Runs:
     b = v.kinds[e.fn]
     ja, en = _DROP[b.gravity]

@@ -311,6 +311,14 @@ def read(v, e) -> Runs:
         return say(v.lang, args[0] + [("", "の上のもの")], [("", "what lies on ")] + args[0])
     if e.fn == "first" and e.fn not in v.kinds and isinstance(e.args[0], S.Name) and e.args[0].id in v.singles:
         return args[0]          # within `count(X) = 1`: the one X
+    state = idioms.state_filter(v, e.args[0].var, e.args[0].coll, e.args[0].cond) \
+        if e.fn == "first" and e.fn not in v.kinds and isinstance(e.args[0], S.Comprehension) and e.args[0].item is None else None
+    if state is not None and state[1] is None:
+        # the first of those in a state is the one in the lowest seat: 'the player in the lowest seat who is still in'
+        noun, title = v.noun(e.args[0].coll), v.title(state[0])
+        verb = "" if title.split(" ")[0] in idioms.VERBS else "is "
+        return say(v.lang, [("term", title), ("", f"{noun[0]}のうち、席番号が最も小さい{noun[0]}")],
+                   [("", f"the {noun[1]} in the lowest seat who {verb}"), ("term", title)])
     ranked = idioms.ranking(v, e.args[0]) if e.fn == "first" and e.fn not in v.kinds else None
     if ranked is not None:
         one = args[0]
@@ -330,6 +338,8 @@ def read(v, e) -> Runs:
     decl = v.kinds.get(e.fn)
     if isinstance(decl, S.Board) and decl.gravity and len(args) == 1:
         return board.read_drop(v, e, args)
+    if isinstance(decl, S.Board) and len(args) == 2:
+        return board.read_space(v, e, args)
     if isinstance(decl, S.Order) and v.subject(e.args[0]):
         return v.name(e.fn, article=False)
     if isinstance(decl, S.Order):
@@ -347,7 +357,7 @@ def read(v, e) -> Runs:
                 # 「そのカードがジョーカー」; 「そのメンバーはライフがある」 where the title has its own が
                 particle = "は" if "が" in plain_text(title) else "が"
                 return ([] if v.subject(e.args[0]) else args[0] + [("", particle)]) + title
-            verb = "" if plain_text(title).split(" ")[0] in _VERBS else "is "
+            verb = "" if plain_text(title).split(" ")[0] in idioms.VERBS else "is "
             return args[0] + [("", " " + verb)] + title
         if v.subject(e.args[0]):
             return title
@@ -360,15 +370,13 @@ def _nth(n: str) -> str:
     return {"1": "", "2": "second", "3": "third"}.get(n, n + "th")
 
 
-# English titles of conditions that already start with their verb ('has life', 'faces the other team')
-_VERBS = {"has", "is", "are", "stands", "faces", "wins", "not", "no", "holds", "shows", "can", "may"}
-
-
 def _is_condition(x) -> bool:
     if isinstance(x, S.Binary):
         return x.op in COMPARISONS or x.op in ("and", "or")
     if isinstance(x, S.Unary):
         return x.op == "not"
+    if isinstance(x, S.IfExpr):         # 'if trumps were played then a trump else the colour led'
+        return _is_condition(x.then) and _is_condition(x.other)
     if isinstance(x, S.Call):
         b = BUILTINS.get(x.fn)
         return b is not None and b.returns == BOOL

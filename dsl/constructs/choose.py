@@ -21,6 +21,7 @@ from ..language.kinds import ANY, BOOL, COLL, NUM, WHO, element_kind
 from ..language.kinds import a as a_kind
 from ..language import syntax as S
 from ..language.syntax import Expr, Node, Span, Stmt, Text
+from ..printing import idioms
 from ..printing.blocks import condition
 from ..printing.runs import Item, Runs, join, notes_of, say, that, title_of
 from ..printing.runs import plain as plain_text
@@ -529,18 +530,34 @@ def _option(v, o: Option, single: bool) -> Item:
 def read(v, st) -> Item:
     single = len(st.options) == 1 and st.options[0].name == "choose"
     who = _who(v, st)
+    valued = idioms.chosen_value(st)
+    if valued is not None:
+        # 'Every player chooses at the same time, face down, their throw: Rock, Scissors or Paper'
+        what = idioms.read_chosen_value(v, *valued)
+        if st.actor is None:
+            head = say(v.lang, who + [("", "が同時に、伏せて")] + what + [("", "。")],
+                       _everyone(who) + [("", " at the same time, face down, ")] + what + [("", ".")])
+        else:
+            head = say(v.lang, who + [("", "は")] + what + [("", "。")], who + [("", " chooses ")] + what + [("", ".")])
+        return _each(v, st, lambda: Item("sentence", head, span=st.span))
     if st.actor is None:
-        head = who + say(v.lang, [("", "が同時に、伏せて選ぶ:")], [("", " choose at the same time, face down:")])
+        head = who + say(v.lang, [("", "が同時に、伏せて選ぶ:")], [("", " at the same time, face down:")])
         if not single:
             head = who + say(v.lang, [("", "が同時に、伏せて次のどれか一つを選ぶ:")],
-                             [("", " choose at the same time, face down, one of:")])
+                             [("", " at the same time, face down, one of:")])
+        head = say(v.lang, head, _everyone(who) + head[len(who):])
     else:
         head = who + [("", say(v.lang, "が選ぶ:", " chooses:"))]
         if not single:
             head = who + [("", say(v.lang, "は次のどれか一つを選ぶ:", " chooses one of:"))]
-    if st.actor is None:
-        head = say(v.lang, head, [("", "Each of ")] + head)
     return _each(v, st, lambda: Item("choice", head, [_option(v, o, single) for o in st.options], span=st.span))
+
+
+def _everyone(who: Runs) -> Runs:
+    """'Every player still in chooses', 'Each of those ... chooses': each chooser for itself."""
+    if who and who[0][1].startswith("every "):
+        return who + [("", " chooses")]
+    return [("", "Each of ")] + who + [("", " chooses")]
 
 
 # ---------------------------------------------------------------- narration
@@ -574,7 +591,13 @@ def _narrate(n, ev) -> str:
         if chosen.get(k) == "space" and isinstance(a, int):
             return n.zone(n.game.zone_names[a])
         return n.value(a)
-    args = n.say("、", ", ").join(f"{n.name(k)} {said(k, a)}" if k else n.value(a) for k, a in zip(names, move[1:]))
+    def named(k, a):
+        # a piece or space chosen is named by itself ('fire 12'); its untitled parameter would
+        # only add the noun 'item'
+        if not k or chosen.get(k) and isinstance(a, int) and k not in n.titles:
+            return said(k, a)
+        return f"{n.name(k)} {said(k, a)}"
+    args = n.say("、", ", ").join(named(k, a) for k, a in zip(names, move[1:]))
     hidden = n.say(" (伏せて)", " (face down)") if ev.get("hidden") else ""
     return f"{n.who(ev)}: {option}{' ' + args if args else ''}{hidden}"
 

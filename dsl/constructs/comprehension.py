@@ -14,7 +14,7 @@ from ..language.kinds import BOOL, COLL, element_kind
 from ..language import syntax as S
 from ..language.syntax import Expr
 from ..printing import idioms
-from ..printing.runs import Runs, say, that
+from ..printing.runs import Runs, bare, say, that
 from .registry import Absent, register
 from .zone import one_of_family, one_per_piece
 
@@ -112,6 +112,12 @@ def read(v, e) -> Runs:
     noun = v.noun(e.coll)
     with v.bound(e.var, noun, subject=True):
         cond = v.expr(e.cond) if e.cond is not None else None
+        state = idioms.in_state(v, e.cond) if e.item is None else None
+        if state is not None and isinstance(state[0], S.Name) and state[0].id == e.var:
+            # 'every player still in the game', 「ゲームに残っているプレイヤー」
+            everyone = isinstance(e.coll, S.Name) and e.coll.id in ("players", "teams")
+            return say(v.lang, cond + [("", noun[0])] if everyone else coll + [("", "のうち、")] + that(cond) + [("", "もの")],
+                       coll + [("", " ")] + cond)
         if e.item is None:
             if cond is None:
                 return coll
@@ -128,15 +134,15 @@ def read(v, e) -> Runs:
 
 def ranked(v, e, most: tuple[str, str]) -> Runs:
     """`highest(key for x in coll where c)`: those of the collection with the largest key."""
+    if idioms.settled_ranking(e):
+        return read(v, Comprehension(e.span, e.var, e.coll, e.cond, None))
     coll = v.expr(e.coll)
     with v.bound(e.var, v.noun(e.coll), subject=True):
         cond = v.expr(e.cond) if e.cond is not None else None
         key = v.expr(e.item)
     if v.lang == "ja":
         return coll + [("", "のうち、")] + (that(cond) + [("", "もので、")] if cond else []) + key + [("", f"が{most[0]}もの")]
-    if key and key[0] == ("", "its "):
-        key = key[1:]           # 'with the highest number', not 'the highest its number'
-    return [("", "those of ")] + coll + ([("", " where ")] + cond if cond else []) + [("", f" with the {most[1]} ")] + key
+    return [("", "those of ")] + coll + ([("", " where ")] + cond if cond else []) + [("", f" with the {most[1]} ")] + bare(key)
 
 
 # ---------------------------------------------------------------- analyses

@@ -14,7 +14,7 @@ from ..language import syntax as S
 from ..language.building import span
 from ..language.kinds import COLL, NUM, PLAYER, TEAM, element_kind
 from ..language.syntax import Expr, Node, Stmt
-from ..printing.runs import Item, Runs, say, sentence
+from ..printing.runs import Item, Runs, bare, say, sentence
 from .registry import register
 
 
@@ -186,7 +186,7 @@ def _read(v, st) -> Item:
         x = v.expr(k.expr)
         most = {"highest": ("最も高い", "highest"), "lowest": ("最も低い", "lowest")}[k.direction]
         keys_ja += ([("", "、同じなら")] if i else []) + x + [("", "が" + most[0])]
-        keys_en += ([("", ", then the " + most[1] + " ")] if i else [("", "the " + most[1] + " ")]) + x
+        keys_en += ([("", ", then the " + most[1] + " ")] if i else [("", "the " + most[1] + " ")]) + bare(x)
     ties = say(v.lang, "同点のプレイヤーは勝利を分け合う。" if st.ties_share else "同点のときの決め方はルールに書かれていない。",
                " Players who tie share the win." if st.ties_share else " The rules do not say who wins a tie.")
     return sentence(v, st, [("", "ゲーム終了。")] + keys_ja + [("", "プレイヤーの勝ち。" + ties)],

@@ -13,6 +13,7 @@ from ..language.kinds import BOOL, COLL, PLAYER, TEAM, element_kind
 from ..language import chains
 from ..language import syntax as S
 from ..language.syntax import Expr, Stmt
+from ..printing import idioms
 from ..printing.blocks import condition
 from ..printing.runs import Item, say, that
 from .registry import Absent, register
@@ -162,20 +163,25 @@ def compile(c, st, env, owner):
 
 # ---------------------------------------------------------------- reading
 def read(v, st) -> Item:
-    coll = v.expr(st.coll)
     noun = v.noun(st.coll)
+    state = idioms.state_filter(v, st.var, st.coll, st.cond)
+    if state is None:
+        coll, filtered = v.expr(st.coll), st.cond
+        lead = [("", "For each of ")] + coll
+    else:       # 'each player still in the game', 「ゲームに残っているプレイヤー」
+        title, filtered = [("term", v.title(state[0]))], state[1]
+        coll, lead = title + [("", noun[0])], [("", f"For each {noun[1]} ")] + title
     with v.bound(st.var, noun):
         # a long condition is a list under the head, as an option's `where` is (blocks.py)
-        cond, listed = condition(v, st.cond) if st.cond is not None else (None, [])
-        everyone = isinstance(st.coll, S.Name) and st.coll.id in ("players", "teams") and cond is None
+        cond, listed = condition(v, filtered) if filtered is not None else (None, [])
+        everyone = isinstance(st.coll, S.Name) and st.coll.id in ("players", "teams") and st.cond is None
         if everyone:
             head = [("", say(v.lang, f"各{noun[0]}について:", f"For each {noun[1]}:"))]
         elif v.lang == "ja":
             head = coll + ([("", "のうち、")] + (cond + [("", "を満たす")] if listed else that(cond)) + [("", "もの")]
                            if cond else []) + [("", "それぞれについて:")]
         else:
-            head = [("", "For each of ")] + coll + ([("", " where ")] + cond + [("", " hold" if listed else "")]
-                                                    if cond else []) + [("", ":")]
+            head = lead + ([("", " where ")] + cond + [("", " hold" if listed else "")] if cond else []) + [("", ":")]
         return Item("each", head, listed + v.body(st.body), span=st.span)
 
 

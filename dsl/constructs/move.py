@@ -12,7 +12,7 @@ from ..language.building import span
 from ..language.kinds import NUM, PIECE, ZONE
 from ..language import syntax as S
 from ..language.syntax import Expr, Stmt
-from ..printing.runs import Item, say, sentence
+from ..printing.runs import Item, plain as plain_text, say, sentence
 from .registry import register
 
 
@@ -195,10 +195,22 @@ def read(v, st) -> Item:
         n = [("", "(")] + n + [("", ")")]
     up_ja, up_en = ([("", "最大で")], [("", "up to ")]) if st.amount == "up to" else ([], [])
     # a number takes its counter (5個, 2枚); a named amount is 'as many as' it says
-    many = [("", v.counter(st.source) + "を")] if isinstance(st.count, S.Num) or n and n[0][0] == "num" and len(n) == 1 \
-        else [("", "だけ")]
+    counted = isinstance(st.count, S.Num) or n and n[0][0] == "num" and len(n) == 1
+    many = [("", v.counter(st.source) + "を")] if counted else [("", "だけ")]
+    # and in English its noun: 'Move 7 cards from the deck'
+    noun = v.noun(st.source)[1] if counted and v.lang == "en" else "item"
+    what = [] if noun == "item" else [("", " " + (noun if plain_text(n) == "1" else plural(noun)))]
     return sentence(v, st, src + [("", "から")] + up_ja + n + many + dest + at_ja + [("", "に移す。")],
-                     [("", "Move ")] + up_en + n + [("", " from ")] + src + [("", " to ")] + dest + at_en + [("", ".")])
+                     [("", "Move ")] + up_en + n + what + [("", " from ")] + src + [("", " to ")] + dest + at_en + [("", ".")])
+
+
+def plural(noun: str) -> str:
+    """'cards', 'tokens', 'boxes'; a noun already plural ('dice') stays."""
+    if noun.endswith(("s", "ce")):
+        return noun
+    if noun.split(" ")[-1] == "die":
+        return noun[:-len("die")] + "dice"
+    return noun + ("es" if noun.endswith(("x", "ch", "sh")) else "s")
 
 
 # ---------------------------------------------------------------- narration

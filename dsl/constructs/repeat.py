@@ -12,6 +12,7 @@ from ..language.building import not_texts, span
 from ..language.kinds import BOOL, NUM
 from ..language import syntax as S
 from ..language.syntax import Expr, Stmt
+from ..printing import idioms
 from ..printing.runs import Item, plain, say
 from .registry import Absent, nothing, register
 
@@ -118,6 +119,10 @@ def read(v, st) -> Item:
     q = [("", "「")] + x + [("", "」")] if "、" in plain(x) else x
     during = "間" if plain(x).endswith(("い", "る")) else "の間"
     until = "まで" if plain(x).endswith("る") else "になるまで"       # 「埋まるまで」, 「空になるまで」
+    if v.lang == "ja" and st.kind == "until" and idioms.any_of(v, st.expr) is not None and x[-1][1].endswith(("がいる", "がある")):
+        # 「…ものが出るまで」, not 「…ものがいるまで」
+        x, until = x[:-1] + [(x[-1][0], x[-1][1][:-3])], "が出るまで"
+        q = [("", "「")] + x + [("", "」")] if "、" in plain(x) else x
     head = {"until": say(v.lang, q + [("", until + "、次をくり返す:")], [("", "Repeat until ")] + x + [("", ":")]),
             "while": say(v.lang, q + [("", during + "、次をくり返す:")], [("", "Repeat while ")] + x + [("", ":")]),
             "times": say(v.lang, [("", "次を")] + x + [("", "回行う:")], [("", "Do this ")] + x + [("", " times:")])}[st.kind]

@@ -74,6 +74,15 @@ def rule_item(v, r) -> Item:
         it.texts.insert(0, ("params", say(v.lang, f"「{where}」の中で行う。だれについて行うかは、そこに書いてある。",
                                           f"Carried out within “{where}”, which says for whom.")))
         return it
+    acted = idioms.acted_by(v, r)
+    if acted is not None:
+        # carried out by whoever the caller names: said once, then 'the acting player' throughout
+        noun = v.param_nouns.get((r.name, 0), ("プレイヤー", "player"))
+        with v.given(r.params, [idioms.acting(v, noun)]):
+            it = Item("rule", [("term", title_of(r.texts, v.lang) or v.title(r.name))], v.body(r.body),
+                      notes_of(r.texts, v.lang), r.name, span=r.span)
+        it.texts.insert(0, ("params", idioms.read_acted_by(v, v.title(caller), acted, noun)))
+        return it
 
     def read(nouns):
         it = Item("rule", [("term", title_of(r.texts, v.lang) or v.title(r.name))], v.body(r.body), notes_of(r.texts, v.lang), r.name, span=r.span)

@@ -30,7 +30,7 @@ from ..language import syntax as S
 from ..language.building import span, texts
 from ..language.kinds import ANY, BOOL, NUM, PLAYER, Scope
 from ..language.syntax import Decl, Expr, Node, Span
-from ..printing.runs import Item, Runs, say, title_of
+from ..printing.runs import Item, Runs, bare, say, title_of
 from .registry import register
 
 ME = "me"           # the acting player, in a strategy's conditions
@@ -424,14 +424,16 @@ def compile(c, d):
 
 # ---------------------------------------------------------------- reading
 def read(v, d, counts=()) -> Runs:
-    """'Cautious: Challenge when ...; otherwise Raise, the lowest number first; ...'"""
+    """'Cautious: “Challenge” when ...; otherwise “Raise”, the lowest number first; ...': a move is
+    named by its option's title, quoted, so a title such as 'Raise the bid' keeps the book's own
+    words mid-sentence and is not taken for the sentence's verb."""
     found = decisions(v.rules)
     parts: list = []
     me = [("", say(v.lang, "自分", "the player"))]
     for p in d.prefs:
         options = found.get(p.kind, ())
         params = options[0].option.params if options else ()
-        runs: Runs = [("term", v.title(p.kind))]
+        runs: Runs = [("", say(v.lang, "「", "“")), ("term", v.title(p.kind)), ("", say(v.lang, "」", "”"))]
         with v.given([ME], [me]):
             bound = _bind(v, params)
             try:
@@ -440,8 +442,8 @@ def read(v, d, counts=()) -> Runs:
                         else runs + [("", " when ")] + v.expr(p.where)
                 if p.rank is not None:
                     key = v.expr(p.rank.expr)
-                    if v.lang == "en" and key and key[0][1].startswith("the "):
-                        key = [(key[0][0], key[0][1][4:])] + key[1:]       # 'the highest count', not 'the highest the count'
+                    if v.lang == "en":
+                        key = bare(key)
                     high = p.rank.direction == "highest"
                     runs += ([("", "(")] + key + [("", "が最も大きいもの)" if high else "が最も小さいもの)")]
                              if v.lang == "ja" else [("", ", the one with the highest " if high else ", the one with the lowest ")] + key)
@@ -468,7 +470,7 @@ def _own(runs: Runs, me) -> Runs:
     """'your tokens', not "the player's your tokens": a zone titled from its owner's side."""
     out: Runs = []
     for run in runs:
-        if out[-2:] == [me, ("", "'s ")] and run[1].startswith("your "):
+        if out[-2:] == [me, ("", "'s ")] and "your" in run[1].split(" "):
             del out[-2:]
         out.append(run)
     return out

@@ -194,14 +194,8 @@ class _Table(Narrator):
     def who(self, ev) -> str:
         return self.player(ev["player"]) + (f" ({self.team(ev['team'])})" if "team" in ev else "")
 
-    def zone(self, name) -> str:
-        base, _, rest = (name or "").partition("(")
-        decl = next((z for z in self.game.rules.of(S.Zone) if z.name == base), None)
-        key = rest.rstrip(")")
-        if decl is not None and decl.per in ("player", "team") and key.isdigit():
-            whose = (self.player if decl.per == "player" else self.team)(int(key) - 1)
-            return self.say(f"{whose}の{self.name(base)}", f"{whose}'s {self.name(base)}")
-        return super().zone(name)
+    def owner(self, per: str, k: int) -> str:
+        return (self.player if per == "player" else self.team)(k)
 
     def shown(self, pieces, faces) -> str:
         """What a reveal shows: cards by name, dice by the face up."""

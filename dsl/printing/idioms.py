@@ -6,14 +6,22 @@ set writes them (no game's words here: each phrase is filled with the rule set's
 - a count with wilds: `x in Z where F = x.face or wild(x)` (either order), "showing F or a 6 (wild)";
 - the next player still in: `next_player(p)` where the rules put players out of the game;
 - passing the turn: the player who chooses in a loop set to `next_player` of itself;
-- a rule called from one place, read with its caller's words (the arguments of its one call).
+- a rule called from one place, read with its caller's words (the arguments of its one call);
+- a state kept for each player: `X(p) = 1` is "p is X", and `count(p in players where X(p) = 1) > 1`
+  is "more than one player is X";
+- a ranking of what a filter has already made equal (`highest(X(q) for q in C where X(q) = 1)`): the
+  filtered collection itself;
+- options that each only set the same value to a number of their own: a choice of that value, named
+  by the options' titles (Rock, Scissors or Paper).
 
 May import: the syntax and runs.py only (a leaf, as blocks.py is: the constructs' readings use it).
 """
 from __future__ import annotations
 
+from contextlib import ExitStack
+
 from ..language import syntax as S
-from .runs import Runs, join, plain, say
+from .runs import Runs, join, negate, plain, say, title_of
 
 # how a comparison leans, read from its left side: `a >= A` (a may not go below A)
 _LEAN = {">=": ("up", False), ">": ("up", True), "<=": ("down", False), "<": ("down", True)}
@@ -146,10 +154,51 @@ def single_call(v, rule: str) -> S.Stmt | None:
     the rule says its parameters in the caller's words ('the challenger') instead of 'the player
     concerned', and the call need not repeat them."""
     found = v.calls.get(rule, [])
-    known = set(v.kinds) | {"players", "teams", "nobody", "true", "false"}
-    if len(found) == 1 and found[0][1].args and all(free_of_locals(a, known) for a in found[0][1].args):
+    if len(found) == 1 and found[0][1].args and all(free_of_locals(a, _known(v)) for a in found[0][1].args):
         return found[0][1]
     return None
+
+
+def _known(v) -> set[str]:
+    return set(v.kinds) | {"players", "teams", "nobody", "true", "false"}
+
+
+def acted_by(v, rule) -> list | None:
+    """A rule of one parameter that every call passes the one who carries it out ('the player
+    holding the highest trump carries out …'), all from one place: the arguments, in call order.
+    The rule then names its parameter as the acting player, and says once who that is."""
+    found = v.calls.get(rule.name, [])
+    if len(rule.params) != 1 or not found or one_caller(v, rule.name) is None \
+            or any(len(call.args) != 1 or not v.is_someone(call.args[0]) for _, call in found):
+        return None
+    return [call.args[0] for _, call in found]
+
+
+def read_acted_by(v, where: str, args: list, noun: tuple[str, str]) -> str:
+    """'Carried out within “Who wins the trick” by the player holding the highest trump or …:
+    below, the acting player.'"""
+    said: list[str] = []
+    if all(free_of_locals(a, _known(v)) for a in args):
+        for a in args:
+            # who wins a tie is said where the call is; here the one named is enough
+            ranked = {x.args[0].id for x in S.walk(a) if isinstance(x, S.Call) and x.fn == "first"
+                      and x.args and isinstance(x.args[0], S.Name)}
+            with ExitStack() as known:
+                for name in ranked:
+                    known.enter_context(v.only(name))
+                one = plain(v.expr(a))
+            if one not in said:
+                said.append(one)
+    if v.lang == "ja":
+        who = "、または".join(said) + "が行う" if said else "行う。だれが行うかはそこに書いてある"
+        return f"「{where}」の中で、{who}(以下「行う{noun[0]}」)。" if said else f"「{where}」の中で{who}(以下「行う{noun[0]}」)。"
+    who = " by " + " or ".join(said) if said else ", which says who"
+    return f"Carried out within “{where}”{who}: below, the acting {noun[1]}."
+
+
+def acting(v, noun: tuple[str, str]) -> Runs:
+    """The one who carries out a rule (acted_by), as the rule's sentences name them."""
+    return [("", say(v.lang, "行う" + noun[0], "the acting " + noun[1]))]
 
 
 def one_caller(v, rule: str) -> str | None:
@@ -251,3 +300,178 @@ def kept(v, c, per: str) -> Runs:
         named = [[("", say(v.lang, "「", "“")), ("", p), ("", say(v.lang, "」", "”"))] for p in places]
         runs += say(v.lang, join(named, "、") + [("", "で変わる。")], [("", " Changes in ")] + join(named, ", ") + [("", ".")])
     return [(k, t) for k, t in runs if t]
+
+
+# ---------------------------------------------------------------- a state kept for each player
+# a title read as a state rather than a thing: 「終了条件を満たした」, 「じゃんけんに残っている」
+STATE_ENDINGS = ("る", "た", "い")
+
+# English titles of conditions that already start with their verb ('has life', 'faces the other team')
+VERBS = {"has", "is", "are", "stands", "faces", "wins", "not", "no", "holds", "shows", "can", "may", "lost", "won"}
+
+
+def states(rules: S.RuleFile) -> set[str]:
+    """Counters kept for each player or team, titled by a state and starting at 0 or 1: players
+    ask whether someone is in it, not how much of it they have."""
+    return {d.name for d in rules.of(S.Counter) if d.kind == "counter" and d.per in ("player", "team")
+            and isinstance(d.initial, S.Num) and d.initial.value in (0, 1)
+            and (title_of(d.texts, "ja") or "").endswith(STATE_ENDINGS)}
+
+
+# (comparison, number) -> whether `X(p) <op> n` says p is in the state X
+_HOLDS = {("=", 1): True, (">", 0): True, (">=", 1): True, ("!=", 0): True, ("=", 0): False}
+
+
+def in_state(v, e) -> tuple[S.Expr, str, bool] | None:
+    """`X(p) = 1` (or `> 0`) where X is a state: (p, X, True); `X(p) = 0`: (p, X, False)."""
+    if isinstance(e, S.Binary) and isinstance(e.left, S.Call) and e.left.fn in v.states \
+            and len(e.left.args) == 1 and isinstance(e.right, S.Num):
+        holds = _HOLDS.get((e.op, e.right.value))
+        if holds is not None:
+            return e.left.args[0], e.left.fn, holds
+    return None
+
+
+def read_state(v, who, name: str, holds: bool) -> Runs:
+    """'that player is still in the game', 「そのプレイヤーがゲームに残っている」; of a filter's item, the state alone."""
+    title = v.title(name)
+    if v.lang == "ja":
+        said = [("term", title)] if holds else negate([("term", title)])
+        return said if v.subject(who) else v.expr(who) + [("", "が")] + said
+    verb = "" if title.split(" ")[0] in VERBS else "is "
+    if v.subject(who):
+        return [("", "" if holds else "not "), ("term", title)]
+    return v.expr(who) + [("", " " + verb + ("" if holds else "not "))] + [("term", title)]
+
+
+def read_set_state(v, who, name: str, holds: bool) -> Runs:
+    """`set X(p) to 1` / `to 0` of a state: 'That player is now still in ...', 「…を「残っている」から外す」."""
+    title = v.title(name)
+    if v.lang == "ja":
+        return v.expr(who) + [("", "を「"), ("term", title), ("", "」" + ("にする。" if holds else "から外す。"))]
+    bare = title[len("still "):] if not holds and title.startswith("still ") else title
+    return v.expr(who) + [("", " is now " if holds else " is no longer "), ("term", bare), ("", ".")]
+
+
+_COUNT_EN = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+def state_count(v, e) -> tuple[S.Comprehension, str, str, int] | None:
+    """`count(p in players where X(p) = 1) > 1` with X a state: (the filter, X, the comparison, the number)."""
+    if not (isinstance(e, S.Binary) and e.op in (">", ">=", "=", "<", "<=") and isinstance(e.right, S.Num)
+            and isinstance(e.left, S.Call) and e.left.fn == "count" and "count" not in v.kinds and len(e.left.args) == 1):
+        return None
+    c = e.left.args[0]
+    if not (isinstance(c, S.Comprehension) and c.item is None and isinstance(c.coll, S.Name)
+            and c.coll.id in ("players", "teams")):
+        return None
+    state = in_state(v, c.cond)
+    if state is None or not state[2] or not (isinstance(state[0], S.Name) and state[0].id == c.var):
+        return None
+    return c, state[1], e.op, e.right.value
+
+
+def read_state_count(v, c, name: str, op: str, n: int) -> Runs:
+    """'more than one player is still in the game', 「ゲームに残っているプレイヤーが2人以上いる」."""
+    title = v.title(name)
+    team = c.coll.id == "teams"
+    if v.lang == "ja":
+        noun, unit = ("チーム", "チーム") if team else ("プレイヤー", "人")
+        k = n + 1 if op == ">" else n
+        tail = {">": f"が{k}{unit}以上いる", ">=": f"が{k}{unit}以上いる", "=": f"が{k}{unit}だけ",
+                "<": f"が{k}{unit}未満", "<=": f"が{k}{unit}以下"}[op]
+        if (op, n) in ((">", 0), (">=", 1)):
+            tail = "がいる"
+        elif (op, n) in (("=", 0), ("<", 1), ("<=", 0)):
+            tail = "がいない"
+        return [("term", title), ("", noun + tail)]
+    noun = "team" if team else "player"
+    if (op, n) in ((">", 0), (">=", 1)):
+        op, n = ">=", 1
+    if (op, n) in (("<", 1), ("<=", 0)):
+        op, n = "=", 0
+    k = _COUNT_EN.get(n, str(n))
+    lead = {">": f"more than {k}", ">=": f"at least {k}", "=": "no" if n == 0 else f"exactly {k}",
+            "<": f"fewer than {k}", "<=": f"at most {k}"}[op]
+    one = n == 0 and op == "=" or n == 1 and op != "<"
+    verb = "" if title.split(" ")[0] in VERBS else ("is " if one else "are ")
+    return [("", f"{lead} {noun}{'' if one else 's'} {verb}"), ("term", title)]
+
+
+def any_of(v, e) -> tuple[S.Comprehension, bool] | None:
+    """`count(x in C where F) > 0` (or `= 0`): whether any of C meets F, said without a number."""
+    if not (isinstance(e, S.Binary) and isinstance(e.right, S.Num) and isinstance(e.left, S.Call)
+            and e.left.fn == "count" and "count" not in v.kinds and len(e.left.args) == 1):
+        return None
+    c = e.left.args[0]
+    some = {(">", 0): True, ("!=", 0): True, (">=", 1): True, ("=", 0): False, ("<", 1): False}.get((e.op, e.right.value))
+    if some is None or not (isinstance(c, S.Comprehension) and c.item is None and c.cond is not None):
+        return None
+    return c, some
+
+
+def read_any_of(v, c, some: bool) -> Runs:
+    """'there is at least one of the players still in where hand is empty', 「…のうち、手札が空であるものがいる」."""
+    those = v.expr(c)
+    if v.lang == "ja":
+        someone = v.noun(c.coll) in (("プレイヤー", "player"), ("チーム", "team"), ("メンバー", "member"))
+        return those + [("", ("がいる" if someone else "がある") if some else ("がいない" if someone else "がない"))]
+    if isinstance(c.coll, S.Name) and c.coll.id in ("players", "teams") and those and those[0][1].startswith("every "):
+        those = [(those[0][0], those[0][1][len("every "):])] + those[1:]
+    else:
+        those = [("", "of ")] + those
+    return [("", "there is at least one " if some else "there is not one ")] + those
+
+
+def state_filter(v, var: str, coll, cond) -> tuple[str, S.Expr | None] | None:
+    """`p in players where X(p) = 1 [and rest]` with X a state: (X, the rest or None), read as
+    'every player X [where rest]'."""
+    if cond is None or not (isinstance(coll, S.Name) and coll.id in ("players", "teams")):
+        return None
+    parts = _parts(cond, "and")
+    state = in_state(v, parts[0])
+    if state is None or not state[2] or not (isinstance(state[0], S.Name) and state[0].id == var):
+        return None
+    rest = None
+    for p in parts[1:]:
+        rest = p if rest is None else S.Binary(p.span, "and", rest, p)
+    return state[1], rest
+
+
+def settled_ranking(e: S.Comprehension) -> bool:
+    """`highest(X(q) for q in C where X(q) = 1)`: the filter already makes every key the same, so
+    the ranking keeps them all."""
+    parts = _parts(e.cond, "and") if e.cond is not None else []
+    return any(isinstance(p, S.Binary) and p.op == "=" and isinstance(p.right, S.Num) and p.left == e.item
+               for p in parts)
+
+
+def chosen_value(st) -> tuple[S.Target, list] | None:
+    """Options that each only set the same value to a number of their own, and say nothing more
+    than their titles: (the value set, [(option, number)...]): the choice is of that value, the
+    options its names."""
+    found = []
+    for o in st.options:
+        own = [t for t in o.texts if t.kind != "title"]
+        if o.params or o.where is not None or o.available is not None or own or not any(t.kind == "title" for t in o.texts) \
+                or len(o.body) != 1 or not isinstance(o.body[0], S.Assign) or o.body[0].op != "set" \
+                or not isinstance(o.body[0].value, S.Num):
+            return None
+        found.append((o, o.body[0]))
+    targets = {(a.target.name, a.target.player) for _, a in found}
+    numbers = [a.value.value for _, a in found]
+    if len(found) < 2 or len(targets) != 1 or len(set(numbers)) != len(numbers):
+        return None
+    return found[0][1].target, [(o, a.value.value) for o, a in found]
+
+
+def read_chosen_value(v, target, options) -> Runs:
+    """'their throw: Rock, Scissors or Paper (counted as 1, 2 and 3)', 「手を選ぶ: グー、チョキ、パーのどれか(…)」."""
+    names = [[("term", title_of(o.texts, v.lang))] for o, _ in options]
+    numbers = [str(n) for _, n in options]
+    if v.lang == "ja":
+        return [("term", v.title(target.name)), ("", "を選ぶ: ")] + join(names, "、") + \
+            [("", "のどれか(それぞれ" + "、".join(numbers) + "として数える)")]
+    listed = join(names[:-1], ", ") + [("", " or ")] + names[-1]
+    return [("", "their "), ("term", v.title(target.name)), ("", ": ")] + listed + \
+        [("", " (counted as " + ", ".join(numbers[:-1]) + " and " + numbers[-1] + ")")]

@@ -86,8 +86,13 @@ class Narrator:
             return ("はい" if v else "いいえ") if self.lang == "ja" else ("yes" if v else "no")
         return str(self.name(v) if isinstance(v, str) else v)
 
+    def owner(self, per: str, k: int) -> str:
+        """Whose a zone kept per player or team is: 'P2', 'T1'."""
+        return ("P" if per == "player" else "T") + str(k + 1)
+
     def zone(self, name) -> str:
-        """A zone as the table knows it: 'P2's hand', 'T1's cards', 'the field (3,2)'."""
+        """A zone as the table knows it: 'P2's hand', 'T1's cards' (a title 'team's cards' not
+        said twice), 'the field at column 3, row 2'."""
         if name is None:
             return "?"
         base, _, rest = name.partition("(")
@@ -97,12 +102,22 @@ class Narrator:
         key = rest.rstrip(")")
         decl = next((z for z in self.game.rules.of(S.Zone) if z.name == base), None)
         if decl is not None and decl.per in ("player", "team") and key.isdigit():
-            whose = ("P" if decl.per == "player" else "T") + key
+            whose = self.owner(decl.per, int(key) - 1)
+            ja, en = _OWNERS[decl.per]
+            if shown.startswith(self.say(ja + "の", en + "'s ")):
+                shown = shown[len(self.say(ja + "の", en + "'s ")):]
             return self.say(f"{whose}の{shown}", f"{whose}'s {shown}")
+        x, _, y = key.partition(",")
+        if any(b.name == base for b in self.game.rules.of(S.Board)) and x.isdigit() and y.isdigit():
+            return self.say(f"{shown}の{x}列目・{y}行目のマス", f"the {shown} at column {x}, row {y}")
         return f"{shown}({rest}"
 
     def tell(self, events: list) -> list[str]:
         return [self.event(e) for e in events]
+
+
+# the words a zone's title may already start with for its owner: 'team's cards', 「チームの手持ちカード」
+_OWNERS = {"player": ("プレイヤー", "player"), "team": ("チーム", "team")}
 
 
 def card_values(game) -> list:

@@ -83,6 +83,7 @@ class Voice:
             self.holds = _what_variables_hold(self)
             self.param_nouns = _param_nouns(self)
         self.flags = _flags(rules)
+        self.states = idioms.states(rules)                   # 'that player is still in the game'
         self.eliminates = idioms.puts_players_out(rules)      # 'the next player still in'
         self.turns = idioms.turns(rules)                     # who chooses: passing it on passes the turn
         self.calls = idioms.calls(rules)
@@ -218,7 +219,7 @@ class Voice:
             return [("num", str(d.value.value))]      # numbers written out; the Numbers table names them
         if n in self.titles:
             the = article and self.lang == "en" and isinstance(d, (S.Counter, S.Define, S.Zone, S.Parameter)) \
-                and not ARTICLE.match(self.titles[n]) and n not in self.flags
+                and not ARTICLE.match(self.titles[n]) and not QUESTION.match(self.titles[n]) and n not in self.flags
             if self.lang == "ja" and isinstance(d, S.Counter) and self.titles[n].endswith(STATE_ENDINGS):
                 return [("", "「"), ("term", self.titles[n]), ("", "」")]      # a state, not a thing: 「バトルに出ている」
             return ([("", "the ")] if the else []) + [("term", self.titles[n])]
@@ -227,7 +228,10 @@ class Voice:
     def attribute(self, n: str) -> Runs:
         """What a piece or player carries (a card's suit, a die's face): never a local's name."""
         if n in self.titles and not isinstance(self.kinds.get(n), (S.Rule, S.Trigger, S.Flow)):
-            return [("term", self.titles[n])]
+            title = self.titles[n]
+            if self.lang == "en" and n not in self.kinds and title[1:2].islower():
+                title = title[:1].lower() + title[1:]       # titled by an option ('Stake'): a noun mid-sentence
+            return [("term", title)]
         return self.word(n)
 
     def word(self, n: str) -> Runs:
@@ -268,8 +272,10 @@ class Voice:
         return [self.stmt(st) for st in stmts]
 
 
-# a title read as a state rather than a thing: 「終了条件を満たした」, 「バトルに出ている」
-STATE_ENDINGS = ("る", "た", "い")
+STATE_ENDINGS = idioms.STATE_ENDINGS
+
+# a title that is a question takes no article: 'how many cards can win', not 'the how many cards can win'
+QUESTION = re.compile(r"(how|what|which|who|whose|when|where) ", re.I)
 
 
 def _flags(rules: S.RuleFile) -> set[str]:
@@ -318,9 +324,15 @@ def _what_zones_hold(v: Voice) -> dict[str, set[str]]:
         if c.home:
             holds.setdefault(c.home, set()).add(c.name)
     moves = []
+    # a piece chosen from a zone, or gone through in one, comes from there: `choose card from hand(p)`
+    taken = {p.name: _zone_named(v, p.low) for o in S.walk_rules(v.rules) if type(o).__name__ == "Option"
+             for p in o.params if p.high is None}
+    taken.update({n.var: _zone_named(v, n.coll) for n in S.walk_rules(v.rules) if isinstance(n, S.ForEach)})
     for st in S.walk_rules(v.rules):
         if isinstance(st, (S.Move, S.Draw)):
             src = _zone_named(v, st.zone if isinstance(st, S.Draw) else st.count if st.amount == "item" else st.source)
+            if src is None and st.amount == "item" and isinstance(st.count, S.Name):
+                src = taken.get(st.count.id)
             dst = _zone_named(v, st.dest)
             if src and dst:
                 moves.append((src, dst))
@@ -371,8 +383,27 @@ def _noun(v: Voice, e, scope: dict | None = None) -> tuple[str, str]:
     if isinstance(e, S.ListLit):
         if e.items and all(isinstance(i, S.Num) for i in e.items):
             return _NUMBER
+        column = _column_of(v, e.items)
+        if column is not None:
+            return column
         return _value_noun(v, e.items[0], scope) if e.items else _THING
     return _THING
+
+
+def _column_of(v: Voice, items) -> tuple[str, str] | None:
+    """The card attribute whose values a list names ('spade, heart, diamond, club' are suits), by its title."""
+    names = {i.id for i in items if isinstance(i, S.Name)}
+    if not items or len(names) != len(items):
+        return None
+    for c in v.components:
+        held: dict[str, set] = {}
+        for spec in c.cards:
+            for attr, value in spec.attrs:
+                held.setdefault(attr, set()).add(str(value))
+        for attr, values in held.items():
+            if names <= values and attr in v.titles:
+                return (v.titles[attr], v.titles[attr])
+    return None
 
 
 def _known(v: Voice, name: str, scope: dict | None):

@@ -148,12 +148,24 @@ def when(runs: Runs) -> Runs:
     return that(runs) + [("", "とき")] if plain(runs).endswith(("い", "る", "た")) else runs + [("", "のとき")]
 
 
+def bare(runs: Runs) -> Runs:
+    """An English noun phrase after 'the highest': 'the highest number of ...', not 'the highest
+    the number of ...' nor 'the highest its number'."""
+    for lead in ("its ", "the "):
+        if runs and runs[0][1].startswith(lead):
+            return ([(runs[0][0], runs[0][1][len(lead):])] if runs[0][1] != lead else []) + runs[1:]
+    return runs
+
+
 def possessive(lang: str, owner: Runs, title: Runs) -> Runs:
-    """'that team's cards'; in Japanese a title that already says whose (チームの手持ちカード) is
-    not said twice (そのチームのチームの手持ちカード)."""
+    """'that team's cards'; a title that already says whose (チームの手持ちカード, 'team's cards')
+    is not said twice (そのチームのチームの手持ちカード, 'the team concerned's team's cards')."""
     if lang != "ja":
+        if title and title[0][1].startswith("your "):
+            # a zone titled from its owner's side: "that player's tokens", not "that player's your tokens"
+            return owner + [("", "'s "), (title[0][0], title[0][1][len("your "):])] + title[1:]
         head, _, rest = plain(title).partition("'s ")
-        if rest and plain(owner).endswith(head):
+        if rest and (plain(owner).endswith(head) or " " not in head and head in plain(owner).split(" ")):
             return owner + [("", "'s "), (title[0][0] if title else "", rest)]
         return owner + [("", "'s ")] + title
     head, _, rest = plain(title).partition("の")
