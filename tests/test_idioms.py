@@ -482,3 +482,11 @@ def test_a_count_compared_with_none_says_whether_there_is_one(test, en, ja):
     loop = rules.of(S.Flow)[0].body[0]
     assert plain(Voice(rules, "en").stmt(loop).runs) == en
     assert plain(Voice(rules, "ja").stmt(loop).runs) == ja
+
+
+@pytest.mark.parametrize("name", ["bluff", "democracy", "byzantine", "dream-duels", "populus"])
+def test_an_owner_is_never_followed_by_the_titles_own_article(name):
+    """A zone or counter titled with its article or from its owner's side ("the card presented",
+    "your tokens") reads after an owner without it: "one member's card presented"."""
+    en = as_text(book.render("book", "html", rules_of(str(GAMES / f"{name}.rules")), "en"))
+    assert not re.findall(r"\w's (?:the|your) \w+", en)

@@ -161,9 +161,11 @@ def possessive(lang: str, owner: Runs, title: Runs) -> Runs:
     """'that team's cards'; a title that already says whose (チームの手持ちカード, 'team's cards')
     is not said twice (そのチームのチームの手持ちカード, 'the team concerned's team's cards')."""
     if lang != "ja":
-        if title and title[0][1].startswith("your "):
-            # a zone titled from its owner's side: "that player's tokens", not "that player's your tokens"
-            return owner + [("", "'s "), (title[0][0], title[0][1][len("your "):])] + title[1:]
+        for article in ("your ", "the "):
+            if title and title[0][1].startswith(article):
+                # a title from its owner's side, or with its article: "that player's tokens", not
+                # "that player's your tokens"; "that member's card presented", not "that member's the card"
+                return owner + [("", "'s "), (title[0][0], title[0][1][len(article):])] + title[1:]
         head, _, rest = plain(title).partition("'s ")
         if rest and (plain(owner).endswith(head) or " " not in head and head in plain(owner).split(" ")):
             return owner + [("", "'s "), (title[0][0] if title else "", rest)]
