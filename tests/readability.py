@@ -65,6 +65,7 @@ def undefined_terms(page: str) -> set[str]:
              for t in re.findall(rf"<{tag}\b[^>]*>(.*?)</{tag}>", page, flags=re.S)}
     named |= {shown(t) for t in re.findall(r'<div class="option"><p><b class="term">(.*?)</b>', page)}
     named |= {part for t in named for part in re.split(r"、|, ", t)}      # a glossary line for several values
+    named |= {t[len("your "):] for t in named if t.startswith("your ")}   # 'your tokens' read as 'that player's tokens'
     # a thing kept for each player or team is read as its owner's: 「そのチームの向き」 names 「チームの向き」
     # a title that says 「…がいる」 or 「…がある」 is read negated as 「…がいない」, its term the part before が
     return {t for t in used - named

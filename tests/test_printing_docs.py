@@ -41,7 +41,7 @@ def test_every_passage_quoted_as_printed_now_is_what_the_books_print(path):
 
 def test_a_stale_passage_is_found_and_cut_again():
     text = (DOCS / "printing" / "bluff.md").read_text(encoding="utf-8")
-    stale = text.replace("Move 5 from the box to that player's dice under your cup.",
+    stale = text.replace("Move 5 dice from the box to that player's dice under your cup.",
                          "Move dice per player at the start from box to p's dice under your cup.", 1)
     assert stale != text and printing_docs.rebuild(stale, "bluff") == text
     with pytest.raises(SystemExit, match="no part 'step-nowhere'"):

@@ -349,8 +349,10 @@ def read_set_state(v, who, name: str, holds: bool) -> Runs:
     title = v.title(name)
     if v.lang == "ja":
         return v.expr(who) + [("", "を「"), ("term", title), ("", "」" + ("にする。" if holds else "から外す。"))]
-    bare = title[len("still "):] if not holds and title.startswith("still ") else title
-    return v.expr(who) + [("", " is now " if holds else " is no longer "), ("term", bare), ("", ".")]
+    if not holds and title.startswith("still "):
+        # 'no longer in the game': the term's words without its 'still', no longer the term as titled
+        return v.expr(who) + [("", " is no longer " + title[len("still "):] + ".")]
+    return v.expr(who) + [("", " is now " if holds else " is no longer "), ("term", title), ("", ".")]
 
 
 _COUNT_EN = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
@@ -467,7 +469,7 @@ def chosen_value(st) -> tuple[S.Target, list] | None:
 
 def read_chosen_value(v, target, options) -> Runs:
     """'their throw: Rock, Scissors or Paper (counted as 1, 2 and 3)', 「手を選ぶ: グー、チョキ、パーのどれか(…)」."""
-    names = [[("term", title_of(o.texts, v.lang))] for o, _ in options]
+    names = [[("", title_of(o.texts, v.lang))] for o, _ in options]       # named here, where they are chosen
     numbers = [str(n) for _, n in options]
     if v.lang == "ja":
         return [("term", v.title(target.name)), ("", "を選ぶ: ")] + join(names, "、") + \
