@@ -451,7 +451,7 @@ def test_byzantines_book_has_none_of_the_stumbles_a_first_reader_reported():
     assert "and how many cards can win is at least 2" in en                             # a question takes no 'the'
     assert "the stake of the top of the governor" in en                                 # an option's title as a noun
     assert "every player's card played where it is a card that can win" in en
-    assert "the colour of the card concerned is the trump colour" in en                 # a chosen card played is a card
+    assert "the colour of that card is the trump colour" in en                          # a chosen card played is a card
     assert re.search(r"未決の点が\d+点ある", ja) and not re.search(r"\d+つある", ja)       # 11点, not 11つ
     for stumble in ("your tokens to", "'s your ", "is not nobody", "the highest the ", "the the ", "the how ", "item concerned's colour"):
         assert stumble not in en
@@ -490,3 +490,13 @@ def test_an_owner_is_never_followed_by_the_titles_own_article(name):
     "your tokens") reads after an owner without it: "one member's card presented"."""
     en = as_text(book.render("book", "html", rules_of(str(GAMES / f"{name}.rules")), "en"))
     assert not re.findall(r"\w's (?:the|your) \w+", en)
+
+
+@pytest.mark.parametrize("name", ["bluff", "democracy", "byzantine", "dream-duels", "populus"])
+def test_a_rules_parameter_is_that_player_never_the_player_concerned(name):
+    """A defined term or rule that takes a player (a card, a number) says 'that player',
+    「そのプレイヤー」, as a rulebook does: never 'the player concerned', 「対象のプレイヤー」."""
+    rules = rules_of(str(GAMES / f"{name}.rules"))
+    en = as_text(book.render("book", "html", rules, "en"))
+    ja = as_text(book.render("book", "html", rules, "ja"))
+    assert "concerned" not in en and "対象の" not in ja

@@ -122,7 +122,8 @@ class Voice:
         """Read `name` as 'that <noun>' (or 'the other <noun>') while reading what it binds."""
         if name in self.titles and not isinstance(self.kinds.get(name), (S.Rule, S.Trigger, S.Flow)):
             noun, role = (self.titles[name], self.titles[name]), "titled"
-        kin = ("param", "param alone") if role.startswith("param") else (role,)
+        # a rule's one parameter of its kind is 'that player': a loop's player inside it is the other
+        kin = ("param", "param alone") if role.startswith("param") else (role, "param alone") if role == "local" else (role,)
         ordinal = 1 + sum(1 for x in self.scope if x.noun == noun and x.runs is None and x.role in kin)
         with self._pushed([Local(name, noun, ordinal, subject, role=role)]):
             yield
@@ -191,8 +192,6 @@ class Voice:
             return [("", say(self.lang, "それ", "it"))]
         if x.role == "titled":
             return [("", "その"), ("term", ja)] if self.lang == "ja" else [("", "the "), ("term", en)]
-        if x.role == "param alone":
-            return [("", say(self.lang, "対象の" + ja, f"the {en} concerned"))]
         if x.role == "param" and x.ordinal <= 2:
             return [("", say(self.lang, ("一方の", "もう一方の")[x.ordinal - 1] + ja, ("one ", "the other ")[x.ordinal - 1] + en))]
         if x.ordinal == 1:
