@@ -451,9 +451,11 @@ def test_byzantines_book_has_none_of_the_stumbles_a_first_reader_reported():
     assert "and how many cards can win is at least 2" in en                             # a question takes no 'the'
     assert "the stake of the top of the governor" in en                                 # an option's title as a noun
     assert "every player's card played where it is a card that can win" in en
+    # the ranking said first, then where from
+    assert "The player holding the one with the highest number among every player's card played where" in en
     assert "the colour of that card is the trump colour" in en                          # a chosen card played is a card
     assert re.search(r"未決の点が\d+点ある", ja) and not re.search(r"\d+つある", ja)       # 11点, not 11つ
-    for stumble in ("your tokens to", "'s your ", "is not nobody", "the highest the ", "the the ", "the how ", "item concerned's colour"):
+    for stumble in ("your tokens to", "'s your ", "is not nobody", "the highest the ", "the the ", "the how ", "item concerned's colour", "the one of "):
         assert stumble not in en
 
 

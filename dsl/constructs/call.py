@@ -322,8 +322,8 @@ def read(v, e) -> Runs:
     ranked = idioms.ranking(v, e.args[0]) if e.fn == "first" and e.fn not in v.kinds else None
     if ranked is not None:
         one = args[0]
-        if v.lang == "en" and one and one[0][1].startswith("those of "):
-            one = [(one[0][0], "the one of " + one[0][1][len("those of "):])] + one[1:]
+        if v.lang == "en" and one and one[0][1].startswith("those "):
+            one = [(one[0][0], "the one " + one[0][1][len("those "):])] + one[1:]
         return one + [("", say(v.lang, f"({idioms.tie_order(v, ranked)})", f" ({idioms.tie_order(v, ranked)})"))]
     if e.fn in ("next_player", "previous_player") and e.fn not in v.kinds and v.eliminates:
         # those out of the game are skipped: 'the next player still in after the challenger'

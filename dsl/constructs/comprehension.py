@@ -142,7 +142,8 @@ def ranked(v, e, most: tuple[str, str]) -> Runs:
         key = v.expr(e.item)
     if v.lang == "ja":
         return coll + [("", "のうち、")] + (that(cond) + [("", "もので、")] if cond else []) + key + [("", f"が{most[0]}もの")]
-    return [("", "those of ")] + coll + ([("", " where ")] + cond if cond else []) + [("", f" with the {most[1]} ")] + bare(key)
+    # the ranking first, then where from: 'those with the highest number among the cards played where ...'
+    return [("", f"those with the {most[1]} ")] + bare(key) + [("", " among ")] + coll + ([("", " where ")] + cond if cond else [])
 
 
 # ---------------------------------------------------------------- analyses
