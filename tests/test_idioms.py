@@ -453,6 +453,7 @@ def test_byzantines_book_has_none_of_the_stumbles_a_first_reader_reported():
     assert "every player's card played where it is a card that can win" in en
     # the ranking said first, then where from
     assert "The player holding the one with the highest number among every player's card played where" in en
+    assert "the total of its points of each of that player's governors taken" in en     # a score is each player's
     assert "the colour of that card is the trump colour" in en                          # a chosen card played is a card
     assert re.search(r"未決の点が\d+点ある", ja) and not re.search(r"\d+つある", ja)       # 11点, not 11つ
     for stumble in ("your tokens to", "'s your ", "is not nobody", "the highest the ", "the the ", "the how ", "item concerned's colour", "the one of "):

@@ -504,6 +504,10 @@ def _param_nouns(v: Voice) -> dict[tuple[str, int], tuple[str, str]]:
         for c in S.children(node):
             visit(c, scope)
 
+    for d in v.rules.of(S.Score):     # the score is worked out for each player in turn
+        for part in d.parts:
+            if isinstance(v.kinds.get(part), Define) and v.kinds[part].params:
+                out[(part, 0)] = _PLAYER
     for _ in range(2):      # a rule's parameter can be passed on to another rule
         for d in v.rules.decls:
             params = getattr(d, "params", ()) if isinstance(d, (S.Rule, Define)) else ()
