@@ -461,11 +461,12 @@ def _simulate_batch(task) -> Summary:
 def _add_game(summary: Summary, game: Game, seed: int, i: int, agents, score, restriction, options) -> None:
     """Game `i` of a run, played and added. Random play is played again, the same game, in the
     rare case its actions are wanted (Summary.add), rather than recorded in every game."""
+    def game_i(record: bool) -> tuple:
+        return play(game, game_rng(seed, i), i, agents, score, restriction, options, record)
     if agents is not None:      # an agent may learn from the games it plays: each is played once
-        summary.add(*play(game, game_rng(seed, i), i, agents, score, restriction, options))
+        summary.add(*game_i(True))
         return
-    played, log = play(game, game_rng(seed, i), i, None, score, restriction, options, record=False)
-    summary.add(played, log, lambda: play(game, game_rng(seed, i), i, None, score, restriction, options)[0])
+    summary.add(*game_i(False), lambda: game_i(True)[0])
 
 
 def _spec(agent) -> str:

@@ -358,14 +358,20 @@ def read_set_state(v, who, name: str, holds: bool) -> Runs:
 _COUNT_EN = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 
 
-def state_count(v, e) -> tuple[S.Comprehension, str, str, int] | None:
-    """`count(p in players where X(p) = 1) > 1` with X a state: (the filter, X, the comparison, the number)."""
-    if not (isinstance(e, S.Binary) and e.op in (">", ">=", "=", "<", "<=") and isinstance(e.right, S.Num)
-            and isinstance(e.left, S.Call) and e.left.fn == "count" and "count" not in v.kinds and len(e.left.args) == 1):
+def _counted(v, e) -> S.Comprehension | None:
+    """`count(x in C where F) <op> n`: the filter counted, when the built-in count is compared with a number."""
+    if not (isinstance(e, S.Binary) and isinstance(e.right, S.Num) and isinstance(e.left, S.Call)
+            and e.left.fn == "count" and "count" not in v.kinds and len(e.left.args) == 1):
         return None
     c = e.left.args[0]
-    if not (isinstance(c, S.Comprehension) and c.item is None and isinstance(c.coll, S.Name)
-            and c.coll.id in ("players", "teams")):
+    return c if isinstance(c, S.Comprehension) and c.item is None else None
+
+
+def state_count(v, e) -> tuple[S.Comprehension, str, str, int] | None:
+    """`count(p in players where X(p) = 1) > 1` with X a state: (the filter, X, the comparison, the number)."""
+    c = _counted(v, e)
+    if c is None or e.op not in (">", ">=", "=", "<", "<=") or not (isinstance(c.coll, S.Name)
+                                                                   and c.coll.id in ("players", "teams")):
         return None
     state = in_state(v, c.cond)
     if state is None or not state[2] or not (isinstance(state[0], S.Name) and state[0].id == c.var):
@@ -402,14 +408,10 @@ def read_state_count(v, c, name: str, op: str, n: int) -> Runs:
 
 def any_of(v, e) -> tuple[S.Comprehension, bool] | None:
     """`count(x in C where F) > 0` (or `= 0`): whether any of C meets F, said without a number."""
-    if not (isinstance(e, S.Binary) and isinstance(e.right, S.Num) and isinstance(e.left, S.Call)
-            and e.left.fn == "count" and "count" not in v.kinds and len(e.left.args) == 1):
-        return None
-    c = e.left.args[0]
-    some = {(">", 0): True, ("!=", 0): True, (">=", 1): True, ("=", 0): False, ("<", 1): False}.get((e.op, e.right.value))
-    if some is None or not (isinstance(c, S.Comprehension) and c.item is None and c.cond is not None):
-        return None
-    return c, some
+    c = _counted(v, e)
+    some = None if c is None or c.cond is None else \
+        {(">", 0): True, ("!=", 0): True, (">=", 1): True, ("=", 0): False, ("<", 1): False}.get((e.op, e.right.value))
+    return None if some is None else (c, some)
 
 
 def read_any_of(v, c, some: bool) -> Runs:
