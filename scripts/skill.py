@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from dsl.agents import RandomAgent, parse_agent  # noqa: E402
 from dsl.agents.match import match, skill  # noqa: E402
 from dsl.analyses.batches import Pool  # noqa: E402
+from dsl.io_guard import write_atomic  # noqa: E402
 from dsl.cli.agents import format_match, format_skill  # noqa: E402
 from dsl.engine import Game  # noqa: E402
 from dsl.loader import load  # noqa: E402
@@ -48,13 +49,6 @@ PLAN = [
 MATCHES: list = []
 
 
-def _write(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
 def _timed(key, work):
     """Runs `work`, keeping how long it took and the load average before and after in timings.json."""
     load = os.getloadavg()[0]
@@ -69,7 +63,7 @@ def _timed(key, work):
     timings[key] = {"seconds": round(seconds), "load_before": round(load, 1),
                     "load_after": round(os.getloadavg()[0], 1), "workers": WORKERS,
                     "finished": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
-    _write(path, json.dumps(timings, indent=1, sort_keys=True) + "\n")
+    write_atomic(path, json.dumps(timings, indent=1, sort_keys=True) + "\n")
 
 
 def run(name, players, levels, games):
@@ -80,9 +74,9 @@ def run(name, players, levels, games):
     def work():
         with Pool(WORKERS) as pool:
             result = skill(game, [parse_agent(s) for s in levels.split(",")], RandomAgent(), games, SEED, pool=pool)
-        _write(base + ".json", json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+        write_atomic(base + ".json", json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
         text = format_skill(rules.game.name, result)
-        _write(base + ".txt", text + "\n")
+        write_atomic(base + ".txt", text + "\n")
         print(text, flush=True)
         print(flush=True)
     _timed(f"{name}-p{players}", work)
@@ -95,9 +89,9 @@ def run_match(name, players, a, b, games):
     def work():
         with Pool(WORKERS) as pool:
             result = match(Game(rules, players), parse_agent(a), parse_agent(b), games, SEED, pool=pool)
-        _write(base + ".json", json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+        write_atomic(base + ".json", json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
         text = format_match(rules.game.name, result)
-        _write(base + ".txt", text + "\n")
+        write_atomic(base + ".txt", text + "\n")
         print(text, flush=True)
         print(flush=True)
     _timed(os.path.basename(base), work)
@@ -151,7 +145,7 @@ def table():
                         f"{r['ci95'][1]:.0%}] | {r['advantage']:+.2f} [{r['advantage_ci95'][0]:+.2f}, "
                         f"{r['advantage_ci95'][1]:+.2f}] | {r['wins']} / {r['draws']} / {r['losses']} / "
                         f"{r['dead_end_games']} |")
-    _write(os.path.join(OUT, "README.md"), "\n".join(rows) + "\n")
+    write_atomic(os.path.join(OUT, "README.md"), "\n".join(rows) + "\n")
 
 
 def _took(timing) -> str:

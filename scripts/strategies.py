@@ -17,6 +17,7 @@ from dsl.agents.strategy import rules_with_strategies  # noqa: E402
 from dsl.agents.strategy_table import side_by_side  # noqa: E402
 from dsl.cli.strategies import _readings, format_side_by_side  # noqa: E402
 from dsl.engine import Game  # noqa: E402
+from dsl.io_guard import write_atomic  # noqa: E402
 from dsl.loader import load  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
@@ -25,13 +26,6 @@ SEED = 1
 # game, players, games a pairing (the slow games fewer: a Democracy game is ~160 decisions)
 PLAN = [("tictactoe", 2, 200), ("bluff", 2, 200), ("byzantine", 4, 100), ("democracy", 4, 40),
         ("dream-duels", 4, 40), ("populus", 3, 20)]
-
-
-def _write(path, text):
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
 
 
 def main(names):
@@ -44,9 +38,9 @@ def main(names):
         result = side_by_side(game, games, SEED)
         result["readings"] = {lang: _readings(rules_with_strategies(game), lang) for lang in ("en", "ja")}
         base = os.path.join(OUT, f"{name}-p{players}")
-        _write(base + ".json", json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
-        _write(base + ".txt", format_side_by_side(rules.game, result, "en") + "\n")
-        _write(base + ".ja.txt", format_side_by_side(rules.game, result, "ja") + "\n")
+        write_atomic(base + ".json", json.dumps(result, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+        write_atomic(base + ".txt", format_side_by_side(rules.game, result, "en") + "\n")
+        write_atomic(base + ".ja.txt", format_side_by_side(rules.game, result, "ja") + "\n")
         print(f"wrote {base}.txt", flush=True)
 
 

@@ -133,8 +133,3 @@ def ready(agents, game) -> None:
         for a in (agent, getattr(agent, "rollout", None)):
             if isinstance(a, StrategyAgent):
                 policy(game, a.strategy)
-
-
-def strategy_names(game) -> list:
-    """The declared strategies' names, in the order they are written."""
-    return list(declared(game))

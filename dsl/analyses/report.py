@@ -115,13 +115,12 @@ def _printed(game: Game, narrator, marks: dict, label: str) -> str:
 def _starts_together(game: Game) -> bool:
     """Whether the first decision is one every seat takes at once (a vote everyone casts together): then no
     player acts first, and a first player's figure does not apply."""
+    from ..agents.infoset import simultaneous_pause
     from ..engine import CHANCE
-    from ..engine.program import Choice
     s = game.new_initial_state()
     while not s.is_terminal() and game.is_chance(s):
         game.apply(s, 0, CHANCE, validate=False)
-    pause = game.pauses.get(s.ip)
-    return type(pause) is Choice and pause.simultaneous
+    return simultaneous_pause(game, s) is not None
 
 
 def _skill(game: Game, skill: tuple, seed: int, progress, pool) -> dict:
@@ -143,8 +142,8 @@ def _strategies(rules, player_counts: list, games: int, seed: int, progress, poo
 
 def strategy_pairings(rules, player_counts: list) -> int:
     """How many matches the strategies section plays, for the progress bar."""
-    from ..agents.strategy import declared
-    return sum(len(declared(compiled(rules, n))) ** 2 for n in player_counts)
+    from ..agents.strategy_table import pairings
+    return sum(pairings(compiled(rules, n)) for n in player_counts)
 
 
 def _label(c, lang: str = "en") -> str:
