@@ -15,7 +15,7 @@ function, entered at the pause where setup leaves every game: at each decision o
 outcome it draws what random play (analyses/simulate.py) would draw through `decision` and
 `apply`, and carries on in place instead of returning to the play loop. Choices and chance
 outcomes give their builders for it: the common shapes (one actor's decision, a card from each
-player's hand at once, a roll) are written in place by their constructs (choose.py, roll.py),
+player's hand at once, a roll) are written in place (choice_playout.py, roll.py),
 each mirroring the machine method it stands for; the rest call those methods.
 
 An error keeps its place: the code sets `at` to the instruction it stands for before each

@@ -195,7 +195,7 @@ class Moves:
     def enumerate(self, s, choice) -> list:
         """The moves of `choice`, in order. The local slots are scratch while listing, left as
         it leaves them: every caller puts them back (Machine.choice_moves, the play-out's own
-        listing in choose.py), which is why a generated lister may skip writes nothing reads."""
+        listing in choice_playout.py), which is why a generated lister may skip writes nothing reads."""
         moves = []
         L = s.loc_slots
         for name, avail, params, rest, bounds, label, opt, cov in choice.options:

@@ -155,7 +155,7 @@ _chooser = operator.itemgetter(0)      # a player or a team: a number
 
 def _watched(watch, s, seat, moves, move) -> None:
     """`watch(s, seat, moves, move)`, its error carried out as WatcherFailed (the generated
-    play-out does the same in place: choose._shown)."""
+    play-out does the same in place: choice_playout._shown)."""
     try:
         watch(s, seat, moves, move)
     except CARRIED as err:
