@@ -3,7 +3,8 @@ whole game (engine/fused.py), each piece mirroring the machine method it stands 
 (Machine.counted_choice, Moves.drawn_move, RandomPlay.deciding and drawn_together), so that a
 play-out draws what the play loop would draw, in the same order, and shows a watcher the same.
 
-May import: engine values, errors, program parts and generated code.
+May import: the language's limits, engine values, errors and generated code (a leaf, so the choice
+construct can use it).
 """
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from .values import Team
 
 
 def no_actor(choice) -> RuleError:
+    """What ends the game where the one who should choose is nobody or out: the pause
+    instruction raises it, and the play-out in its place."""
     return RuleError("no actor", "the player who should choose here is nobody, or is out", choice.span)
 
 
