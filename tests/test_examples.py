@@ -71,7 +71,7 @@ def test_the_pieces_a_trick_took_are_named_as_they_lay_before():
     rules = rules_of(str(GAMES / "byzantine.rules"))
     m = examples.moments(rules)["settle_trick"]
     lines = _lines(examples.example_item(Voice(rules, "en"), rules, "settle_trick"))
-    played = [line for line in lines["Pieces (before → after)"] if "'s card played: 1 → 0 (" in line]
+    played = [line for line in lines["How many each place holds (before → after)"] if "'s card played: 1 → 0 (" in line]
     assert len(played) == m.players == 3
     names = examples._Table(m.before.game, "en")
     for line in played:
@@ -103,9 +103,9 @@ def test_the_same_book_twice_is_the_same_bytes_and_holds_the_example_under_its_r
     assert first == again
     assert first.index('id="rule-resolve_challenge"') < first.index('id="example-resolve_challenge"') \
         < first.index('id="rule-lose"')
-    assert "実際のプレイから: 3人、シード1の対局" in as_text(first)
+    assert "実際のプレイから: 3人の対局 第1局" in as_text(first)
     typ = book.render("book", "typ", rules, "en")
-    assert typ.count("#worked[") == 1 and "the game of seed 1, decision 7" in typ
+    assert typ.count("#worked[") == 1 and "game no. 1, decision 7" in typ
 
 
 def test_a_game_without_settling_rules_prints_no_example():

@@ -13,7 +13,8 @@ from dsl.language import syntax as S
 from dsl.language.diagnostics import RuleFileError
 from dsl.loader import load
 from dsl.variants import diff as diff_mod
-from dsl.variants.overlay import blocks_of, same_statement
+from dsl.language.syntax import same as same_statement
+from dsl.variants.overlay import blocks_of
 
 from _util import GAMES, ROOT
 from test_variants import variant, write

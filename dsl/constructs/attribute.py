@@ -12,7 +12,8 @@ from ..language.kinds import ANY, BOOL, COLL, FAMILY, NUM, PIECE, PLAYER, TEAM, 
 from ..language.kinds import a as a_kind
 from ..language import syntax as S
 from ..language.syntax import Expr
-from ..printing.runs import Runs
+from ..printing.runs import Runs, say
+from ..printing.runs import plain as plain_text
 from .registry import nothing, register
 
 
@@ -120,8 +121,13 @@ def generate(src, e, env):
 def read(v, e) -> Runs:
     if v.subject(e.obj):
         return v.attribute(e.name) if v.lang == "ja" else [("", "its ")] + v.attribute(e.name)
-    return v.expr(e.obj) + [("", "の")] + v.attribute(e.name) if v.lang == "ja" else \
-        [("", "the ")] + v.attribute(e.name) + [("", " of ")] + v.expr(e.obj)
+    obj, name = v.expr(e.obj), v.attribute(e.name)
+    # a title that already names its owner is not said twice: 「そのマスの番号」, 'the number of that space'
+    x = v.local(e.obj.id) if isinstance(e.obj, S.Name) else None
+    head = say(v.lang, x.noun[0] + "の", x.noun[1] + " ") if x is not None else None
+    if head and len(name) == 1 and name[0][1].startswith(head) and plain_text(obj).endswith(head[:-1]):
+        name = [(name[0][0], name[0][1][len(head):])]
+    return obj + [("", "の")] + name if v.lang == "ja" else [("", "the ")] + name + [("", " of ")] + obj
 
 
 register(Attr, "expression", grammar=GRAMMAR, check=check, compile=compile, generate=generate, read=read, order=nothing, sources=nothing)

@@ -205,6 +205,19 @@ def _grouped(x: S.Expr, runs: Runs, op: str) -> Runs:
     return runs
 
 
+_LEVEL = {"+": 1, "-": 1, "*": 2, "//": 2, "%": 2}
+
+
+def _bracketed(x: S.Expr, runs: Runs, op: str, right: bool) -> Runs:
+    """`2 * (a - b)` keeps its brackets, as does a number chosen by a condition inside a sum: a
+    reader works the formula out as printed."""
+    inner = _LEVEL.get(x.op) if isinstance(x, Binary) else None
+    if isinstance(x, S.IfExpr) or inner is not None and (
+            inner < _LEVEL[op] or right and op in ("-", "//", "%") and inner == _LEVEL[op]):
+        return [("", "(")] + runs + [("", ")")]
+    return runs
+
+
 def _mark(v, e) -> Runs | None:
     """`ending = 1` where `ending` is a mark (prose._flags): the state itself, 'the end is triggered'."""
     if e.op not in ("=", "!=") or not (isinstance(e.left, S.Name) and e.left.id in v.flags
@@ -229,6 +242,9 @@ def read(v, e) -> Runs:
     found = idioms.any_of(v, e)
     if found is not None:
         return idioms.read_any_of(v, *found)
+    kind = idioms.of_kind(v, e)
+    if kind is not None:
+        return idioms.read_of_kind(v, *kind)
     raise_ = idioms.raised(e)
     if raise_ is not None:
         return idioms.read_raise(v, *raise_)
@@ -244,6 +260,8 @@ def read(v, e) -> Runs:
         template = "{a}が" + (("いない" if someone else "ない") if e.op == "=" else ("いる" if someone else "ある"))
         if v.lang == "en":
             template = "{a} is " + ("" if e.op == "=" else "not ") + ("nobody" if someone else "none")
+    if e.op in _LEVEL:
+        a, b = _bracketed(e.left, a, e.op, False), _bracketed(e.right, b, e.op, True)
     if e.op in ("and", "or"):
         a = _grouped(e.left, a, e.op)
         b = _grouped(e.right, b, e.op)

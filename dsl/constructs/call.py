@@ -15,7 +15,7 @@ from ..language.building import span
 from ..language.constants import COMPARISONS
 from ..language.kinds import ANY, BOOL, COLL, NUM, PIECE, PLAYER, TEAM, WHO, ZONE, element_kind
 from ..language.syntax import Expr
-from ..printing import idioms
+from ..printing import idioms, places
 from ..printing.runs import Runs, fill, join, possessive, say
 from ..printing.runs import plain as plain_text
 from . import board, comprehension
@@ -307,6 +307,10 @@ def read(v, e) -> Runs:
             n = plain_text(args[0])
             most = (f"{n}番目に大きい", f"{_nth(n)} highest")
         return comprehension.ranked(v, e.args[-1], most)
+    if e.fn == "all" and e.fn not in v.kinds and isinstance(e.args[0], S.Name) and places.every_place(v, e.args[0].id):
+        return places.every_place(v, e.args[0].id)          # 'on every space'
+    if e.fn == "holder" and e.fn not in v.kinds and places.read_holder(v, e.args[0], args[0]):
+        return places.read_holder(v, e.args[0], args[0])               # 'the place that piece is in'
     if e.fn == "all" and isinstance(e.args[0], S.Name) and isinstance(v.kinds.get(e.args[0].id), S.Board):
         return say(v.lang, args[0] + [("", "の上のもの")], [("", "what lies on ")] + args[0])
     if e.fn == "first" and e.fn not in v.kinds and isinstance(e.args[0], S.Name) and e.args[0].id in v.singles:
@@ -329,6 +333,15 @@ def read(v, e) -> Runs:
         # those out of the game are skipped: 'the next player still in after the challenger'
         return say(v.lang, args[0] + [("", "の" + ("次" if e.fn == "next_player" else "前") + "の、まだ残っているプレイヤー")],
                    [("", ("the next" if e.fn == "next_player" else "the previous") + " player still in after ")] + args[0])
+    if e.fn in ("min", "max") and e.fn not in v.kinds and len(args) > 1:
+        # 'the smaller of that player's food and 3', 「フードと3の小さい方」: every value said
+        two = len(args) == 2
+        ja = ("小さい方" if e.fn == "min" else "大きい方") if two else ("最も小さいもの" if e.fn == "min" else "最も大きいもの")
+        en = ("the smaller of " if e.fn == "min" else "the larger of ") if two else \
+            ("the smallest of " if e.fn == "min" else "the largest of ")
+        if v.lang == "ja":
+            return join(args, "と" if two else "、") + [("", "の" + ja if two else "のうち" + ja)]
+        return [("", en)] + join(args[:-1], ", ") + [("", " and ")] + args[-1]
     if e.fn in BUILTINS and e.fn not in v.kinds:
         b = BUILTINS[e.fn]
         template = board.say_geometry(v, e, say(v.lang, b.ja, b.en))
@@ -346,12 +359,14 @@ def read(v, e) -> Runs:
         return args[0] + [("", "の")] + v.name(e.fn) if v.lang == "ja" else v.name(e.fn) + [("", " of ")] + args[0]
     if isinstance(decl, (S.Zone, S.Counter)) and len(args) == 1 and v.subject(e.args[0]):
         return v.name(e.fn, article=False)          # 'the player with the highest tribe points'
+    if isinstance(decl, S.Zone) and len(args) == 1 and places.owned_place(v, e.fn, args[0]):
+        return places.owned_place(v, e.fn, args[0])         # 'on that space', not "that space's on a space"
     if isinstance(decl, (S.Zone, S.Counter)) and len(args) == 1:
         # a player's own zone or counter
         return possessive(v.lang, args[0], v.name(e.fn, article=False))
     if isinstance(decl, S.Define) and len(args) == 1:
         title = v.name(e.fn, article=False)
-        if _is_condition(decl.expr):
+        if _is_condition(decl.expr, v.kinds):
             # a named condition reads as what it says of its argument: 「そのカードがジョーカー」
             if v.lang == "ja":
                 # 「そのカードがジョーカー」; 「そのメンバーはライフがある」 where the title has its own が
@@ -370,13 +385,15 @@ def _nth(n: str) -> str:
     return {"1": "", "2": "second", "3": "third"}.get(n, n + "th")
 
 
-def _is_condition(x) -> bool:
+def _is_condition(x, kinds, seen=()) -> bool:
     if isinstance(x, S.Binary):
         return x.op in COMPARISONS or x.op in ("and", "or")
     if isinstance(x, S.Unary):
         return x.op == "not"
     if isinstance(x, S.IfExpr):         # 'if trumps were played then a trump else the colour led'
-        return _is_condition(x.then) and _is_condition(x.other)
+        return _is_condition(x.then, kinds, seen) and _is_condition(x.other, kinds, seen)
+    if isinstance(x, S.Call) and isinstance(kinds.get(x.fn), S.Define) and x.fn not in seen:
+        return _is_condition(kinds[x.fn].expr, kinds, (*seen, x.fn))     # a named condition of a named condition
     if isinstance(x, S.Call):
         b = BUILTINS.get(x.fn)
         return b is not None and b.returns == BOOL

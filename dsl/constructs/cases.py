@@ -1,5 +1,5 @@
-"""`cases NAME: when C: ...`: exactly one case must apply; when none does, play ends in a
-'no case applies' dead end named after the cases.
+"""`cases NAME: when C: ...`: the first case that applies is followed; when none does, play ends
+in a 'no case applies' dead end named after the cases.
 
 May import: the syntax base classes and the leaf helpers of the language, engine and printing.
 """
@@ -95,7 +95,9 @@ def read(v, st) -> Item:
         with v.only(idioms.only_one(c.cond)):
             body = v.body(c.body)
         kids.append(Item("branch", head, listed + body, notes_of(c.texts, v.lang), span=c.span))
-    return Item("sentence", [("", say(v.lang, "次のうち当てはまる場合に従う。", "Follow the case that applies:"))],
+    # play takes the first case that holds: where two hold at once, the one above wins
+    return Item("sentence", [("", say(v.lang, "上から順に見て、最初に当てはまる場合だけに従う。",
+                                      "Follow only the first case that applies, from the top:"))],
                 kids, span=st.span)
 
 

@@ -262,6 +262,8 @@ def _read_param(v, p, noun, ordinal: int) -> Runs:
     ja, en = noun
     ja = ja if ordinal == 1 else "もう一つの" + ja
     en = (("an " if en[:1] in "aeiou" else "a ") if ordinal == 1 else "another ") + en
+    if p.high is None and isinstance(p.low, S.Name) and isinstance(v.kinds.get(p.low.id), S.Component):
+        return [("", say(v.lang, ja, en))]          # any of the component's pieces: 'a space', not 'a space from space'
     if p.high is None:
         return say(v.lang, v.expr(p.low) + [("", "から" + ja)], [("", en + " from ")] + v.expr(p.low))
     lo, hi = v.expr(p.low), v.expr(p.high)
@@ -302,11 +304,14 @@ def option_head(v, o: Option, single: bool, heads=None) -> Runs:
     if heads is None:
         return _with_params(v, o, lambda hs: option_head(v, o, single, hs))
     params = join(heads, say(v.lang, "と", " and "))
+    picks = idioms.distinct_picks(o)
+    if picks:
+        params = idioms.read_distinct_picks(v, o, picks, _param_noun(v, o.params[0]))
     head: Runs = [] if single else _option_name(v, o)
     if params:
         head += say(v.lang, ([("", ": ")] if head else []) + params + [("", "を選ぶ")],
                     ([("", ": choose ")] if head else [("", "Choose ")]) + params)
-    if o.where is not None:
+    if o.where is not None and not picks:
         where, listed = condition(v, o.where)
         head += say(v.lang, [("", "(ただし、")] + where + [("", "を満たすもの)" if listed else ")")],
                     [("", ", where ")] + where + [("", " hold" if listed else "")])

@@ -121,15 +121,23 @@ def read(v, st) -> Item:
                         worked, span=st.span) if v.lang == "ja" else \
                 Item("sentence", [("", "“")] + name + [("", "”: ")] + inner.runs, worked, span=st.span)
         if len(args) == 1 and v.is_someone(st.args[0]):
-            # who carries it out, as a sentence says it: 'the player holding the highest trump carries out …'
-            return sentence(v, st, args[0] + [("", "が「")] + name + [("", "」を行う。")],
-                            args[0] + [("", " carries out “")] + name + [("", "”.")])
+            # who carries it out, as a sentence says it: 'the player holding the highest trump carries out …';
+            # a rule that does something only when its condition holds says so, lest 「チームの敗北」を
+            # 行う read as the team being defeated
+            only = _only_if(rule)
+            return sentence(v, st, args[0] + [("", "が「")] + name + [("", "」を行う" + ("(条件を満たすときだけ)" if only else "") + "。")],
+                            args[0] + [("", " carries out “")] + name + [("", "”" + (" (only when its condition holds)" if only else "") + ".")])
         given = [] if not args else say(v.lang, [("", "(")] + join(args, "、") + [("", "について)")],
                     [("", " for ")] + join(args, " and "))
         return sentence(v, st, [("", "「")] + name + [("", "」")] + given + [("", "を行う。")],
                          [("", "Carry out “")] + name + [("", "”")] + given + [("", ".")])
     return sentence(v, st, [("", "「")] + name + [("", "」を行う。")],
                      [("", "Carry out “")] + name + [("", "”.")])
+
+
+def _only_if(rule: S.Rule) -> bool:
+    """A rule whose whole body is one `if` with no `else`: carrying it out may do nothing."""
+    return len(rule.body) == 1 and type(rule.body[0]).__name__ == "If" and rule.body[0].otherwise is None
 
 
 # ---------------------------------------------------------------- narration

@@ -10,7 +10,7 @@ May import: nothing from dsl at module level (the node classes are looked up laz
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Optional
 
 
@@ -100,6 +100,19 @@ def walk(node: Node):
     yield node
     for c in children(node):
         yield from walk(c)
+
+
+def same(a, b) -> bool:
+    """Whether two parts of rules say the same, wherever each is written (spans aside)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, Span):
+        return True
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(map(same, a, b))
+    if is_dataclass(a):
+        return all(same(getattr(a, f.name), getattr(b, f.name)) for f in fields(a))
+    return a == b
 
 
 def walk_rules(rules: "RuleFile"):

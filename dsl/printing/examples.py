@@ -320,11 +320,14 @@ def _zone_counts(game: Game, n: Narrator, m: Moment, lang: str) -> list[str]:
     out = []
     for z in names:
         if z in index:
-            held = m.before.zones[index[z]]
-            a, b = len(held), len(m.after.zones[index[z]])
-            # a few cards or dice are worth naming: what the rule weighed (the cards of a trick)
-            shown = n.shown(held, [m.before.face[p] for p in held]) if 0 < a <= NAMED and _named(game, held) else ""
-            out.append(f"{n.zone(z)}: {a} → {b}" + (n.say(f"({shown})", f" ({shown})") if shown else ""))
+            held, now = m.before.zones[index[z]], m.after.zones[index[z]]
+            # a few cards or dice are worth naming: what the rule weighed (the cards of a trick), and
+            # what is there after where a card left and another came
+            shown = n.shown(held, [m.before.face[p] for p in held]) if 0 < len(held) <= NAMED and _named(game, held) else ""
+            came = [p for p in now if p not in held]
+            if shown and came and len(now) <= NAMED and _named(game, now):
+                shown = n.say(f"前: {shown} / 後: ", f"before: {shown}; after: ") + n.shown(now, [m.after.face[p] for p in now])
+            out.append(f"{n.zone(z)}: {len(held)} → {len(now)}" + (n.say(f"({shown})", f" ({shown})") if shown else ""))
     return out
 
 
@@ -376,8 +379,9 @@ def example_item(v, rules: S.RuleFile, rule_name: str) -> Optional[Item]:
     game = m.before.game
     n = _Table(game, v.lang)
     lang = v.lang
-    head = say(lang, f"実際のプレイから: {m.players}人、シード{m.seed}の対局、{m.decision}手目",
-               f"From real play: {m.players} players, the game of seed {m.seed}, decision {m.decision}")
+    # the game's number is its seed, so `playtest play --seed` replays it; a reader needs no more than a number
+    head = say(lang, f"実際のプレイから: {m.players}人の対局 第{m.seed}局、{m.decision}手目",
+               f"From real play: {m.players} players, game no. {m.seed}, decision {m.decision}")
     lines: list[Item] = []
 
     def part(label: tuple[str, str], items) -> None:
@@ -394,7 +398,7 @@ def example_item(v, rules: S.RuleFile, rule_name: str) -> Optional[Item]:
     if m.case is not None:
         part(("当てはまる場合", "The case that holds"), [_case_text(m.case, lang) or _case_reading(v, game, n, m)])
     part(("結果", "What follows"), _told(n, _sourced(game, m.before, m.effects), kept))
-    part(("駒の数(前 → 後)", "Pieces (before → after)"), _zone_counts(game, n, m, lang))
+    part(("置き場ごとの数(前 → 後)", "How many each place holds (before → after)"), _zone_counts(game, n, m, lang))
     return Item("example", [("", head)], lines, name=rule_name)
 
 

@@ -110,7 +110,7 @@ def board_figure(v, game: Game, state, board: S.Board) -> Item:
     en = (f"The {title}: {w} × {h} spaces, each named by its column (1 to {w}, left to right) and row "
           f"(1 to {h}, top to bottom). The {len(near)} lightly shaded spaces touch the dark one ({cx}, {cy})")
     if any(state.zones[z] for z in spaces):
-        ja += "。数字はセットアップで置かれる駒の数"
+        ja += "。数字はセットアップで置かれるコマの数"
         en += "; a number is how many pieces setup puts there"
     return figure(f"board-{board.name}", _svg(PAD * 2 + w * CELL + 56, PAD * 2 + h * CELL, body),
                   [("", say(v.lang, ja + "。", en + "."))])
@@ -155,8 +155,8 @@ def setup_figure(v, game: Game, state) -> Optional[Item]:
                     body.append(_text(x + 12, y + 20 + BOX_LINE * (j + 1), what, 11, INK, "start"))
             y += tall + 10
         y += 6
-    caption = say(v.lang, f"準備が終わったとき({game.n}人、シード1の対局): 駒のある置き場と、その中身。",
-                  f"When setup is done ({game.n} players, the game of seed 1): every place that holds pieces, "
+    caption = say(v.lang, f"準備が終わったとき({game.n}人の対局 第1局): 何かが置かれている置き場と、その中身。",
+                  f"When setup is done ({game.n} players, game no. 1): every place that holds something, "
                   "and what it holds.")
     return figure("setup", _svg(4 + COLS * (BOX_W + 12), y, body), [("", caption)])
 

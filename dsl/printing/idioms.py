@@ -12,7 +12,9 @@ set writes them (no game's words here: each phrase is filled with the rule set's
 - a ranking of what a filter has already made equal (`highest(X(q) for q in C where X(q) = 1)`): the
   filtered collection itself;
 - options that each only set the same value to a number of their own: a choice of that value, named
-  by the options' titles (Rock, Scissors or Paper).
+  by the options' titles (Rock, Scissors or Paper);
+- a piece of a kind: `x.kind = "worker"` is "that piece is a worker";
+- pieces chosen in order only to make each set one choice (`a < b and b < c`): "3 different cards".
 
 May import: the syntax and runs.py only (a leaf, as blocks.py is: the constructs' readings use it).
 """
@@ -251,18 +253,19 @@ def where_set(v) -> dict[str, list[str]]:
     in book order: what players keep track of is said by when it changes, not by its start value."""
     out: dict[str, list[str]] = {}
 
-    def visit(node, place: str | None) -> None:
-        titled = isinstance(node, S.Block) and node.kind in ("step", "phase") or isinstance(node, (S.Rule, S.Trigger)) \
-            or type(node).__name__ == "Option"
-        if titled and node.name in v.titles:
-            place = v.titles[node.name]
+    def visit(node, place: str | None, printed_options: bool = False) -> None:
+        if isinstance(node, S.Block) and node.kind in ("step", "phase") or isinstance(node, (S.Rule, S.Trigger)):
+            place = v.titles.get(node.name, place)
+        elif type(node).__name__ == "Option" and printed_options:
+            # an option by its own title, where the book prints it: one of several, not a lone choice
+            place = title_of(node.texts, v.lang) or place
         if isinstance(node, S.Assign) and place:
             places = out.setdefault(node.target.name, [])
             if place not in places:
                 places.append(place)
         for c in S.children(node):
             if isinstance(c, S.Node):
-                visit(c, place)
+                visit(c, place, isinstance(node, S.Choose) and len(node.options) > 1)
 
     for d in v.rules.decls:
         if isinstance(d, (S.Flow, S.Rule, S.Trigger)):
@@ -479,3 +482,44 @@ def read_chosen_value(v, target, options) -> Runs:
     listed = join(names[:-1], ", ") + [("", " or ")] + names[-1]
     return [("", "their "), ("term", v.title(target.name)), ("", ": ")] + listed + \
         [("", " (counted as " + ", ".join(numbers[:-1]) + " and " + numbers[-1] + ")")]
+
+
+def of_kind(v, e) -> tuple[S.Expr, str, bool] | None:
+    """`x.kind = "worker"`, where a component is named: (x, the component, whether it is one)."""
+    if isinstance(e, S.Binary) and e.op in ("=", "!=") and isinstance(e.left, S.Attr) and e.left.name == "kind" \
+            and type(e.right).__name__ == "Str" and isinstance(v.kinds.get(e.right.value), S.Component) \
+            and e.right.value in v.titles:
+        return e.left.obj, e.right.value, e.op == "="
+    return None
+
+
+def read_of_kind(v, piece, component: str, holds: bool) -> Runs:
+    """'that piece is a worker', 「そのコマがワーカーポーン」; of a filter's item, 「種類がワーカーポーン」."""
+    title = v.titles[component]
+    if v.lang == "ja":
+        said = [("term", title)] + ([] if holds else [("", "ではない")])
+        return ([("", "種類が")] if v.subject(piece) else v.expr(piece) + [("", "が")]) + said
+    article = "an " if title[:1] in "aeiou" else "a "
+    return v.expr(piece) + [("", (" is " if holds else " is not ") + article), ("term", title)]
+
+
+def distinct_picks(o) -> int | None:
+    """`a from Z, b from Z, c from Z where a < b and b < c`: n different pieces of Z, the order only
+    there so that each set is one choice (`a != b` is not one: there the two play different parts)."""
+    ps = o.params
+    if len(ps) < 2 or o.where is None or any(p.high is not None for p in ps) \
+            or not all(S.same(p.low, ps[0].low) for p in ps):
+        return None
+    names = [p.name for p in ps]
+    said = [(c.op, c.left.id, c.right.id) if isinstance(c, S.Binary) and isinstance(c.left, S.Name)
+            and isinstance(c.right, S.Name) else None for c in _parts(o.where, "and")]
+    pairs = list(zip(names, names[1:]))
+    return len(ps) if said in ([("<", a, b) for a, b in pairs], [(">", a, b) for a, b in pairs]) else None
+
+
+def read_distinct_picks(v, o, n: int, noun: tuple[str, str]) -> Runs:
+    """'3 different grace cards from your grace cards drawn', 「自分の引いた恩寵カードから恩寵カード3枚」."""
+    coll = v.expr(o.params[0].low)
+    if v.lang == "ja":
+        return coll + [("", f"から{noun[0]}{n}{v.counter(o.params[0].low)}")]
+    return [("", f"{n} different {noun[1]}s from ")] + coll

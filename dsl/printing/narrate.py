@@ -11,6 +11,8 @@ from __future__ import annotations
 from ..constructs.registry import events
 from ..engine import Game
 from ..language import syntax as S
+from . import places
+from .runs import plain
 
 
 class Narrator:
@@ -107,10 +109,20 @@ class Narrator:
             if shown.startswith(self.say(ja + "の", en + "'s ")):
                 shown = shown[len(self.say(ja + "の", en + "'s ")):]
             return self.say(f"{whose}の{shown}", f"{whose}'s {shown}")
+        if decl is not None and decl.per not in (None, "player", "team") and key[1:].isdigit():
+            return self._place(base, int(key[1:]), shown)
         x, _, y = key.partition(",")
         if any(b.name == base for b in self.game.rules.of(S.Board)) and x.isdigit() and y.isdigit():
             return self.say(f"{shown}の{x}列目・{y}行目のマス", f"the {shown} at column {x}, row {y}")
         return f"{shown}({rest}"
+
+    def _place(self, zone: str, i: int, shown: str) -> str:
+        """The zone kept for one piece, by that piece's values: 「マス(小さい数字4、大きい数字5、マスの番号4)の上」."""
+        attrs = [f"{self.titles.get(a, a)}{self.say('', ' ')}{value}" for a, value in self.game.piece_attrs[i].items()]
+        named = self.titles.get(self.game.kind_of[i], self.game.kind_of[i]) + (
+            self.say("(", " (") + self.say("、", ", ").join(attrs) + ")" if attrs else "")
+        placed = places.owned_place(self.voice, zone, [("", self.say("", "the ") + named)])
+        return plain(placed) if placed is not None else self.say(f"{named}の{shown}", f"{named}'s {shown}")
 
     def tell(self, events: list) -> list[str]:
         return [self.event(e) for e in events]

@@ -19,7 +19,7 @@ from ..constructs.question import open_question
 from ..constructs.rule import rule_item
 from ..constructs.trigger import trigger_item, whenever
 from ..language import syntax as S
-from . import idioms
+from . import idioms, places
 from .runs import ARTICLE, UNDECIDED, Item, Runs, capital, notes_of, plain, say, tidy, title_of
 
 __all__ = ["UNDECIDED", "Item", "Runs", "Voice", "choice_summary", "describe", "notes_of", "open_question",
@@ -28,7 +28,7 @@ __all__ = ["UNDECIDED", "Item", "Runs", "Voice", "choice_summary", "describe", "
 
 # What a local name stands for, when nothing titles it: the thing its collection holds.
 _PLAYER, _TEAM, _MEMBER = ("プレイヤー", "player"), ("チーム", "team"), ("メンバー", "member")
-_NUMBER, _THING, _SPACE = ("数", "number"), ("もの", "item"), ("マス", "space")
+_NUMBER, _THING, _SPACE, _PIECE = ("数", "number"), ("もの", "item"), ("マス", "space"), ("コマ", "piece")
 _ORDINALS_EN = ("", "", "other", "third", "fourth", "fifth")
 
 
@@ -159,9 +159,10 @@ class Voice:
         name = zone.id if isinstance(zone, S.Name) else zone.fn if isinstance(zone, S.Call) else ""
         if isinstance(zone, S.Call) and name == "all" and zone.args:
             return self.counter(zone.args[0])
-        comps = self.components
-        home = [c for c in comps if c.home == name]
-        kinds = {c.kind for c in (home or comps)}
+        if self.zone_holds is None:
+            self.zone_holds = _what_zones_hold(self)
+        held = self.zone_holds.get(name) or {c.name for c in self.components}
+        kinds = {c.kind for c in self.components if c.name in held}
         return "枚" if kinds == {"deck"} else "個" if kinds <= {"dice", "token"} else "つ"
 
     def oneself(self, name: str, noun: tuple[str, str]):
@@ -172,6 +173,10 @@ class Voice:
     def is_someone(self, e) -> bool:
         """Does this value name a player or a team (who 'is' there, not what)?"""
         return _value_noun(self, e) in (_PLAYER, _TEAM, _MEMBER)
+
+    def holder(self, e) -> tuple[str, str] | None:
+        """Who holds the piece `e` names (a player, a team), or None where it may lie in a place."""
+        return holder_noun(self, e)
 
     def local(self, n: str) -> Local | None:
         for x in reversed(self.scope):
@@ -299,6 +304,8 @@ def _zone_noun(v: Voice, zone: str) -> tuple[str, str]:
         name = next(iter(held))
         if name in v.titles:
             return (v.titles[name], v.titles[name])
+    if held and all(isinstance(v.kinds.get(n), S.Component) and v.kinds[n].kind == "token" for n in held):
+        return _PIECE           # workers, houses and vandals alike
     return _THING
 
 
@@ -359,6 +366,8 @@ def _noun(v: Voice, e, scope: dict | None = None) -> tuple[str, str]:
             return known
         if isinstance(v.kinds.get(e.id), S.Zone):
             return _zone_noun(v, e.id)
+        if isinstance(v.kinds.get(e.id), S.Component) and e.id in v.titles:
+            return (v.titles[e.id], v.titles[e.id])         # `sp in space`: every space of the tiles
         return _THING
     if isinstance(e, S.Call):
         if e.fn == "alive_players":
@@ -432,8 +441,10 @@ def _value_noun(v: Voice, e, scope: dict | None = None) -> tuple[str, str]:
             return _NUMBER
         if e.fn == "team_of":
             return _TEAM
-        if e.fn in ("next_player", "previous_player", "holder"):
+        if e.fn in ("next_player", "previous_player"):
             return _PLAYER
+        if e.fn == "holder" and e.args:
+            return holder_noun(v, e.args[0], scope) or _THING
         if e.fn in ("first", "top") and e.args:
             return _noun(v, e.args[0], scope)
         if e.fn in ("count", "sum", "max", "min", "abs", "seat", "size"):
@@ -447,6 +458,19 @@ def _value_noun(v: Voice, e, scope: dict | None = None) -> tuple[str, str]:
     if isinstance(e, S.Attr) and e.name in v.titles:
         return (v.titles[e.name], v.titles[e.name])       # a card's suit: 'a colour'
     return _THING
+
+
+def holder_noun(v: Voice, e, scope: dict | None = None) -> tuple[str, str] | None:
+    """Who holds the piece `e` names: a player where every zone kept for someone that can hold such
+    pieces is kept per player (or team); None where it may lie in a place of its own (on a space)."""
+    noun = _value_noun(v, e, scope)
+    names = {c.name for c in v.components if c.name in v.titles and noun == (v.titles[c.name],) * 2} or \
+        {c.name for c in v.components if noun in (_PIECE, _THING) and c.kind == "token"}
+    if v.zone_holds is None:
+        v.zone_holds = _what_zones_hold(v)
+    kept = {v.kinds[z].per for z, held in v.zone_holds.items() if held & names and isinstance(v.kinds.get(z), S.Zone)
+            and v.kinds[z].per is not None} if names else {z.per for z in v.rules.of(S.Zone) if z.per is not None}
+    return _PLAYER if kept <= {"player"} else _TEAM if kept == {"team"} else None
 
 
 def _variable_noun(v: Voice, d) -> tuple[str, str]:

@@ -379,7 +379,7 @@ def _endings(rules: S.RuleFile, v: Voice, lang: str) -> list[Item]:
                 if isinstance(d, S.Trigger):
                     it.runs = [("", whenever(v, d) + " ")] + it.runs
                 if where:
-                    it.texts.append(("where", label(lang, "in_place", w=" / ".join(where))))
+                    it.texts.append(("where", label(lang, "in_place", w=("」・「" if lang == "ja" else "”, “").join(where))))
                 out.append(it)
                 return
             if isinstance(node, S.Block) and node.kind != "assume":

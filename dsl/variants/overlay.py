@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import glob
 import os
-from dataclasses import dataclass, field, fields, is_dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from ..language import syntax as S
@@ -282,7 +282,7 @@ def _apply_inside(work: _Work, p: S.Patch, fail) -> None:
             return fail(f"no {p.kind} '{p.name}' to change", _missing_hint(decls, "step", p.name))
         if scopes[0].kind != p.kind:
             return fail(f"'{p.name}' is a {scopes[0].kind}, not a {p.kind}")
-    found = [st for scope in scopes for st in S.statements(scope.body) if same_statement(st, old)]
+    found = [st for scope in scopes for st in S.statements(scope.body) if S.same(st, old)]
     if len(found) != 1:
         said = f"{p.kind} '{p.name}' has no statement like this" if not found else \
             f"{p.kind} '{p.name}' has {len(found)} statements like this (lines {', '.join(str(st.span.line) for st in found)})"
@@ -304,17 +304,6 @@ def _apply_inside(work: _Work, p: S.Patch, fail) -> None:
             decls[i] = replace(d, body=S.splice(d.body, in_scope))
 
 
-def same_statement(a, b) -> bool:
-    """Whether two parts of rules say the same, wherever each is written."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, S.Span):
-        return True
-    if isinstance(a, tuple):
-        return len(a) == len(b) and all(map(same_statement, a, b))
-    if is_dataclass(a):
-        return all(same_statement(getattr(a, f.name), getattr(b, f.name)) for f in fields(a))
-    return a == b
 
 
 def _builds_on_closure(v: S.RuleFile, by_name: dict) -> set:
