@@ -233,17 +233,13 @@ class Sight:
 
 def _in_sight(ck) -> set:
     """The components whose pieces everyone always sees, wherever play puts them: those kept in a
-    zone seen by everyone that no statement moves them out of (a board's spaces)."""
+    zone seen by everyone that no statement takes pieces from (a board's spaces)."""
     zones = {z.name: z for z in ck.of(S.Zone)}
     moved = set()
     for n in S.walk_rules(ck.rules):
-        if isinstance(n, S.Move) and n.amount != "item":
-            moved |= {x.id if isinstance(x, S.Name) else x.fn for x in S.walk(n.source)
-                      if isinstance(x, (S.Name, S.Call))} if n.source is not None else set()
-        elif isinstance(n, S.Move):
-            moved |= {x.id if isinstance(x, S.Name) else x.fn for x in S.walk(n.count) if isinstance(x, (S.Name, S.Call))}
-        elif isinstance(n, S.Shuffle):
-            moved |= {x.id for x in S.walk(n.zone) if isinstance(x, S.Name)}
+        taken = S.transfer(n)
+        if taken is not None:
+            moved |= {x.id if isinstance(x, S.Name) else x.fn for x in S.walk(taken[0]) if isinstance(x, (S.Name, S.Call))}
     return {c.name for c in ck.of(S.Component)
             if c.home in zones and zones[c.home].seen_by == "everyone" and c.home not in moved and c.name not in moved}
 

@@ -1,0 +1,84 @@
+"""The checks that follow pieces from zone to zone count `draw` as `move`: a strategy may not
+read a card drawn from a public pile into a hidden hand (no peeking), and a pass over the
+players whose body draws into what an ending trigger watches is said to end part-way."""
+from __future__ import annotations
+
+import pytest
+
+from dsl.language.checker import check
+from dsl.language.parser import parse_text
+
+CARDS = """deck card
+  cards
+    | name | rank |
+    | a    | 1    |
+    | b    | 2    |
+    | c    | 3    |
+  in pile
+zone hand is hand, per player, seen by owner
+"""
+
+DRAWN = """game drawn
+  players 2 to 2
+""" + CARDS + """zone pile is deck, shared, seen by everyone
+counter folded per player = 0
+play
+  step deal
+    for each p in players
+      {deal} 1 from pile to hand(p)
+  step guess
+    for each p in players
+      p chooses one of
+        option fold
+          add 1 to folded(p)
+        option stay
+          add 0 to folded(p)
+  end game
+strategy peek
+  prefer fold where count(c in card where holder(c) != me and c.rank = 3) > 0
+  prefer stay
+"""
+
+RACE = """game race
+  players 2 to 2
+""" + CARDS + """zone pile is deck, shared, seen by nobody
+counter passed per player = 0
+play
+  step take
+    for each p in players
+      p chooses one of
+        option take
+          {deal} 1 from pile to hand(p)
+        option pass
+          add 1 to passed(p)
+  end game
+trigger holds_one when count(p in players where count(hand(p)) >= 1) = 1
+  end game winners [first(p in players where count(hand(p)) >= 1)]
+"""
+
+
+def _diagnostics(text):
+    rules, found = parse_text(text, "drawn.rules")
+    assert [d for d in found if d.severity == "error"] == []
+    return check(rules)
+
+
+@pytest.mark.parametrize("deal", ["move", "draw"])
+def test_a_strategy_reading_a_card_dealt_from_a_public_pile_into_a_hidden_hand_is_refused(deal):
+    errors = [d for d in _diagnostics(DRAWN.format(deal=deal)) if d.severity == "error"]
+    assert [(d.span.line, d.span.column, d.message) for d in errors] == [
+        (26, 43, "strategy 'peek' reads what its player cannot see: holder(c), of pieces the player cannot see")]
+
+
+@pytest.mark.parametrize("deal", ["move", "draw"])
+def test_a_strategy_may_read_the_card_dealt_into_its_own_hand(deal):
+    text = DRAWN.format(deal=deal).replace("c in card where holder(c) != me", "c in hand(me) where true")
+    assert [d.message for d in _diagnostics(text) if d.severity == "error"] == []
+
+
+@pytest.mark.parametrize("deal", ["move", "draw"])
+def test_a_pass_over_the_players_that_deals_into_a_watched_hand_can_end_part_way(deal):
+    warned = [d for d in _diagnostics(RACE.format(deal=deal)) if "part-way" in d.message]
+    assert [(d.span.line, d.message) for d in warned] == [
+        (15, "the game can end part-way through this 'for each': trigger 'holds_one' watches what it changes, "
+             "and is checked after each choice")]
