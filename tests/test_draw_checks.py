@@ -25,7 +25,7 @@ counter folded per player = 0
 play
   step deal
     for each p in players
-      {deal} 1 from pile to hand(p)
+      {deal}
   step guess
     for each p in players
       p chooses one of
@@ -65,14 +65,14 @@ def _diagnostics(text):
 
 @pytest.mark.parametrize("deal", ["move", "draw"])
 def test_a_strategy_reading_a_card_dealt_from_a_public_pile_into_a_hidden_hand_is_refused(deal):
-    errors = [d for d in _diagnostics(DRAWN.format(deal=deal)) if d.severity == "error"]
+    errors = [d for d in _diagnostics(DRAWN.format(deal=f"{deal} 1 from pile to hand(p)")) if d.severity == "error"]
     assert [(d.span.line, d.span.column, d.message) for d in errors] == [
         (26, 43, "strategy 'peek' reads what its player cannot see: holder(c), of pieces the player cannot see")]
 
 
 @pytest.mark.parametrize("deal", ["move", "draw"])
 def test_a_strategy_may_read_the_card_dealt_into_its_own_hand(deal):
-    text = DRAWN.format(deal=deal).replace("c in card where holder(c) != me", "c in hand(me) where true")
+    text = DRAWN.format(deal=f"{deal} 1 from pile to hand(p)").replace("c in card where holder(c) != me", "c in hand(me) where true")
     assert [d.message for d in _diagnostics(text) if d.severity == "error"] == []
 
 
@@ -82,3 +82,15 @@ def test_a_pass_over_the_players_that_deals_into_a_watched_hand_can_end_part_way
     assert [(d.span.line, d.message) for d in warned] == [
         (15, "the game can end part-way through this 'for each': trigger 'holds_one' watches what it changes, "
              "and is checked after each choice")]
+
+
+@pytest.mark.parametrize("deal", [
+    "p chooses x from pile\n        move x to hand(p)",             # a card the player picks
+    "for each x in pile where x.rank = p.seat\n        move x to hand(p)",
+    "do give(p, top(pile))",                                      # a rule's parameter
+])
+def test_a_card_named_on_its_way_from_a_public_pile_into_a_hidden_hand_is_not_in_sight(deal):
+    text = DRAWN.format(deal=deal) + "rule give(q, x)\n  move x to hand(q)\n"
+    errors = [d for d in _diagnostics(text) if d.severity == "error"]
+    assert [d.message for d in errors] == [
+        "strategy 'peek' reads what its player cannot see: holder(c), of pieces the player cannot see"]
