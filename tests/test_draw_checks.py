@@ -1,6 +1,7 @@
-"""The checks that follow pieces from zone to zone count `draw` as `move`: a strategy may not
-read a card drawn from a public pile into a hidden hand (no peeking), and a pass over the
-players whose body draws into what an ending trigger watches is said to end part-way."""
+"""The checks that follow pieces from zone to zone (syntax.transfer) count `draw` as `move`: a
+strategy may not read a card drawn, chosen or handed on from a public pile into a hidden hand
+(no peeking), and a pass over the players whose body draws, passes or shuffles what an ending
+trigger watches is said to end part-way."""
 from __future__ import annotations
 
 import pytest
@@ -48,7 +49,7 @@ play
     for each p in players
       p chooses one of
         option take
-          {deal} 1 from pile to hand(p)
+          {deal}
         option pass
           add 1 to passed(p)
   end game
@@ -78,7 +79,7 @@ def test_a_strategy_may_read_the_card_dealt_into_its_own_hand(deal):
 
 @pytest.mark.parametrize("deal", ["move", "draw"])
 def test_a_pass_over_the_players_that_deals_into_a_watched_hand_can_end_part_way(deal):
-    warned = [d for d in _diagnostics(RACE.format(deal=deal)) if "part-way" in d.message]
+    warned = [d for d in _diagnostics(RACE.format(deal=f"{deal} 1 from pile to hand(p)")) if "part-way" in d.message]
     assert [(d.span.line, d.message) for d in warned] == [
         (15, "the game can end part-way through this 'for each': trigger 'holds_one' watches what it changes, "
              "and is checked after each choice")]
@@ -94,3 +95,14 @@ def test_a_card_named_on_its_way_from_a_public_pile_into_a_hidden_hand_is_not_in
     errors = [d for d in _diagnostics(text) if d.severity == "error"]
     assert [d.message for d in errors] == [
         "strategy 'peek' reads what its player cannot see: holder(c), of pieces the player cannot see"]
+
+
+@pytest.mark.parametrize("deal,watched", [
+    ("pass hand to the left", "count(p in players where count(hand(p)) >= 1) = 1"),
+    ("shuffle pile", "top(pile).rank = 3"),
+])
+def test_a_pass_over_the_players_that_passes_or_shuffles_what_a_trigger_watches_can_end_part_way(deal, watched):
+    text = RACE.format(deal=deal).replace("count(p in players where count(hand(p)) >= 1) = 1", watched)
+    assert [d.span.line for d in _diagnostics(text) if "part-way" in d.message] == [15]
+    calm = text.replace(f"trigger holds_one when {watched}", "trigger holds_one when false")
+    assert [d.span.line for d in _diagnostics(calm) if "part-way" in d.message] == []
