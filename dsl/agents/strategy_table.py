@@ -26,8 +26,9 @@ def side_by_side(game, games: int, seed: int, progress: Optional[Callable[[int],
             if other == name:
                 continue
             m = match(game, me, agent, games, seed, progress, pool)
-            cells[other] = {k: m[k] for k in ("score", "ci95", "advantage", "advantage_ci95", "wins", "draws",
-                                              "losses", "dead_end_games", "verdict")}
+            # a and b name the agents, as analyses.verdicts.verdict says which is stronger
+            cells[other] = {k: m[k] for k in ("a", "b", "score", "ci95", "advantage", "advantage_ci95", "wins",
+                                              "draws", "losses", "dead_end_games", "verdict")}
         rows.append({"strategy": name, "against": cells})
     return {"game": game.name, "players": game.n, "games": games, "seed": seed,
             "fair_share": round(1 / game.n, 4), "strategies": names, "rows": rows}

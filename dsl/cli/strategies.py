@@ -63,6 +63,7 @@ _CELL = 24
 
 
 def format_side_by_side(decl, r, lang: str = "en") -> str:
+    from ..analyses.verdicts import verdict
     from ..language import syntax as S
     name = S.text_of(decl.texts, "title", lang) or decl.name
     fair = r["fair_share"]
@@ -86,10 +87,8 @@ def format_side_by_side(decl, r, lang: str = "en") -> str:
         for row in r["rows"]:
             lines.append("  " + pad(row["strategy"], 16) + "".join(
                 pad(cell(row["against"][c]) if c in row["against"] else "-", _CELL) for c in columns))
-    verdicts = [(row["strategy"], c, m["verdict"]) for row in r["rows"] for c, m in row["against"].items()]
     lines += ["", say(lang, "  stronger, with 95% confidence:", "  95%の確かさで強いほう:")]
-    for a, b, verdict in verdicts:
-        lines.append(f"    {a} / {b}: " + (verdict if lang == "en" else _verdict_ja(verdict)))
+    lines += [f"    {row['strategy']} / {c}: {verdict(m, lang)}" for row in r["rows"] for c, m in row["against"].items()]
     return "\n".join(lines)
 
 
@@ -102,6 +101,3 @@ def _advantage(m) -> str:
     lo, hi = m["advantage_ci95"]
     return f"{m['advantage']:+.2f} [{lo:+.2f}, {hi:+.2f}]"
 
-
-def _verdict_ja(verdict: str) -> str:
-    return "はっきりした差はない" if verdict == "no clear difference" else verdict.replace(" is stronger", "が強い")

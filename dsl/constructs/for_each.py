@@ -78,8 +78,8 @@ def _effects(stmts, of_rules: dict) -> tuple[bool, frozenset]:
                 chooses = True
             elif isinstance(n, S.Assign):
                 written.add(n.target.name)
-            elif isinstance(n, S.Move):
-                written.update(_names(n.source) | _names(n.dest) | (_names(n.count) if n.amount == "item" else set()))
+            elif (moved := S.transfer(n)) is not None:
+                written |= _names(moved[0]) | _names(moved[1])
             elif isinstance(n, S.Eliminate):
                 written.add("alive")
             elif isinstance(n, S.Do) and n.rule in of_rules:

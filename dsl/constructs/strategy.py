@@ -233,19 +233,55 @@ class Sight:
 
 def _in_sight(ck) -> set:
     """The components whose pieces everyone always sees, wherever play puts them: those kept in a
-    zone seen by everyone that no statement moves them out of (a board's spaces)."""
+    zone seen by everyone that no statement takes pieces from (a board's spaces)."""
     zones = {z.name: z for z in ck.of(S.Zone)}
-    moved = set()
-    for n in S.walk_rules(ck.rules):
-        if isinstance(n, S.Move) and n.amount != "item":
-            moved |= {x.id if isinstance(x, S.Name) else x.fn for x in S.walk(n.source)
-                      if isinstance(x, (S.Name, S.Call))} if n.source is not None else set()
-        elif isinstance(n, S.Move):
-            moved |= {x.id if isinstance(x, S.Name) else x.fn for x in S.walk(n.count) if isinstance(x, (S.Name, S.Call))}
-        elif isinstance(n, S.Shuffle):
-            moved |= {x.id for x in S.walk(n.zone) if isinstance(x, S.Name)}
+    moved = _taken_from(ck)
     return {c.name for c in ck.of(S.Component)
             if c.home in zones and zones[c.home].seen_by == "everyone" and c.home not in moved and c.name not in moved}
+
+
+def _taken_from(ck) -> set:
+    """The names in what any statement takes pieces from, and in whatever a name there may
+    stand for: a piece chosen from a zone (`choose x from pile`, then `move x to hand(p)`), gone
+    through in one (`for each`), passed to a rule, set into a variable, or a value's reading."""
+    rules = {r.name: r for r in ck.of(S.Rule)}
+    # a name is matched across the whole file, whatever its scope: one bound in two places stands
+    # for both, which can only keep more components out of sight, never let a strategy peek
+    stands_for: dict = {d.name: [d.expr] for d in ck.of(S.Define)}
+    todo = []
+    for n in S.walk_rules(ck.rules):
+        if isinstance(n, S.Param) and n.high is None:
+            stands_for.setdefault(n.name, []).append(n.low)
+        elif isinstance(n, S.ForEach):
+            stands_for.setdefault(n.var, []).append(n.coll)
+        elif isinstance(n, S.Do) and n.rule in rules:
+            for param, arg in zip(rules[n.rule].params, n.args):
+                stands_for.setdefault(param, []).append(arg)
+        elif isinstance(n, S.Assign):
+            stands_for.setdefault(n.target.name, []).append(n.value)
+        taken = S.transfer(n)
+        if taken is not None:
+            todo.append(taken[0])
+    names = set()
+    while todo:
+        for name in _origins(todo.pop()):
+            if name not in names:
+                names.add(name)
+                todo.extend(stands_for.get(name, ()))
+    return names
+
+
+def _origins(e):
+    """The names an expression's pieces come from: all it names but a filter's condition, which
+    keeps some of them and takes none (`first(x in all(spot) where here(x))` comes from spot)."""
+    if isinstance(e, S.Name):
+        yield e.id
+        return
+    if isinstance(e, S.Call):
+        yield e.fn
+    for c in S.children(e):
+        if not (isinstance(e, S.Comprehension) and c is e.cond):
+            yield from _origins(c)
 
 
 def _text(e) -> str:

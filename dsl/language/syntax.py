@@ -129,6 +129,28 @@ def statements(stmts):
                 yield n
 
 
+def transfer(st: Node) -> Optional[tuple[Expr, Expr]]:
+    """(what a statement takes pieces from, where it puts them), as written, or None for a
+    statement that moves no piece. What it takes from is a zone, or for `move X to B` the
+    piece X itself (`top(deck)`, a chosen card). `shuffle` and `pass ... to the left` take a
+    zone's pieces and put them back in the same zones, in a new order or a new owner's."""
+    from ..constructs.draw import Draw
+    from ..constructs.move import Move
+    from ..constructs.name import Name
+    from ..constructs.pass_zones import PassZones
+    from ..constructs.shuffle import Shuffle
+    if isinstance(st, Move):
+        return (st.count if st.amount == "item" else st.source), st.dest
+    if isinstance(st, Draw):
+        return st.zone, st.dest
+    if isinstance(st, Shuffle):
+        return st.zone, st.zone
+    if isinstance(st, PassZones):
+        zone = Name(st.span, st.zone)
+        return zone, zone
+    return None
+
+
 def splice(stmts: tuple, fn) -> tuple:
     """A statement list rebuilt: fn(statement) gives a list of statements to put in its place,
     or None to keep it (with the statement lists inside it spliced the same way)."""
