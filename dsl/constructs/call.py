@@ -18,7 +18,7 @@ from ..language.syntax import Expr
 from ..printing import idioms, places
 from ..printing.runs import Runs, fill, join, possessive, say
 from ..printing.runs import plain as plain_text
-from . import board, comprehension
+from . import board, comprehension, do
 from .counter import piece_position
 from .registry import register
 from .zone import one_of_family, one_per_piece, one_zone, zone_of_piece
@@ -364,6 +364,10 @@ def read(v, e) -> Runs:
     if isinstance(decl, (S.Zone, S.Counter)) and len(args) == 1:
         # a player's own zone or counter
         return possessive(v.lang, args[0], v.name(e.fn, article=False))
+    if isinstance(decl, S.Define) and len(args) > 1 and _is_condition(decl.expr, v.kinds):
+        said = _condition_of(v, e, decl, args)
+        if said is not None:
+            return said
     if isinstance(decl, S.Define) and len(args) == 1:
         title = v.name(e.fn, article=False)
         if _is_condition(decl.expr, v.kinds):
@@ -379,6 +383,26 @@ def read(v, e) -> Runs:
         return possessive(v.lang, args[0], title)
     joined = join(args, say(v.lang, "と", " and "))
     return v.name(e.fn, article=False) + ([("", say(v.lang, "(", " ("))] + joined + [("", ")")] if args else [])
+
+
+def _condition_of(v, e, decl, args: list[Runs]) -> Runs | None:
+    """A named condition of several values says it of the one it names, the others after it:
+    「そのマスがワーカーを置けるマス(そのプレイヤーについて、…)」, not 「ワーカーを置けるマス(そのプレイヤーと
+    そのマスと…)」. The one it names: a filter's item, else the value whose noun the title holds."""
+    title = plain_text(v.name(e.fn, article=False))
+    which = [i for i, a in enumerate(e.args) if v.subject(a)] or \
+        [i for i, a in enumerate(e.args) if v.value_noun(a)[0 if v.lang == "ja" else 1] in title
+         and v.value_noun(a) != ("もの", "item")]
+    if len(which) != 1:
+        return None
+    k = which[0]
+    others = [a for i, a in enumerate(args) if i != k]
+    rest = do.given_values(v, [p for i, p in enumerate(decl.params) if i != k], others)
+    name = v.name(e.fn, article=False)
+    if v.lang == "ja":
+        return ([] if v.subject(e.args[k]) else args[k] + [("", "が")]) + name + rest
+    verb = "" if title.split(" ")[0] in idioms.VERBS else "is "
+    return args[k] + [("", " " + verb)] + name + rest
 
 
 def _nth(n: str) -> str:

@@ -48,10 +48,14 @@ def params_bound(v, d, read):
         return read(nouns)
 
 
-def _for_whom(v, nouns) -> str:
+def _for_whom(v, params, nouns) -> str:
     ja, en, seen = [], [], {}
-    for n in nouns:
+    for p, n in zip(params, nouns):
         seen[n] = seen.get(n, 0) + 1
+        if v.named_param(p):            # a value the call names: 'the food on unsuitable terrain'
+            ja.append(v.named_param(p))
+            en.append("the " + v.named_param(p))
+            continue
         ja.append(n[0] if seen[n] == 1 else "もう一つの" + n[0])
         en.append(("a " if seen[n] == 1 else "another ") + n[1])
     return say(v.lang, "対象: " + "と".join(ja), "For " + " and ".join(en) + ".")
@@ -87,7 +91,7 @@ def rule_item(v, r) -> Item:
     def read(nouns):
         it = Item("rule", [("term", title_of(r.texts, v.lang) or v.title(r.name))], v.body(r.body), notes_of(r.texts, v.lang), r.name, span=r.span)
         if r.params:
-            it.texts.insert(0, ("params", _for_whom(v, nouns)))
+            it.texts.insert(0, ("params", _for_whom(v, r.params, nouns)))
         return it
     return params_bound(v, r, read)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..language import syntax as S
 from .figures import facings, turn, way
+from .labels import label
 from .prose import Voice, notes_of, title_of
 from .runs import ARTICLE, Runs, join, say
 
@@ -47,6 +48,41 @@ def _choices(node, step: str):
         if isinstance(c, S.Node):
             inner = c.name if isinstance(c, S.Block) and c.kind in ("step", "phase") else step
             yield from _choices(c, inner)
+
+
+def _passed(rules: S.RuleFile, v: Voice) -> dict[str, Runs]:
+    """A symbol that names a value each call of a rule gives: 'the value given each time “Place a
+    worker” is carried out: 0 in “1: Blessing”; 1 in “2: Revelation”, “3: Prosperity”'."""
+    out: dict[str, Runs] = {}
+    for r in rules.of(S.Rule):
+        for i, p in enumerate(r.params):
+            if not v.named_param(p) or p in out:
+                continue
+            given: dict[str, list[str]] = {}
+            for place, call in v.calls.get(r.name, []):
+                a = call.args[i] if i < len(call.args) else None
+                named = v.titles.get(place) or (label(v.lang, place) if place in ("setup", "play") else None)
+                if isinstance(a, S.Num) and named:
+                    where = given.setdefault(str(a.value), [])
+                    if named not in where:
+                        where.append(named)
+            if not given:
+                continue
+            rule = v.titles.get(r.name, r.name)
+            if v.lang == "ja":
+                cases = "、".join("・".join(f"「{w}」" for w in where) + f"では{n}" for n, where in given.items())
+                out[p] = [("", f"「{rule}」を行うたびに示される値。{cases}。")] + _own_text(v, p)
+            else:
+                cases = "; ".join(f"{n} in " + ", ".join(f"“{w}”" for w in where) for n, where in given.items())
+                out[p] = [("", f"The value given each time “{rule}” is carried out: {cases}.")] + _own_text(v, p)
+    return out
+
+
+def _own_text(v: Voice, name: str) -> Runs:
+    """The designer's words about a symbol, after what the rules say of it."""
+    d = v.kinds.get(name)
+    notes = notes_of(d.texts, v.lang) if d is not None else []
+    return [("", " " + notes[0][1])] if notes else []
 
 
 def _chosen(rules: S.RuleFile, v: Voice) -> dict[str, Runs]:
@@ -147,7 +183,7 @@ def glossary(rules: S.RuleFile, v: Voice) -> list[tuple[str, str, Runs]]:
             out.append((c.name, v.titles[c.name], [("", text[0][1] if text else say(
                 v.lang, f"{whole}に印刷されている。", f"Printed on each {whole}."))]))
     grouped: dict[str, str] = {}
-    said = {**_card_values(rules, v, grouped), **_chosen(rules, v)}
+    said = {**_card_values(rules, v, grouped), **_chosen(rules, v), **_passed(rules, v)}
     for d in rules.of(S.Symbol):
         if said.get(d.name):
             out.append((d.name, grouped.get(d.name, v.titles[d.name]), said[d.name]))

@@ -19,7 +19,7 @@ from ..constructs.question import open_question
 from ..constructs.rule import rule_item
 from ..constructs.trigger import trigger_item, whenever
 from ..language import syntax as S
-from . import idioms, places
+from . import idioms
 from .runs import ARTICLE, UNDECIDED, Item, Runs, capital, notes_of, plain, say, tidy, title_of
 
 __all__ = ["UNDECIDED", "Item", "Runs", "Voice", "choice_summary", "describe", "notes_of", "open_question",
@@ -169,6 +169,14 @@ class Voice:
         """Each chooser of a simultaneous choice speaks of itself: 「自チーム」, 'that team'."""
         ja = "自分" if noun == _PLAYER else "自" + noun[0]
         return self._pushed([Local(name, noun, 0, runs=[("", say(self.lang, ja, "that " + noun[1]))])])
+
+    def named_param(self, name: str) -> str | None:
+        """The title of a parameter a symbol names ('food on unsuitable terrain'), where one does."""
+        return self.titles.get(name) if isinstance(self.kinds.get(name), S.Symbol) else None
+
+    def value_noun(self, e) -> tuple[str, str]:
+        """What a value is (a player, a space, a number...), as the reader names it here."""
+        return _value_noun(self, e)
 
     def is_someone(self, e) -> bool:
         """Does this value name a player or a team (who 'is' there, not what)?"""
@@ -334,14 +342,20 @@ def _what_zones_hold(v: Voice) -> dict[str, set[str]]:
     taken = {p.name: _zone_named(v, p.low) for o in S.walk_rules(v.rules) if type(o).__name__ == "Option"
              for p in o.params if p.high is None}
     taken.update({n.var: _zone_named(v, n.coll) for n in S.walk_rules(v.rules) if isinstance(n, S.ForEach)})
+    # a piece chosen from a component's pieces wherever they lie (`c from crate`) is one of them
+    chosen = {p.name: p.low.id for o in S.walk_rules(v.rules) if type(o).__name__ == "Option" for p in o.params
+              if p.high is None and isinstance(p.low, S.Name) and isinstance(v.kinds.get(p.low.id), S.Component)}
     for st in S.walk_rules(v.rules):
-        if isinstance(st, (S.Move, S.Draw)):
-            src = _zone_named(v, st.zone if isinstance(st, S.Draw) else st.count if st.amount == "item" else st.source)
-            if src is None and st.amount == "item" and isinstance(st.count, S.Name):
-                src = taken.get(st.count.id)
-            dst = _zone_named(v, st.dest)
-            if src and dst:
+        moved = S.transfer(st)
+        if moved is not None:
+            src = _zone_named(v, moved[0])
+            if src is None and isinstance(moved[0], S.Name):
+                src = taken.get(moved[0].id)
+            dst = _zone_named(v, moved[1])
+            if src and dst and src != dst:
                 moves.append((src, dst))
+            elif dst and isinstance(moved[0], S.Name) and moved[0].id in chosen:
+                holds.setdefault(dst, set()).add(chosen[moved[0].id])
     changed = True
     while changed:
         changed = False
