@@ -25,7 +25,7 @@ def test_the_exact_count_says_what_the_table_does_and_names_the_variants_that_se
     assert ("Variants that settle this point (each has its own rulebook): “Exact count: the challenger loses one die”, "
             "“Add a \"just\" call”, “Exact count: nobody loses”, “Exact count: everyone but the bidder loses one die”") in text
     ja = _book(BLUFF, "ja")
-    assert "「ぴったりなら、ブラフをかけた人が1つ失う」、「「ジャスト」宣言を加える」" in ja
+    assert "「ぴったりなら、『ブラフ』をかけた人が1つ失う」、「『ジャスト』宣言を加える」" in ja
     assert ja.count("仮の扱いはない。遊んでいてこの場面になったら、いったん手を止め") == 1
 
 
@@ -43,7 +43,8 @@ def _rule_sets():
 def test_every_question_without_an_answer_says_what_the_table_does(path):
     rules, _ = load(str(path))
     assumed = {b.name for b in S.walk_rules(rules) if isinstance(b, S.Block) and b.kind == "assume"}
-    unanswered = [q for q in rules.of(S.Question) if q.name not in assumed]
+    # how teams are formed has the engine's seat formation as its answer until the designer gives one
+    unanswered = [q for q in rules.of(S.Question) if q.name not in assumed and q.about != "teams"]
     for lang in ("en", "ja"):
         text = _book(path, lang)
         assert text.count(labels.label(lang, "no_answer")) == len(unanswered), (lang, [q.name for q in unanswered])

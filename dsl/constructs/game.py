@@ -66,4 +66,24 @@ def check(ck, d):
         ck.const(d.max_steps, "max steps")
 
 
+# ---------------------------------------------------------------- reading
+TEAMS_STEP = "teams"        # the setup step that forms teams: a question `about teams` is printed there
+
+
+def team_step(v, g: Game):
+    """Forming teams, the first setup step of a team game, as the engine forms them: by seat."""
+    from ..printing.runs import Item, say
+    n = g.team_size
+    first = "・".join(f"席{k}" for k in range(1, n + 1))
+    second = "・".join(f"席{k}" for k in range(n + 1, 2 * n + 1))
+    ja = (f"席順に{n}人ずつが1チームになる({first}がチーム1、{second}がチーム2、…)。"
+          f"人数が{n}で割り切れないときは、最後のチームは残りの人数になる。")
+    en = (f"Players form teams of {n} in seat order (seats {', '.join(str(k) for k in range(1, n + 1))} are "
+          f"team 1, seats {', '.join(str(k) for k in range(n + 1, 2 * n + 1))} team 2, …). "
+          f"When the players do not divide by {n}, the last team is those left over.")
+    # said as a step's own line, so the one-page sheet, which prints that line, says it too
+    return Item("step", [("", say(v.lang, "チームを組む", "Form teams"))], texts=[("text", say(v.lang, ja, en))],
+                name=TEAMS_STEP, span=g.span)
+
+
 register(Game, "declaration", grammar=GRAMMAR, check=check, read=Absent("the title page prints the game's own lines"))

@@ -16,7 +16,7 @@ from .registry import register
 @dataclass(frozen=True)
 class Question(Decl):
     keyword = "question"
-    about: Optional[str] = None     # the rule or step the question concerns
+    about: Optional[str] = None     # the rule or step the question concerns; `teams`: how teams are formed
 
 
 # ---------------------------------------------------------------- grammar
@@ -31,6 +31,8 @@ GRAMMAR = {"question": _question}
 def check(ck, d):
     if d.about is not None:
         ck.used.add(d.name)
+        if d.about == "teams" and ck.game is not None and ck.game.team_size > 1:
+            return                  # how teams are formed: the setup step the book prints for `teams of N`
         if d.about not in ck.declared and d.about not in ck.all_step_names():
             ck.error(d.span, f"question '{d.name}' is about '{d.about}', which is not a rule, step or named cases",
                        ck.did_you_mean(d.about, lambda: list(ck.declared) + list(ck.all_step_names())))

@@ -19,6 +19,7 @@ from ..variants.diff import diff
 from ..constructs.component import count_runs
 from ..constructs.trigger import read_bound
 from ..constructs.define import read_blocks
+from ..constructs.game import TEAMS_STEP, team_step
 from .runs import when
 from .prose import (Item, Runs, Voice, describe, notes_of, open_question, plain, rule_item, say, title_of,
                     trigger_item, whenever)
@@ -86,7 +87,9 @@ class _Builder:
         self.question_of = {q.name: q for q in self.questions}
         self.places: dict[str, list[tuple[str, str]]] = {}    # question -> (where, anchor), in book order
         assumed = {b.name for b in S.walk_rules(rules) if isinstance(b, S.Block) and b.kind == "assume"}
-        self.unanswered = {q.name for q in self.questions} - assumed
+        # how the engine forms teams (by seat) is the provisional answer to a question about them
+        formed = {q.name for q in self.questions if q.about == TEAMS_STEP}
+        self.unanswered = {q.name for q in self.questions} - assumed - formed
         self.settled_by = settling_variants(rules, lang)
         self.named_cases = {st.span: st.name for d in rules.decls if isinstance(d, (S.Flow, S.Rule, S.Trigger))
                             for st in S.statements(d.body) if isinstance(st, S.Cases) and st.name}
@@ -209,6 +212,15 @@ def _frame_assumes(items: list[Item]) -> None:
                 it.kind = "assume-frame"
 
 
+def _in_order(it: Item, lang: str) -> None:
+    """A rule made of three or more steps, with no line of its own, says their order first: the
+    steps stand pages apart, unnumbered, and a table needs the whole turn at a glance."""
+    steps = [plain(c.runs) for c in it.children if c.kind == "step"]
+    if len(steps) >= 3 and not any(k == "text" for k, _ in it.texts):
+        it.texts.append(("text", say(lang, "次の順に行う: " + " → ".join(steps) + "。",
+                                     "In this order: " + " → ".join(steps) + ".")))
+
+
 def _number(items: list[Item], prefix: str = "") -> None:
     n = 0
 
@@ -299,6 +311,8 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
 
     for flow in rules.of(S.Flow):
         items = v.body(flow.body)
+        if flow.name == "setup" and rules.game is not None and rules.game.team_size > 1:
+            items.insert(0, team_step(v, rules.game))
         _number(items)
         b.mark_items(items, (label(lang, flow.name),))
         _frame_assumes(items)
@@ -310,6 +324,7 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
         items = []
         for d in decls:
             it = read(v, d)
+            _in_order(it, lang)
             it.mark = b.mark_of(kind, d.name)
             b.mark_items([it], (label(lang, key),))
             _frame_assumes([it])
