@@ -297,7 +297,7 @@ def _book(path, lang) -> str:
 
 
 @pytest.mark.parametrize("lang, sentence", [
-    ("en", "Move 1 from that player's pile to the lowest empty space in column that number of grid."),
+    ("en", "Move 1 piece from that player's pile to the lowest empty space in column that number of grid."),
     ("en", "If 4 of what lies on grid where its owner is that player stand in a line across, down or diagonally:"),
     ("ja", "そのプレイヤーのpileから1個をgridのその数列目で一番下の空いているマスに移す。"),
     ("ja", "gridの上のもののうち、持ち主がそのプレイヤーであるもののうち4つが縦・横・斜めのどれかに一列に並んでいるなら:"),

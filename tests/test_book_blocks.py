@@ -51,11 +51,11 @@ def test_arithmetic_passed_to_a_rule_is_a_displayed_formula():
     rules, _ = load(str(BLUFF))
     en = book.render("book", "html", rules, "en")
     shown = [re.sub(r"<[^>]+>", "", f) for f in re.findall(r'<p class="formula">(.*?)</p>', en)]
-    assert shown == ["the number = the dice that count for the bid − the bid count",
-                     "the number = the bid count − the dice that count for the bid"]
+    assert shown == ["the number = the number of dice that count for the bid − the bid count",
+                     "the number = the bid count − the number of dice that count for the bid"]
     assert "Move up to the number below from the challenger" in re.sub(r"<[^>]+>", "", en)
     ja = re.sub(r"<[^>]+>", "", book.render("book", "html", rules, "ja"))
-    assert "数 = 宣言の目として数えるさいころ − 宣言の数" in ja
+    assert "数 = 宣言の目として数えるさいころの数 − 宣言の数" in ja
     assert "最大で下の数だけ" in ja and "最大宣言" not in ja
     assert book.render("book", "typ", rules, "ja").count("#formula[") == 2
 

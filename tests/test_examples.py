@@ -51,7 +51,7 @@ def test_the_bluff_example_counts_the_dice_it_shows():
     m = examples.moments(rules)["resolve_challenge"]
     lines = _lines(examples.example_item(Voice(rules, "en"), rules, "resolve_challenge"))
     numbers = dict(line.split(": ") for line in lines["The numbers compared"])
-    face, matching, bid = (int(numbers[k]) for k in ("the bid face", "the dice that count for the bid", "the bid count"))
+    face, matching, bid = (int(numbers[k]) for k in ("the bid face", "the number of dice that count for the bid", "the bid count"))
     faces = [int(f) for line in lines["What happened"] if " revealed: " in line
              for f in line.split("revealed: ")[1].split(", ")]
     assert len(faces) == 15                 # three players' five dice: the first challenge of the game
@@ -105,7 +105,7 @@ def test_the_same_book_twice_is_the_same_bytes_and_holds_the_example_under_its_r
         < first.index('id="rule-lose"')
     assert "実際のプレイから: 3人の対局 第1局" in as_text(first)
     typ = book.render("book", "typ", rules, "en")
-    assert typ.count("#worked[") == 1 and "game no. 1, decision 7" in typ
+    assert typ.count("#worked[") == 1 and "game no\\. 1, decision 7" in typ
 
 
 def test_a_game_without_settling_rules_prints_no_example():

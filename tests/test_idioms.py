@@ -206,7 +206,7 @@ def test_an_argument_naming_a_local_of_its_call_is_not_carried_into_the_rule(arg
 
 def test_bluffs_lose_dice_is_read_at_its_calls_and_never_as_the_player_concerned():
     rules = rules_of(str(BLUFF))
-    for lang, concerned, callers in (("ja", "対象", ("「さいころを失う」: ブラフをかけた人の手元のさいころから",
+    for lang, concerned, callers in (("ja", "対象", ("「さいころを失う」: 『ブラフ』をかけた人の手元のさいころから",
                                                     "「さいころを失う」: 宣言した人の手元のさいころから")),
                                      ("en", "concerned", ("“Lose dice”: Move up to the number below from the challenger's",
                                                           "“Lose dice”: Move up to the number below from the bidder's"))):

@@ -71,7 +71,7 @@ def test_reachable_rules_follow_do_through_rules_and_triggers():
 
 @pytest.mark.parametrize("lang, says", [
     ("en", ["the challenger loses the difference", "the bidder loses the difference"]),
-    ("ja", ["ブラフをかけた人が差の数だけさいころを失う", "宣言した人が差の数だけさいころを失う"]),
+    ("ja", ["『ブラフ』をかけた人が差の数だけさいころを失う", "宣言した人が差の数だけさいころを失う"]),
 ])
 def test_bluff_sheet_says_who_loses_dice_after_a_challenge(lang, says):
     rules, _ = load(str(BLUFF))

@@ -5,12 +5,11 @@ from __future__ import annotations
 import pytest
 
 from dsl.language import syntax as S
-from dsl.language.parser import parse_text
 from dsl.printing import book
 from dsl.printing.prose import Voice
 from dsl.printing.runs import plain
 
-from _util import GAMES, rules_of
+from _util import GAMES, parsed, rules_of
 from printed import as_text
 
 POND = """game g
@@ -62,9 +61,7 @@ play
 
 @pytest.fixture(scope="module")
 def pond():
-    rules, diags = parse_text(POND)
-    assert rules is not None, diags
-    return rules
+    return parsed(POND)
 
 
 def _lines(rules, lang):

@@ -30,9 +30,9 @@ def test_every_passage_quoted_as_printed_now_is_what_the_books_print(path):
     with open(path, encoding="utf-8") as f:
         text = f.read()
     marks = printing_docs.MARK.findall(text)
-    # a game page: the settling rule, its example and three passages, in two languages; printing.md:
-    # the sentences set right
-    assert len(marks) == (10 if "/printing/" in path else 19)
+    # a game page: the settling rule, its example and three passages, in two languages, and any
+    # passage added since; printing.md: the sentences set right
+    assert len(marks) >= 10 if "/printing/" in path else len(marks) == 19
     game = path.rsplit("/", 1)[-1][:-3]
     for _, named, kind, lang, anchor, first, last, quoted, _ in marks:
         assert quoted.strip() and quoted == printing_docs.passage(named or game, kind, lang, anchor, first, last), \

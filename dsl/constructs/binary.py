@@ -218,6 +218,12 @@ def _bracketed(x: S.Expr, runs: Runs, op: str, right: bool) -> Runs:
     return runs
 
 
+def _none_left(e) -> bool:
+    """`count(X) <= 0` or `count(X) < 1`: none left, said as such."""
+    return isinstance(e.left, S.Call) and e.left.fn == "count" and isinstance(e.right, S.Num) \
+        and (e.op, e.right.value) in (("<=", 0), ("<", 1))
+
+
 def _mark(v, e) -> Runs | None:
     """`ending = 1` where `ending` is a mark (prose._flags): the state itself, 'the end is triggered'."""
     if e.op not in ("=", "!=") or not (isinstance(e.left, S.Name) and e.left.id in v.flags
@@ -242,15 +248,23 @@ def read(v, e) -> Runs:
     found = idioms.any_of(v, e)
     if found is not None:
         return idioms.read_any_of(v, *found)
+    reached = idioms.someone_reaches(e)
+    if reached is not None:
+        return idioms.read_someone_reaches(v, e, *reached)
     kind = idioms.of_kind(v, e)
     if kind is not None:
         return idioms.read_of_kind(v, *kind)
     raise_ = idioms.raised(e)
     if raise_ is not None:
         return idioms.read_raise(v, *raise_)
-    ja, en = _COMPARE[e.op]
+    op = e.op
+    if _none_left(e):
+        op = "="            # a count is never below 0: 'at most 0' is 'is 0'
+    ja, en = _COMPARE[op]
     template = say(v.lang, ja, en)
     a, b = v.expr(e.left), v.expr(e.right)
+    if op != e.op:
+        b = [("", "0")]
     if isinstance(e.left, S.ListLit) and isinstance(e.right, S.ListLit) and e.op not in ("and", "or"):
         a, b = [("", "(")] + a + [("", ")")], [("", "(")] + b + [("", ")")]
         template += say(v.lang, "(前から順に比べる)", ", compared item by item from the first")

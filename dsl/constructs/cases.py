@@ -94,6 +94,9 @@ def read(v, st) -> Item:
                    [("", "When ")] + cond + [("", " hold:" if listed else ":")])
         with v.only(idioms.only_one(c.cond)):
             body = v.body(c.body)
+        if len(c.body) == 1 and type(c.body[0]).__name__ == "Pass":
+            # a case that changes nothing lets play go on, as a table says it: not "nothing happens"
+            body = [Item("sentence", [("", say(v.lang, "そのまま続ける。", "Play on."))], span=c.body[0].span)]
         kids.append(Item("branch", head, listed + body, notes_of(c.texts, v.lang), span=c.span))
     # play takes the first case that holds: where two hold at once, the one above wins
     return Item("sentence", [("", say(v.lang, "上から順に見て、最初に当てはまる場合だけに従う。",

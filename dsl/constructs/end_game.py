@@ -184,7 +184,10 @@ def _read(v, st) -> Item:
     keys_en: Runs = []
     for i, k in enumerate(st.keys):
         x = v.expr(k.expr)
-        most = {"highest": ("最も高い", "highest"), "lowest": ("最も低い", "lowest")}[k.direction]
+        # a count is many or few in Japanese, a score high or low
+        counted = isinstance(k.expr, S.Call) and k.expr.fn == "count"
+        most = {"highest": ("最も多い" if counted else "最も高い", "highest"),
+                "lowest": ("最も少ない" if counted else "最も低い", "lowest")}[k.direction]
         keys_ja += ([("", "、同じなら")] if i else []) + x + [("", "が" + most[0])]
         keys_en += ([("", ", then the " + most[1] + " ")] if i else [("", "the " + most[1] + " ")]) + bare(x)
     ties = say(v.lang, "同点のプレイヤーは勝利を分け合う。" if st.ties_share else "同点のときの決め方はルールに書かれていない。",

@@ -14,7 +14,9 @@ set writes them (no game's words here: each phrase is filled with the rule set's
 - options that each only set the same value to a number of their own: a choice of that value, named
   by the options' titles (Rock, Scissors or Paper);
 - a piece of a kind: `x.kind = "worker"` is "that piece is a worker";
-- pieces chosen in order only to make each set one choice (`a < b and b < c`): "3 different cards".
+- pieces chosen in order only to make each set one choice (`a < b and b < c`): "3 different cards";
+- the largest of everyone's value reaching a number (`max(f(p) for p in players) >= n`): "some
+  player's f is at least n", 「だれかのfがn以上」.
 
 May import: the syntax and runs.py only (a leaf, as blocks.py is: the constructs' readings use it).
 """
@@ -523,3 +525,34 @@ def read_distinct_picks(v, o, n: int, noun: tuple[str, str]) -> Runs:
     if v.lang == "ja":
         return coll + [("", f"から{noun[0]}{n}{v.counter(o.params[0].low)}")]
     return [("", f"{n} different {noun[1]}s from ")] + coll
+
+
+def someone_reaches(e) -> tuple[S.Comprehension, str] | None:
+    """`max(f(p) for p in players) >= n` (or `>`): some player's f reaches n. The largest of everyone's
+    is a reckoning players do not make; they ask whether anyone has got there."""
+    if isinstance(e, S.Binary) and e.op in (">=", ">") and isinstance(e.left, S.Call) and e.left.fn == "max" \
+            and len(e.left.args) == 1 and isinstance(e.left.args[0], S.Comprehension):
+        c = e.left.args[0]
+        if c.item is not None and c.cond is None and isinstance(c.coll, S.Name) and c.coll.id in ("players", "teams"):
+            return c, e.op
+    return None
+
+
+def read_someone_reaches(v, e, c: S.Comprehension, op: str) -> Runs:
+    """「だれかの部族点が5以上」, 'some player's tribe points is at least 5'."""
+    noun = v.noun(c.coll)
+    with v.bound(c.var, noun, subject=True):
+        value = v.expr(c.item)
+    bound = v.expr(e.right)
+    if v.lang == "ja":
+        who = "どれかのチームの" if c.coll.id == "teams" else "だれかの"
+        return [("", who)] + value + [("", "が")] + bound + [("", "以上" if op == ">=" else "より大きい")]
+    who = "some team's " if c.coll.id == "teams" else "some player's "
+    return [("", who)] + _bare_its(value) + [("", " is at least " if op == ">=" else " is more than ")] + bound
+
+
+def _bare_its(runs: Runs) -> Runs:
+    """'its tribe points' as 'tribe points', after 'some player's'."""
+    if runs and runs[0][1].startswith("its "):
+        return [(runs[0][0], runs[0][1][4:])] + runs[1:] if runs[0][1] != "its " else runs[1:]
+    return runs
