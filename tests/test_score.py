@@ -109,7 +109,7 @@ def test_the_rulebook_reads_the_score_by_titles_only():
     d = rules.of(S.Score)[0]
     assert plain(describe(Voice(rules, "en"), d)) == "each player's points plus doubled points"
     assert plain(describe(Voice(rules, "ja"), d)) == "各プレイヤーの勝ち点と倍の点の合計"
-    for lang, title in (("en", "Score"), ("ja", "得点")):
+    for lang, title in (("en", "Score"), ("ja", "スコア")):
         entries = [e for sec in contents(rules, lang).sections if sec.key == "markers" for e in sec.entries]
         assert entries[-1].title == title
         assert "pts" not in plain(entries[-1].detail) and "doubled" not in entries[-1].title

@@ -201,3 +201,11 @@ def test_a_rule_of_several_steps_says_their_order_first():
     rules = parsed(RACE)
     assert "In this order: Walk → Rest → Look around." in _page(rules, "en")
     assert "次の順に行う: 歩く → 休む → 見回す。" in _page(rules, "ja")
+
+
+def test_a_start_outside_the_bounds_holds_them_once_changed():
+    """Dream Duels' column starts at 0 (off the field) and stays 1 to 5 once a team lands: the book
+    read "starts at 0, never below 1", which contradicts itself."""
+    rules = parsed(RACE.replace("counter steps per player = 0", "counter steps per player = 0 min 1 max 5"))
+    assert "Starts at 0. Once changed, never below 1. Never above 5." in _page(rules, "en")
+    assert "はじめは0。変わった後は1より小さくならない。5より大きくならない。" in _page(rules, "ja")

@@ -298,8 +298,12 @@ def kept(v, c, per: str) -> Runs:
     bounds = [(b, j, e) for b, j, e in ((c.minimum, "より小さくならない", "never below"),
                                          (c.maximum, "より大きくならない", "never above")) if b is not None]
     runs: Runs = [("", say(v.lang, "".join(ja), " ".join(en)))]
-    for b, j, e in bounds:
-        runs += say(v.lang, v.expr(b) + [("", j + "。")], [("", f" {e.capitalize()} ")] + v.expr(b) + [("", ".")])
+    # a start outside the bounds means 'not yet placed': the bounds hold once it has changed
+    outside = isinstance(start, S.Num) and any(
+        isinstance(b, S.Num) and (start.value < b.value if j.startswith("より小") else start.value > b.value) for b, j, _ in bounds)
+    for k, (b, j, e) in enumerate(bounds):
+        lead = ("変わった後は", "Once changed, " + e) if outside and k == 0 else ("", e.capitalize())
+        runs += say(v.lang, [("", lead[0])] + v.expr(b) + [("", j + "。")], [("", f" {lead[1]} ")] + v.expr(b) + [("", ".")])
     places = v.set_in.get(c.name, [])
     if places:
         named = [[("", say(v.lang, "「", "“")), ("", p), ("", say(v.lang, "」", "”"))] for p in places]

@@ -40,7 +40,7 @@ LABELS = {
     "teams": ("{n}人ずつのチーム", "teams of {n}"),
     "numbers": ("数値", "Numbers"),
     "markers": ("ゲーム中に覚えておくこと", "What players keep track of"),
-    "score": ("得点", "Score"),
+    "score": ("スコア", "Score"),
     "terms": ("用語", "Terms"),
     "setup": ("準備", "Setup"),
     "play": ("ゲームの流れ", "How to play"),
