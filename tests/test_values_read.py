@@ -209,3 +209,11 @@ def test_a_start_outside_the_bounds_holds_them_once_changed():
     rules = parsed(RACE.replace("counter steps per player = 0", "counter steps per player = 0 min 1 max 5"))
     assert "Starts at 0. Once changed, never below 1. Never above 5." in _page(rules, "en")
     assert "はじめは0。変わった後は1より小さくならない。5より大きくならない。" in _page(rules, "ja")
+
+
+def test_two_things_alike_in_several_attributes_are_said_to_be_the_same():
+    rules = parsed(MARKET.replace(
+        'value affordable(p, c, fee) = coins(p) >= c.weight + fee',
+        'value affordable(p, c, fee) = coins(p) >= c.weight + fee and c.weight = top(stall).weight and c.colour = top(stall).colour'))
+    assert "that crate has the same weight and colour as the top of the stall" in _page(rules, "en")
+    assert "その木箱の重さ・colourが屋台の一番上と同じ" in _page(rules, "ja")

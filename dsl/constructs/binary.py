@@ -12,8 +12,8 @@ from ..language.constants import COMPARISONS
 from ..language.kinds import BOOL, COLL, NUM, ZONE, unlike
 from ..language.kinds import a as a_kind
 from ..language.syntax import Expr
-from ..printing import idioms
-from ..printing.runs import Runs, fill, say
+from ..printing import comparisons, idioms
+from ..printing.runs import Runs, fill, join, say
 from .registry import nothing, register
 
 
@@ -248,12 +248,18 @@ def read(v, e) -> Runs:
     found = idioms.any_of(v, e)
     if found is not None:
         return idioms.read_any_of(v, *found)
-    reached = idioms.someone_reaches(e)
+    reached = comparisons.someone_reaches(e)
     if reached is not None:
-        return idioms.read_someone_reaches(v, e, *reached)
-    kind = idioms.of_kind(v, e)
+        return comparisons.read_someone_reaches(v, e, *reached)
+    kind = comparisons.of_kind(v, e)
     if kind is not None:
-        return idioms.read_of_kind(v, *kind)
+        return comparisons.read_of_kind(v, *kind)
+    if e.op == "and":
+        merged = comparisons.same_attributes(idioms.parts_of(e, "and"))
+        if any(isinstance(m, tuple) for m in merged):
+            said = [comparisons.read_same_attributes(v, *m) if isinstance(m, tuple) else _grouped(m, v.expr(m), "and")
+                    for m in merged]
+            return join(said, say(v.lang, "、かつ", " and "))
     raise_ = idioms.raised(e)
     if raise_ is not None:
         return idioms.read_raise(v, *raise_)

@@ -381,7 +381,9 @@ def read(v, e) -> Runs:
         if v.subject(e.args[0]):
             return title
         return possessive(v.lang, args[0], title)
-    joined = join(args, say(v.lang, "と", " and "))
+    # values that are themselves joined ('the smaller of A and B') are set apart more strongly
+    inner = any(say(v.lang, "と", " and ") in plain_text(a) for a in args)
+    joined = join(args, say(v.lang, "、" if inner else "と", "; " if inner else " and "))
     return v.name(e.fn, article=False) + ([("", say(v.lang, "(", " ("))] + joined + [("", ")")] if args else [])
 
 

@@ -6,12 +6,13 @@ Two more kinds are made whole elsewhere: 'example', a worked example from real p
 (examples.py: a heading, then parts of lines), and 'figure', a drawing (figures.py: the caption
 as its runs, the SVG as its one text), which the HTML puts in the page and Typst decodes.
 
-May import: the syntax and runs.py only (a leaf, as runs.py is: the constructs' readings use it).
+May import: the syntax, runs.py and the idiom leaves (idioms.py, comparisons.py): the constructs' readings use it.
 """
 from __future__ import annotations
 
 from ..language import syntax as S
-from .idioms import raised
+from .comparisons import read_same_attributes, same_attributes
+from .idioms import parts_of, raised
 from .runs import Item, Runs, say
 
 # A condition of this many parts, or with `and` and `or` mixed, is set out as a list: read as one
@@ -21,18 +22,14 @@ LONG = 3
 ARITHMETIC = ("+", "-", "*", "//")
 
 
-def _parts(e, op: str) -> list:
-    if isinstance(e, S.Binary) and e.op == op:
-        return _parts(e.left, op) + _parts(e.right, op)
-    return [e]
-
-
 def is_long(e) -> bool:
     if not (isinstance(e, S.Binary) and e.op in ("and", "or")):
         return False
     if raised(e):
         return False            # said in one phrase: 'neither goes down and at least one goes up'
-    parts = _parts(e, e.op)
+    parts = parts_of(e, e.op)
+    if e.op == "and":
+        parts = same_attributes(parts)      # 'X has the same a and b as Y' is one condition
     return len(parts) >= LONG or any(isinstance(p, S.Binary) and p.op in ("and", "or") for p in parts)
 
 
@@ -40,8 +37,10 @@ def conditions(v, e) -> Item:
     """`e` as a list: 'all of these hold' or 'at least one of these holds', one condition a line."""
     head = {"and": say(v.lang, "次のすべてを満たす:", "all of these hold:"),
             "or": say(v.lang, "次のどれか一つ以上を満たす:", "at least one of these holds:")}[e.op]
-    lines = [conditions(v, p) if isinstance(p, S.Binary) and p.op in ("and", "or") else Item("condition", v.expr(p))
-             for p in _parts(e, e.op)]
+    parts = parts_of(e, e.op)
+    lines = [Item("condition", read_same_attributes(v, *p)) if isinstance(p, tuple)
+             else conditions(v, p) if isinstance(p, S.Binary) and p.op in ("and", "or") else Item("condition", v.expr(p))
+             for p in (same_attributes(parts) if e.op == "and" else parts)]
     return Item("all" if e.op == "and" else "any", [("", head)], lines)
 
 

@@ -13,10 +13,10 @@ set writes them (no game's words here: each phrase is filled with the rule set's
   filtered collection itself;
 - options that each only set the same value to a number of their own: a choice of that value, named
   by the options' titles (Rock, Scissors or Paper);
-- a piece of a kind: `x.kind = "worker"` is "that piece is a worker";
-- pieces chosen in order only to make each set one choice (`a < b and b < c`): "3 different cards";
-- the largest of everyone's value reaching a number (`max(f(p) for p in players) >= n`): "some
-  player's f is at least n", 「だれかのfがn以上」.
+- pieces chosen in order only to make each set one choice (`a < b and b < c`): "3 different cards".
+
+Comparisons said in words (a piece of a kind, someone reaching a number, two things alike) are in
+comparisons.py.
 
 May import: the syntax and runs.py only (a leaf, as blocks.py is: the constructs' readings use it).
 """
@@ -31,9 +31,10 @@ from .runs import Runs, join, negate, plain, say, title_of
 _LEAN = {">=": ("up", False), ">": ("up", True), "<=": ("down", False), "<": ("down", True)}
 
 
-def _parts(e, op: str) -> list:
+def parts_of(e, op: str) -> list:
+    """What an `and` (or an `or`) joins, however it nests."""
     if isinstance(e, S.Binary) and e.op == op:
-        return _parts(e.left, op) + _parts(e.right, op)
+        return parts_of(e.left, op) + parts_of(e.right, op)
     return [e]
 
 
@@ -43,13 +44,13 @@ def raised(e) -> tuple[str, list] | None:
     if not (isinstance(e, S.Binary) and e.op == "and"):
         return None
     weak, strict, lean = [], None, set()
-    for p in _parts(e, "and"):
+    for p in parts_of(e, "and"):
         if isinstance(p, S.Binary) and p.op in _LEAN and not _LEAN[p.op][1]:
             weak.append((p.left, p.right))
             lean.add(_LEAN[p.op][0])
         elif isinstance(p, S.Binary) and p.op == "or" and strict is None:
             strict = []
-            for q in _parts(p, "or"):
+            for q in parts_of(p, "or"):
                 if not (isinstance(q, S.Binary) and q.op in _LEAN and _LEAN[q.op][1]):
                     return None
                 strict.append((q.left, q.right))
@@ -80,7 +81,7 @@ def wild_count(e) -> S.Expr | None:
     """`x in Z where F = x.face or wild(x)` (either order): the face F the wilds stand in for."""
     if not (isinstance(e, S.Comprehension) and e.item is None and isinstance(e.cond, S.Binary) and e.cond.op == "or"):
         return None
-    parts = _parts(e.cond, "or")
+    parts = parts_of(e.cond, "or")
     wild = [p for p in parts if isinstance(p, S.Call) and p.fn == "wild" and len(p.args) == 1
             and isinstance(p.args[0], S.Name) and p.args[0].id == e.var]
     faces = [p for p in parts if isinstance(p, S.Binary) and p.op == "=" and isinstance(p.left, S.Attr)
@@ -441,7 +442,7 @@ def state_filter(v, var: str, coll, cond) -> tuple[str, S.Expr | None] | None:
     'every player X [where rest]'."""
     if cond is None or not (isinstance(coll, S.Name) and coll.id in ("players", "teams")):
         return None
-    parts = _parts(cond, "and")
+    parts = parts_of(cond, "and")
     state = in_state(v, parts[0])
     if state is None or not state[2] or not (isinstance(state[0], S.Name) and state[0].id == var):
         return None
@@ -454,7 +455,7 @@ def state_filter(v, var: str, coll, cond) -> tuple[str, S.Expr | None] | None:
 def settled_ranking(e: S.Comprehension) -> bool:
     """`highest(X(q) for q in C where X(q) = 1)`: the filter already makes every key the same, so
     the ranking keeps them all."""
-    parts = _parts(e.cond, "and") if e.cond is not None else []
+    parts = parts_of(e.cond, "and") if e.cond is not None else []
     return any(isinstance(p, S.Binary) and p.op == "=" and isinstance(p.right, S.Num) and p.left == e.item
                for p in parts)
 
@@ -490,25 +491,6 @@ def read_chosen_value(v, target, options) -> Runs:
         [("", " (counted as " + ", ".join(numbers[:-1]) + " and " + numbers[-1] + ")")]
 
 
-def of_kind(v, e) -> tuple[S.Expr, str, bool] | None:
-    """`x.kind = "worker"`, where a component is named: (x, the component, whether it is one)."""
-    if isinstance(e, S.Binary) and e.op in ("=", "!=") and isinstance(e.left, S.Attr) and e.left.name == "kind" \
-            and type(e.right).__name__ == "Str" and isinstance(v.kinds.get(e.right.value), S.Component) \
-            and e.right.value in v.titles:
-        return e.left.obj, e.right.value, e.op == "="
-    return None
-
-
-def read_of_kind(v, piece, component: str, holds: bool) -> Runs:
-    """'that piece is a worker', 「そのコマがワーカーポーン」; of a filter's item, 「種類がワーカーポーン」."""
-    title = v.titles[component]
-    if v.lang == "ja":
-        said = [("term", title)] + ([] if holds else [("", "ではない")])
-        return ([("", "種類が")] if v.subject(piece) else v.expr(piece) + [("", "が")]) + said
-    article = "an " if title[:1] in "aeiou" else "a "
-    return v.expr(piece) + [("", (" is " if holds else " is not ") + article), ("term", title)]
-
-
 def distinct_picks(o) -> int | None:
     """`a from Z, b from Z, c from Z where a < b and b < c`: n different pieces of Z, the order only
     there so that each set is one choice (`a != b` is not one: there the two play different parts)."""
@@ -518,7 +500,7 @@ def distinct_picks(o) -> int | None:
         return None
     names = [p.name for p in ps]
     said = [(c.op, c.left.id, c.right.id) if isinstance(c, S.Binary) and isinstance(c.left, S.Name)
-            and isinstance(c.right, S.Name) else None for c in _parts(o.where, "and")]
+            and isinstance(c.right, S.Name) else None for c in parts_of(o.where, "and")]
     pairs = list(zip(names, names[1:]))
     return len(ps) if said in ([("<", a, b) for a, b in pairs], [(">", a, b) for a, b in pairs]) else None
 
@@ -529,34 +511,3 @@ def read_distinct_picks(v, o, n: int, noun: tuple[str, str]) -> Runs:
     if v.lang == "ja":
         return coll + [("", f"から{noun[0]}{n}{v.counter(o.params[0].low)}")]
     return [("", f"{n} different {noun[1]}s from ")] + coll
-
-
-def someone_reaches(e) -> tuple[S.Comprehension, str] | None:
-    """`max(f(p) for p in players) >= n` (or `>`): some player's f reaches n. The largest of everyone's
-    is a reckoning players do not make; they ask whether anyone has got there."""
-    if isinstance(e, S.Binary) and e.op in (">=", ">") and isinstance(e.left, S.Call) and e.left.fn == "max" \
-            and len(e.left.args) == 1 and isinstance(e.left.args[0], S.Comprehension):
-        c = e.left.args[0]
-        if c.item is not None and c.cond is None and isinstance(c.coll, S.Name) and c.coll.id in ("players", "teams"):
-            return c, e.op
-    return None
-
-
-def read_someone_reaches(v, e, c: S.Comprehension, op: str) -> Runs:
-    """「だれかの部族点が5以上」, 'some player's tribe points is at least 5'."""
-    noun = v.noun(c.coll)
-    with v.bound(c.var, noun, subject=True):
-        value = v.expr(c.item)
-    bound = v.expr(e.right)
-    if v.lang == "ja":
-        who = "どれかのチームの" if c.coll.id == "teams" else "だれかの"
-        return [("", who)] + value + [("", "が")] + bound + [("", "以上" if op == ">=" else "より大きい")]
-    who = "some team's " if c.coll.id == "teams" else "some player's "
-    return [("", who)] + _bare_its(value) + [("", " is at least " if op == ">=" else " is more than ")] + bound
-
-
-def _bare_its(runs: Runs) -> Runs:
-    """'its tribe points' as 'tribe points', after 'some player's'."""
-    if runs and runs[0][1].startswith("its "):
-        return [(runs[0][0], runs[0][1][4:])] + runs[1:] if runs[0][1] != "its " else runs[1:]
-    return runs

@@ -47,7 +47,7 @@ LABELS = {
     "rules": ("ルールの詳細", "Rules in detail"),
     "triggers": ("いつでも適用されるルール", "Rules that apply at any time"),
     "ending": ("ゲームの終わりと勝敗", "End of the game and winning"),
-    "in_place": ("(「{w}」の項)", "(see “{w}”)"),
+    "in_place": ("「{w}」の項を参照。", "See “{w}”."),
     "questions": ("未決の問題", "Open questions"),
     "glossary": ("用語集", "Glossary"),
     "turn": ("手順", "Turn by turn"),
