@@ -196,7 +196,7 @@ def read(v, c, counts=()) -> Runs:
         faces = [S.Num(S.NOWHERE, f) if isinstance(f, int) else S.Name(S.NOWHERE, str(f)) for f in c.faces]
         out += [("", " — " + say(v.lang, "目", "faces") + " ")] + v.exprs(faces)
     if c.wild is not None:
-        out.append(("", ", " + say(v.lang, "ワイルド", "wild") + " " + str(c.wild)))
+        out.append(("", say(v.lang, f"(ワイルドは{c.wild})", f", wild {c.wild}")))
     return out
 
 
