@@ -307,10 +307,11 @@ def read(v, e) -> Runs:
             n = plain_text(args[0])
             most = (f"{n}番目に大きい", f"{_nth(n)} highest")
         return comprehension.ranked(v, e.args[-1], most)
-    if e.fn == "all" and e.fn not in v.kinds and isinstance(e.args[0], S.Name) and places.every_place(v, e.args[0].id):
-        return places.every_place(v, e.args[0].id)          # 'on every space'
-    if e.fn == "holder" and e.fn not in v.kinds and places.read_holder(v, e.args[0], args[0]):
-        return places.read_holder(v, e.args[0], args[0])               # 'the place that piece is in'
+    if e.fn == "all" and e.fn not in v.kinds and isinstance(e.args[0], S.Name) \
+            and (everywhere := places.every_place(v, e.args[0].id)):
+        return everywhere                                   # 'on every space'
+    if e.fn == "holder" and e.fn not in v.kinds and (place := places.read_holder(v, e.args[0], args[0])):
+        return place                                        # 'the place that piece is in'
     if e.fn == "all" and isinstance(e.args[0], S.Name) and isinstance(v.kinds.get(e.args[0].id), S.Board):
         return say(v.lang, args[0] + [("", "の上のもの")], [("", "what lies on ")] + args[0])
     if e.fn == "first" and e.fn not in v.kinds and isinstance(e.args[0], S.Name) and e.args[0].id in v.singles:
@@ -359,8 +360,8 @@ def read(v, e) -> Runs:
         return args[0] + [("", "の")] + v.name(e.fn) if v.lang == "ja" else v.name(e.fn) + [("", " of ")] + args[0]
     if isinstance(decl, (S.Zone, S.Counter)) and len(args) == 1 and v.subject(e.args[0]):
         return v.name(e.fn, article=False)          # 'the player with the highest tribe points'
-    if isinstance(decl, S.Zone) and len(args) == 1 and places.owned_place(v, e.fn, args[0]):
-        return places.owned_place(v, e.fn, args[0])         # 'on that space', not "that space's on a space"
+    if isinstance(decl, S.Zone) and len(args) == 1 and (placed := places.owned_place(v, e.fn, args[0])):
+        return placed                                       # 'on that space', not "that space's on a space"
     if isinstance(decl, (S.Zone, S.Counter)) and len(args) == 1:
         # a player's own zone or counter
         return possessive(v.lang, args[0], v.name(e.fn, article=False))
@@ -399,7 +400,8 @@ def _condition_of(v, e, decl, args: list[Runs]) -> Runs | None:
         return None
     k = which[0]
     others = [a for i, a in enumerate(args) if i != k]
-    rest = do.given_values(v, [p for i, p in enumerate(decl.params) if i != k], others)
+    rest = do.given_values(v, [p for i, p in enumerate(decl.params) if i != k],
+                           [x for i, x in enumerate(e.args) if i != k], others)
     name = v.name(e.fn, article=False)
     if v.lang == "ja":
         return ([] if v.subject(e.args[k]) else args[k] + [("", "が")]) + name + rest

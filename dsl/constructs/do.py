@@ -12,7 +12,7 @@ from ..language.building import span
 from ..language.syntax import Expr, Stmt
 from ..printing.blocks import formula, is_arithmetic
 from ..printing import idioms
-from ..printing.runs import Item, Runs, join, plain, say, sentence, title_of
+from ..printing.runs import Item, Runs, join, say, sentence, title_of
 from .registry import register
 
 
@@ -127,22 +127,22 @@ def read(v, st) -> Item:
             only = _only_if(rule)
             return sentence(v, st, args[0] + [("", "が「")] + name + [("", "」を行う" + ("(条件を満たすときだけ)" if only else "") + "。")],
                             args[0] + [("", " carries out “")] + name + [("", "”" + (" (only when its condition holds)" if only else "") + ".")])
-        given = given_values(v, rule.params, args)
+        given = given_values(v, rule.params, st.args, args)
         return sentence(v, st, [("", "「")] + name + [("", "」")] + given + [("", "を行う。")],
                          [("", "Carry out “")] + name + [("", "”")] + given + [("", ".")])
     return sentence(v, st, [("", "「")] + name + [("", "」を行う。")],
                      [("", "Carry out “")] + name + [("", "”.")])
 
 
-def given_values(v, params, args: list) -> Runs:
-    """What a call passes: whom it is for, and each value a titled parameter names by that title
-    (「(手番のプレイヤーについて、適性のない地形でのフード: 0)」), not a bare number."""
+def given_values(v, params, exprs, args: list) -> Runs:
+    """What a call passes (`exprs`, read as `args`): whom it is for, and each value a titled parameter
+    names by that title (「(手番のプレイヤーについて、適性のない地形でのフード: 0)」), not a bare number."""
     if not args:
         return []
     whom = [a for p, a in zip(params, args) if not v.named_param(p)]
     # a value passed on under its own name goes without saying: 「(適性のない地形でのフード: その適性の…)」
-    named = [[("", v.named_param(p) + ": ")] + a for p, a in zip(params, args)
-             if v.named_param(p) and plain(a) not in (say(v.lang, "その", "the ") + v.named_param(p), v.named_param(p))]
+    named = [[("", v.named_param(p) + ": ")] + a for p, x, a in zip(params, exprs, args)
+             if v.named_param(p) and not (isinstance(x, S.Name) and x.id == p)]
     if v.lang == "ja":
         return [("", "(")] + (join(whom, "、") + [("", "について")] if whom else []) + \
             ([("", "、")] if whom and named else []) + join(named, "、") + [("", ")")]

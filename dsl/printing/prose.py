@@ -75,7 +75,7 @@ class Voice:
                             and isinstance(st.body[0], S.Do) and st.body[0].rule in self.titles:
                         self.titles[st.name] = self.titles[st.body[0].rule]
         self.components = [d for d in rules.decls if isinstance(d, S.Component) and d.kind != "board"]
-        self.zone_holds: dict[str, set[str]] | None = None
+        self._zone_holds: dict[str, set[str]] | None = None
         self.local_nouns: dict[str, tuple[str, str]] = {}
         self.holds: dict[str, tuple[str, str]] = {}
         self.param_nouns: dict = {}
@@ -159,8 +159,6 @@ class Voice:
         name = zone.id if isinstance(zone, S.Name) else zone.fn if isinstance(zone, S.Call) else ""
         if isinstance(zone, S.Call) and name == "all" and zone.args:
             return self.counter(zone.args[0])
-        if self.zone_holds is None:
-            self.zone_holds = _what_zones_hold(self)
         held = self.zone_holds.get(name) or {c.name for c in self.components}
         kinds = {c.kind for c in self.components if c.name in held}
         return "枚" if kinds == {"deck"} else "個" if kinds <= {"dice", "token"} else "つ"
@@ -169,6 +167,13 @@ class Voice:
         """Each chooser of a simultaneous choice speaks of itself: 「自チーム」, 'that team'."""
         ja = "自分" if noun == _PLAYER else "自" + noun[0]
         return self._pushed([Local(name, noun, 0, runs=[("", say(self.lang, ja, "that " + noun[1]))])])
+
+    @property
+    def zone_holds(self) -> dict[str, set[str]]:
+        """Which components can be in each zone, worked out once, when a reading first asks."""
+        if self._zone_holds is None:
+            self._zone_holds = _what_zones_hold(self)
+        return self._zone_holds
 
     def named_param(self, name: str) -> str | None:
         """The title of a parameter a symbol names ('food on unsuitable terrain'), where one does."""
@@ -305,8 +310,6 @@ def _flags(rules: S.RuleFile) -> set[str]:
 
 
 def _zone_noun(v: Voice, zone: str) -> tuple[str, str]:
-    if v.zone_holds is None:
-        v.zone_holds = _what_zones_hold(v)
     held = v.zone_holds.get(zone, set())
     if len(held) == 1:
         name = next(iter(held))
@@ -480,8 +483,6 @@ def holder_noun(v: Voice, e, scope: dict | None = None) -> tuple[str, str] | Non
     noun = _value_noun(v, e, scope)
     names = {c.name for c in v.components if c.name in v.titles and noun == (v.titles[c.name],) * 2} or \
         {c.name for c in v.components if noun in (_PIECE, _THING) and c.kind == "token"}
-    if v.zone_holds is None:
-        v.zone_holds = _what_zones_hold(v)
     kept = {v.kinds[z].per for z, held in v.zone_holds.items() if held & names and isinstance(v.kinds.get(z), S.Zone)
             and v.kinds[z].per is not None} if names else {z.per for z in v.rules.of(S.Zone) if z.per is not None}
     return _PLAYER if kept <= {"player"} else _TEAM if kept == {"team"} else None
