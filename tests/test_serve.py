@@ -117,13 +117,16 @@ def test_an_unknown_token_is_refused_and_the_socket_closed(stack):
     host, room, client = served(table, stack)
     with client.websocket_connect(f"/ws/{room.id}") as ws:
         ws.send_json({"type": "join", "token": "guessed"})
-        assert ws.receive_json() == {"type": "refused", "reason": "that token sits at no seat of this game"}
+        # final: the page stops trying that link and says why, instead of reconnecting forever
+        assert ws.receive_json() == {"type": "refused", "reason": "that token sits at no seat of this game",
+                                     "final": True}
         assert ws.receive()["type"] == "websocket.close"
     with client.websocket_connect(f"/ws/{room.id}") as ws:
         ws.send_json({"type": "act", "index": 1})
         assert "join first" in ws.receive_json()["reason"]
     with client.websocket_connect("/ws/nosuchgame") as ws:
-        assert ws.receive_json()["reason"] == "no such game on this table"
+        msg = ws.receive_json()
+        assert msg["reason"].startswith("no such game on this table") and msg["final"] is True
     # a bot's seat has no token, so no page can sit there
     assert set(room.tokens.values()) == {0, None}
 

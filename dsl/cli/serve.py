@@ -5,6 +5,7 @@ import errno
 import os
 import secrets
 import socket
+import time
 
 import click
 
@@ -41,7 +42,8 @@ starts more. The game is written to its replay file after every move (--save DIR
               help="Who sits where: 'human' or an agent (random, flat:N, ismcts:N), one a seat, comma-separated; "
                    "one kind for every seat. Default: human at every seat.")
 @players_option
-@click.option("--seed", type=int, default=None, help="Seed of the deal and the dice (default: a fresh one each game).")
+@click.option("--seed", type=int, default=None, help="Seed of the deal and the dice, to play a known game again "
+              "(default: 256 fresh random bits each game, kept on the server, that no seat can work out).")
 @lang_option("The pages' language at first (each page can switch).")
 @_variant_option
 @click.option("--save", "save_dir", type=click.Path(), default=os.path.join("out", "tables"), show_default=True,
@@ -50,6 +52,7 @@ starts more. The game is written to its replay file after every move (--save DIR
 @_address_options
 def serve(game, seats, players, seed, lang, variants, save_dir, resume, host, port):
     from ..analyses import replay as replay_mod
+    from ..table import links_file
     from ..table.server import Host
     from ..table.game_table import Table
     if resume:
@@ -75,23 +78,30 @@ def serve(game, seats, players, seed, lang, variants, save_dir, resume, host, po
     def new_table(spec=None, seed=seed):
         """A fresh game of the same rules: the first one, or one the lobby starts (spec: its seats)."""
         chosen = kinds if spec is None else _seats(spec, players)
-        seed = secrets.randbelow(2 ** 31) if seed is None else seed
-        path = _fresh_path(save_dir, replay_mod.file_name(rules.path, variants, "table", f"seed{seed}"))
+        # the file's name says a designer's seed; fresh seed material it must not
+        tag = time.strftime("%Y%m%d-%H%M%S") if seed is None else f"seed{seed}"
+        seed = secrets.token_bytes(32) if seed is None else seed
+        path = _fresh_path(save_dir, replay_mod.file_name(rules.path, variants, "table", tag))
         t = Table(rules, players, chosen, seed, path, variants)
         t.advance()
         return t
 
+    kept = None
+    if first is not None:
+        kept, why = links_file.read(resume, first.seats)
+        if kept is None:
+            click.echo(f"the game's links are not kept ({why}): it gets new ones; send them again", err=True)
     sock = _bind_or_exit(host, port)
     if first is None:
         writable_or_exit(save_dir, "--save", folder=True)
         first = new_table()
     else:
         first.advance()
-    server = Host(lambda spec: new_table(spec, None), lang)
-    room = server.add(first)
+    server = Host(lambda spec: new_table(spec, None), lang, kept and kept["lobby"], _limits())
+    room = server.add(first, kept=kept)
     base = f"http://{_shown_host(host)}:{sock.getsockname()[1]}"
     _print_links(server, room, base, first.replay_path)
-    _run(server.app(), sock)
+    _run(server, sock)
 
 
 def _seats(spec, players):
@@ -173,9 +183,16 @@ def _print_links(server, room, base: str, saved) -> None:
     click.echo("Ctrl-C stops the server.")
 
 
-def _run(app, sock) -> None:
+def _limits():
+    from ..table.limits import Limits
+    return Limits.for_descriptors()
+
+
+def _run(server, sock) -> None:
     import uvicorn
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=MAX_WS_BYTES, lifespan="off")
+    from ..table.limits import quiet_repeats, uvicorn_config
+    quiet_repeats()
+    config = uvicorn_config(server.app(), server.limits, MAX_WS_BYTES)
     try:
         uvicorn.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:
@@ -195,11 +212,11 @@ def serve_replay(path, rules, rep, lang, host, port) -> None:
     seats = seats if isinstance(seats, list) and len(seats) == rep.players and all(isinstance(s, str) for s in seats) else None
     book = ReplayBook(rules, rep, seats)        # `replay` has checked every action plays under these rules
     sock = _bind_or_exit(host, port)
-    server = Host(None, lang)
+    server = Host(None, lang, limits=_limits())
     room = server.add_replay(book)
     base = f"http://{_shown_host(host)}:{sock.getsockname()[1]}"
     where = f"step {book.start} of {book.steps}" + (" (the dead end)" if book.dead_end else "")
     click.echo(f"{path}: {book.steps} actions, opening at {where}")
     click.echo(f"  {server.links(room, base)[-1]['url']}")
     click.echo("Ctrl-C stops the server.")
-    _run(server.app(), sock)
+    _run(server, sock)

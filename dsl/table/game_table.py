@@ -2,12 +2,17 @@
 
 Chance outcomes and bot decisions draw from a generator seeded by the game's seed and the
 number of actions taken so far, so the same seed and the same human choices give the same
-game, also after a resume or an undo. Every action is written to the replay file
+game, also after a resume or an undo. The seed is either a whole number (a designer's `--seed`,
+drawn from as it always was) or seed material, at least 16 random bytes: then each action's
+generator is seeded with HMAC-SHA256(material, action number), so no number of dice seen tells
+a seat the next one. The material is kept in the replay file (`chance`), never in a view. Every action is written to the replay file
 (`dsl/analyses/replay.py`'s format, plus `seats` and `undone`) before `act` returns.
 """
 from __future__ import annotations
 
 import bisect
+import hashlib
+import hmac
 import json
 import random
 
@@ -22,6 +27,7 @@ from . import view as V
 from .words import Words
 
 HUMAN = "human"
+MIN_MATERIAL = 16           # bytes of seed material: 128 bits, past any search of seeds
 
 
 class Refused(Exception):
@@ -31,7 +37,7 @@ class Refused(Exception):
 class Table:
     """One game being played: the rules, one state, who sits where, the replay written as it goes."""
 
-    def __init__(self, rules, players: int, seats: list, seed: int, replay_path: str | None = None,
+    def __init__(self, rules, players: int, seats: list, seed: int | bytes, replay_path: str | None = None,
                  variants=(), actions=(), undone=()):
         if len(seats) != players:
             raise ValueError(f"{len(seats)} seats for {players} players: give one per seat")
@@ -40,7 +46,12 @@ class Table:
         self.seats = [s.strip().lower() if s.strip().lower() == HUMAN else s.strip() for s in seats]
         self.agents = [None if s == HUMAN else parse_agent(s) for s in self.seats]
         ready(self.agents, self.game)      # a strategy the game does not declare: ValueError, before any move
-        self.seed = seed
+        if isinstance(seed, (bytes, bytearray)):
+            if len(seed) < MIN_MATERIAL:
+                raise ValueError(f"seed material is {MIN_MATERIAL} bytes or more, not {len(seed)}")
+            self.seed, self.material = 0, bytes(seed)
+        else:
+            self.seed, self.material = seed, None
         self.variants = list(variants)
         self.replay_path = replay_path
         self.undone = [dict(u) for u in undone]
@@ -116,6 +127,8 @@ class Table:
         return lambda i: self._known_at_all(i)[seat]
 
     def _rng(self) -> random.Random:
+        if self.material is not None:
+            return random.Random(hmac.digest(self.material, str(len(self.actions)).encode(), hashlib.sha256))
         return random.Random(f"{self.seed}:{len(self.actions)}")
 
     # ------------------------------------------------------------ whose decision
@@ -249,7 +262,10 @@ class Table:
                                  self._stamp[1], self.state.digest())
 
     def to_json(self) -> dict:
-        return {**self.replay().to_json(), "seats": list(self.seats), "undone": self.undone}
+        data = {**self.replay().to_json(), "seats": list(self.seats), "undone": self.undone}
+        if self.material is not None:
+            data["chance"] = self.material.hex()
+        return data
 
     def _save(self) -> None:
         if self.replay_path is not None:
@@ -268,11 +284,21 @@ class Table:
                                          f"{rep.players} seats (written by `playtest play`)")
         if not isinstance(undone, list):
             raise replay_mod.ReplayError(f"{replay_path}: 'undone' must be a list")
+        seed = rep.seed
+        if "chance" in data:
+            chance = data["chance"]
+            try:
+                seed = bytes.fromhex(chance) if isinstance(chance, str) else None
+            except ValueError:
+                seed = None
+            if seed is None or len(seed) < MIN_MATERIAL:
+                raise replay_mod.ReplayError(f"{replay_path}: 'chance' must be the seed material the table "
+                                             f"wrote, {MIN_MATERIAL} bytes or more in hexadecimal")
         if rules is None:       # the rules the replay carries: its paths are only labels
             rules = replay_mod.embedded(rep)[0]
         replay_mod.run(Game(rules, rep.players), rep.actions, log=False)     # every action checked, or ReplayError
         try:
-            return cls(rules, rep.players, seats, rep.seed, replay_path, rep.variants, rep.actions, undone)
+            return cls(rules, rep.players, seats, seed, replay_path, rep.variants, rep.actions, undone)
         except ValueError as e:
             raise replay_mod.ReplayError(f"{replay_path}: {e}")
 

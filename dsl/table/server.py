@@ -9,6 +9,10 @@ known shape; a refusal says why in one line and changes nothing.
 Links carry their token after `#`, so it stays in the browser (never in a request line or a
 server log): the page sends it in its first message over the socket.
 
+Nothing one client does holds up another: every message to a page goes through its own
+outbox (outbox.py), no lock is held while anything is sent, and what a client may hold
+(sockets, unjoined sockets, a request body, unfinished games) is bounded by `Limits`.
+
 May import: the table core (dsl/table), the language, printing (the font); starlette.
 """
 from __future__ import annotations
@@ -17,6 +21,7 @@ import asyncio
 import json
 import os
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -29,7 +34,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..language import syntax as S
+from . import links_file
 from .game_table import Refused
+from .limits import Limits
+from .outbox import Outbox
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
 MAX_MESSAGE = 4096          # the longest message a page ever sends is well under 200 bytes
@@ -54,6 +62,7 @@ class Conn:
     seat: Optional[int]
     token: str
     lang: str
+    out: Outbox
     step: Optional[int] = None
     looking: Optional[int] = None
 
@@ -73,8 +82,9 @@ class Room(_Tokens):
     lang: str
     tokens: dict = field(default_factory=dict)      # token -> seat, None for the designer
     conns: dict = field(default_factory=dict)       # WebSocket -> Conn
-    # held while the table changes (in a thread) and while views are read from it
+    # held while the table changes (in a thread) and while views are read from it; never while sending
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    last_active: float = field(default_factory=time.monotonic)
 
     def snapshot(self, seat: Optional[int], lang: str) -> dict:
         t = self.table
@@ -109,6 +119,7 @@ class ReplayRoom(_Tokens):
     lang: str
     tokens: dict = field(default_factory=dict)
     conns: dict = field(default_factory=dict)
+    last_active: float = field(default_factory=time.monotonic)
 
     def snapshot(self, seat: Optional[int], lang: str, step: Optional[int] = None) -> dict:
         b = self.book
@@ -122,18 +133,29 @@ class ReplayRoom(_Tokens):
 class Host:
     """Every game this server holds, and how to start another (`new_table`, from the command line)."""
 
-    def __init__(self, new_table: Optional[Callable] = None, lang: str = "en"):
+    def __init__(self, new_table: Optional[Callable] = None, lang: str = "en", key: Optional[str] = None,
+                 limits: Optional[Limits] = None):
         self.rooms: dict[str, object] = {}
-        self.key = token()              # the lobby's: lists every game's links, starts more
+        self.key = key or token()       # the lobby's: lists every game's links, starts more
         self.new_table = new_table
         self.lang = lang
         self.finished: list[str] = []       # ended games' ids, oldest first
         self.keep_finished = KEEP_FINISHED
+        self.limits = limits or Limits()
+        self.sockets = 0                # open websockets
+        self.unjoined = 0               # of them, not joined to a seat yet
 
-    def add(self, table, lang: Optional[str] = None) -> Room:
-        room = Room(secrets.token_urlsafe(6), table, lang or self.lang)
-        room.tokens = {token(): seat for seat, kind in enumerate(table.seats) if kind == "human"}
-        room.tokens[token()] = None
+    def add(self, table, lang: Optional[str] = None, kept: Optional[dict] = None) -> Room:
+        """A game at fresh links, or at the ones it had (`kept`: links_file.read's) when resumed.
+        A game with a replay file has its links written beside it, for a resume after a crash."""
+        if kept is not None:
+            room = Room(kept["room"], table, lang or self.lang, dict(kept["tokens"]))
+        else:
+            room = Room(secrets.token_urlsafe(6), table, lang or self.lang)
+            room.tokens = {token(): seat for seat, kind in enumerate(table.seats) if kind == "human"}
+            room.tokens[token()] = None
+        if getattr(table, "replay_path", None):
+            links_file.write(table.replay_path, room.id, room.tokens, self.key)
         self.rooms[room.id] = room
         return room
 
@@ -181,12 +203,12 @@ class Host:
 
     async def _games(self, request: Request):
         """The lobby: with the lobby's key, list every game's links, or start another game."""
-        body = await request.body()
-        if len(body) > MAX_MESSAGE:
-            return JSONResponse({"error": f"the request is over {MAX_MESSAGE} bytes"}, status_code=413)
+        body = await _body(request, MAX_MESSAGE, self.limits.body_seconds)
+        if isinstance(body, JSONResponse):
+            return body
         try:
             data = json.loads(body)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             return JSONResponse({"error": "the request is not JSON"}, status_code=400)
         if not isinstance(data, dict) or not isinstance(data.get("key"), str) \
                 or not secrets.compare_digest(data["key"], self.key):
@@ -195,6 +217,9 @@ class Host:
         if data.get("start"):
             if self.new_table is None:
                 return JSONResponse({"error": "this server shows a replay; it starts no games"}, status_code=400)
+            full = self._make_way()
+            if full:
+                return JSONResponse({"error": full}, status_code=429)
             try:
                 table = await anyio.to_thread.run_sync(self.new_table, data.get("seats"))
             except ValueError as e:
@@ -203,41 +228,95 @@ class Host:
         games = [{"id": r.id, "game": _title(r), "links": self.links(r, base)} for r in self.rooms.values()]
         return JSONResponse({"games": games})
 
+    def _make_way(self) -> str:
+        """Room for one more unfinished game: at the cap, the one idle longest goes if it has been
+        idle `idle_seconds` with no page open (its replay file stays: `serve --resume` continues it);
+        otherwise why no game can start now."""
+        playing = [r for r in self.rooms.values() if isinstance(r, Room) and not r.table.ended()]
+        if len(playing) < self.limits.playing:
+            return ""
+        oldest = min(playing, key=lambda r: r.last_active)
+        idle = time.monotonic() - oldest.last_active
+        if idle >= self.limits.idle_seconds and not oldest.conns:
+            del self.rooms[oldest.id]
+            return ""
+        return (f"this table holds {len(playing)} unfinished games, as many as it keeps; the longest idle "
+                f"was last played {idle / 60:.0f} min ago and one idle {self.limits.idle_seconds / 60:.0f} min "
+                f"with no page open makes way: finish a game, or try again later")
+
     # ------------------------------------------------------------ the socket
     async def _socket(self, ws: WebSocket):
+        lim = self.limits
         await ws.accept()
-        room = self.rooms.get(ws.path_params["room"])
-        if room is None:
-            await _refuse(ws, "no such game on this table")
-            await ws.close(code=1008)
+        if self.sockets >= lim.sockets or self.unjoined >= lim.unjoined:
+            # a burst of pages or of clients that never join: this one tries again in a while
+            await _say_and_close(ws, {"type": "refused", "reason": "the table is busy: the page tries again shortly"},
+                                 1013, lim.send_seconds)
             return
+        self.sockets += 1
+        self.unjoined += 1
+        joined = False
+        room = self.rooms.get(ws.path_params["room"])
+        out = Outbox(ws, lim.queued, lim.send_seconds, lambda: room is not None and room.conns.pop(ws, None))
+        closing = False
         try:
+            if room is None:
+                out.put(_final("no such game on this table (it may have ended, or another server holds it)"))
+                return
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + lim.join_seconds
+            while ws not in room.conns:
+                try:
+                    self._join(room, ws, await asyncio.wait_for(_message(ws), deadline - loop.time()), out)
+                except asyncio.TimeoutError:
+                    out.put({"type": "refused", "reason": f"join within {lim.join_seconds:g} s of connecting"})
+                    return
+                except (_Unknown, _Busy) as e:
+                    out.put(_final(str(e)) if isinstance(e, _Unknown) else {"type": "refused", "reason": str(e)})
+                    return
+                except Refusal as e:
+                    out.put({"type": "refused", "reason": str(e)})
+            joined = True
+            self.unjoined -= 1
+            await self._send(room, room.conns[ws])
             while True:
                 try:
-                    msg = await _message(ws)
-                    if ws not in room.conns:
-                        self._join(room, ws, msg)
-                        await _send(room, ws, lambda: _again(room, room.conns[ws]))
-                        continue
-                    await self._handle(room, ws, msg)
+                    await self._handle(room, ws, await _message(ws))
                 except Refusal as e:
-                    await _refuse(ws, str(e))
-                    if isinstance(e, _Unknown):
-                        await ws.close(code=1008)
-                        return
+                    out.put({"type": "refused", "reason": str(e)})
         except WebSocketDisconnect:
-            pass
+            closing = True
         finally:
-            room.conns.pop(ws, None)
+            self.sockets -= 1
+            if not joined:
+                self.unjoined -= 1
+            if room is not None:
+                room.conns.pop(ws, None)
+            if closing or out.dropped:
+                out.task.cancel()
+            else:                       # what it was told (why it is refused) reaches it before the close
+                out.close(1008)
+                await out.finish()
 
-    def _join(self, room, ws: WebSocket, msg: dict):
+    def _join(self, room, ws: WebSocket, msg: dict, out: Outbox):
         if msg["type"] != "join":
             raise Refusal("join first: {\"type\": \"join\", \"token\": ...}")
         tok = msg.get("token")
         if not isinstance(tok, str) or tok not in room.tokens:
             raise _Unknown("that token sits at no seat of this game")
+        if sum(c.token == tok for c in room.conns.values()) >= self.limits.per_token:
+            raise _Busy(f"this link is open on {self.limits.per_token} pages already: close one")
         lang = msg.get("lang", room.lang)
-        room.conns[ws] = Conn(room.tokens[tok], tok, lang if lang in LANGS else room.lang)
+        room.conns[ws] = Conn(room.tokens[tok], tok, lang if lang in LANGS else room.lang, out)
+        room.last_active = time.monotonic()
+
+    async def _send(self, room, conn: Conn) -> None:
+        """One page's view, read while no move is being made at its table."""
+        if isinstance(room, ReplayRoom):
+            conn.out.put(_again(room, conn))
+            return
+        async with room.lock:
+            conn.out.put(_again(room, conn))
 
     async def _handle(self, room, ws: WebSocket, msg: dict) -> None:
         conn = room.conns[ws]
@@ -245,10 +324,10 @@ class Host:
             if msg.get("lang") not in LANGS:
                 raise Refusal(f"'lang' must be one of {', '.join(LANGS)}")
             conn.lang = msg["lang"]
-            await _send(room, ws, lambda: _again(room, conn))
+            await self._send(room, conn)
             return
         if isinstance(room, ReplayRoom):
-            await ws.send_json(_replay_step(room, conn, msg))
+            conn.out.put(_replay_step(room, conn, msg))
             return
         if msg["type"] not in ("act", "undo"):
             raise Refusal(f"unknown message type {_short(msg['type'])}: act, undo or lang")
@@ -259,7 +338,8 @@ class Host:
                 await room.act(conn.seat, msg)
             except Refused as e:
                 raise Refusal(str(e))
-            await _broadcast(room)
+            room.last_active = time.monotonic()
+            _broadcast(room)
         if isinstance(room, Room) and room.table.ended() and room.id not in self.finished:
             self.finished.append(room.id)
             while len(self.finished) > self.keep_finished:
@@ -274,6 +354,10 @@ async def _font(request: Request):
 
 class _Unknown(Refusal):
     """A token this game does not know: refused, and the connection closed."""
+
+
+class _Busy(Refusal):
+    """Not now: refused and the connection closed; the page tries again in a while."""
 
 
 def _title(room) -> str:
@@ -319,26 +403,45 @@ async def _message(ws: WebSocket) -> dict:
     return msg
 
 
-async def _send(room, ws: WebSocket, snapshot: Callable) -> None:
-    """One page's view, read while no move is being made at its table."""
-    if isinstance(room, ReplayRoom):
-        await ws.send_json(snapshot())
-        return
-    async with room.lock:
-        await ws.send_json(snapshot())
+def _broadcast(room: Room) -> None:
+    """Every connection of the room gets its own seat's view, nobody else's; queued, never waited on."""
+    for conn in list(room.conns.values()):
+        conn.out.put(room.snapshot(conn.seat, conn.lang))
 
 
-async def _refuse(ws: WebSocket, reason: str) -> None:
-    await ws.send_json({"type": "refused", "reason": reason})
+def _final(reason: str) -> dict:
+    """A refusal the page does not retry after: the link itself is wrong."""
+    return {"type": "refused", "reason": reason, "final": True}
 
 
-async def _broadcast(room: Room) -> None:
-    """Every connection of the room gets its own seat's view, nobody else's."""
-    for ws, conn in list(room.conns.items()):
-        try:
-            await ws.send_json(room.snapshot(conn.seat, conn.lang))
-        except Exception:               # a page that went away meanwhile: it rejoins with its token
-            room.conns.pop(ws, None)
+async def _say_and_close(ws: WebSocket, msg: dict, code: int, seconds: float) -> None:
+    try:
+        await asyncio.wait_for(ws.send_json(msg), seconds)
+        await asyncio.wait_for(ws.close(code=code), seconds)
+    except Exception:
+        pass
+
+
+async def _body(request: Request, cap: int, seconds: float):
+    """The request's body, read as it comes and no further than `cap` bytes: a longer one is
+    refused (413) at once, its rest never read, and the connection closed; one that does not
+    arrive whole in `seconds` is refused too (408)."""
+    close = {"Connection": "close"}
+    too_long = JSONResponse({"error": f"the request is over {cap} bytes"}, status_code=413, headers=close)
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > cap):
+        return too_long
+    body = bytearray()
+    try:
+        async with asyncio.timeout(seconds):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > cap:
+                    return too_long
+    except TimeoutError:
+        return JSONResponse({"error": f"the request did not arrive whole within {seconds:g} s"},
+                            status_code=408, headers=close)
+    return bytes(body)
 
 
 def _short(v) -> str:
