@@ -31,7 +31,7 @@ class Outbox:
         if self.dropped:
             return
         try:
-            self.queue.put_nowait(json.dumps(msg, ensure_ascii=False))
+            self.queue.put_nowait(json.dumps(msg, separators=(",", ":"), ensure_ascii=False))
         except asyncio.QueueFull:
             self.drop()
 

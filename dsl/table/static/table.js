@@ -9,6 +9,7 @@ const WORDS = {
        ended: "The game has ended", hidden: "face down", empty: "empty", step: "Step", of: "of",
        designerView: "Designer's view", seatView: "view", noOptions: "Nothing to choose right now.",
        connecting: "connecting…", lost: "connection lost: rejoining…", refused: "Refused",
+       gone: "This link no longer opens a seat", notSent: "not connected: nothing was sent, rejoining…",
        narration: "Narration", lobby: "Games on this table", start: "Start another game", open: "open",
        plays: "plays itself", pickOne: "Several options use this: pick one", cards: "pieces",
        deadEnd: "Dead end", note: "Note", choosing: "choosing", human: "person", bot: "bot:"},
@@ -17,6 +18,7 @@ const WORDS = {
        ended: "ゲーム終了", hidden: "裏向き", empty: "空", step: "手順", of: "/",
        designerView: "デザイナーの視点", seatView: "の視点", noOptions: "今は選ぶことがありません。",
        connecting: "接続中…", lost: "接続が切れました。再接続しています…", refused: "受け付けられません",
+       gone: "このリンクではもう席につけません", notSent: "接続していないため送られていません。再接続しています…",
        narration: "実況", lobby: "このテーブルのゲーム", start: "もう1ゲーム始める", open: "開く",
        plays: "自動でプレイ", pickOne: "これを使う選択肢が複数あります。1つ選んでください", cards: "個",
        deadEnd: "行き詰まり", note: "メモ", choosing: "選択中", human: "人", bot: "ボット:"},
@@ -30,6 +32,7 @@ const token = decodeURIComponent(location.hash.slice(1));
 let lang = localStorage.getItem("playtest-lang") || "en";
 const chosen = !!localStorage.getItem("playtest-lang");
 let socket = null, last = null, retry = 500, picking = null, arrived = Promise.resolve();
+let stopped = false;                // the server said this link opens no seat: no more retries
 let diceFamilies = new Set();       // zone families (hand(1), hand(2)...) whose visible pieces are dice
 
 function t(key) { return WORDS[lang][key]; }
@@ -45,19 +48,45 @@ function colour(c) { return typeof c === "string" && /^#[0-9a-fA-F]{3,8}$/.test(
 
 // ------------------------------------------------------------------ the connection
 function connect() {
-  document.body.dataset.state = "connecting";
+  if (stopped) return;
+  setState("connecting", t("connecting"));
   socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + room);
-  socket.onopen = () => { retry = 500; send(chosen ? {type: "join", token: token, lang: lang} : {type: "join", token: token}); };
+  socket.onopen = () => { send(chosen ? {type: "join", token: token, lang: lang} : {type: "join", token: token}); };
   socket.onmessage = (e) => { arrived = arrived.then(() => receive(JSON.parse(e.data))); };
   socket.onclose = () => {
-    document.body.dataset.state = "lost";
-    $("link").title = t("lost");
+    if (stopped) return;
+    setState("lost", t("lost"));
     setTimeout(connect, retry);           // a dropped connection rejoins the same seat with the same token
     retry = Math.min(retry * 2, 5000);
   };
 }
 
-function send(msg) { if (socket && socket.readyState === 1) socket.send(JSON.stringify(msg)); }
+// while not joined, nothing can be chosen: a click would go nowhere
+function setState(state, banner) {
+  document.body.dataset.state = state;
+  $("link").title = banner || "";
+  $("banner").textContent = banner || "";
+  $("banner").hidden = !banner;
+  $("banner").classList.toggle("final", state === "gone");
+  const on = state === "live";
+  document.querySelectorAll("button, input, select").forEach((b) => { b.disabled = !on; });
+}
+
+function live() { return document.body.dataset.state === "live"; }
+
+function controls() {
+  if (!live()) document.querySelectorAll("button, input, select").forEach((b) => { b.disabled = true; });
+}
+
+function send(msg) {
+  // the join goes out as soon as the socket opens; anything else only on a live, joined page
+  if (socket && socket.readyState === 1 && (msg.type === "join" || live())) {
+    socket.send(JSON.stringify(msg));
+    return true;
+  }
+  toast(t("notSent"));
+  return false;
+}
 
 // Japanese text drawn before its font has loaded keeps empty boxes in chromium even after the
 // font arrives, so nothing Japanese is drawn until the font is there (the machine's own, or the
@@ -68,15 +97,20 @@ function fontFor(l) {
 
 async function receive(msg) {
   if (msg.type === "refused") {
+    if (msg.final) {            // a wrong or forgotten link: retrying would never help
+      stopped = true;
+      setState("gone", t("gone") + ": " + msg.reason);
+      return;
+    }
     toast(t("refused") + ": " + msg.reason);
-    if (last) render();         // the options it disabled while waiting come back
+    if (last && document.body.dataset.state === "live") render();     // the options it disabled while waiting come back
     return;
   }
   if (msg.type !== "view") return;
   await fontFor(msg.lang);
-  document.body.dataset.state = "live";
-  $("link").title = "";
+  retry = 500;
   last = msg;
+  setState("live", "");
   lang = msg.lang || lang;
   picking = null;
   document.body.dataset.picking = "no";
@@ -114,6 +148,7 @@ function render() {
   drawCounters(v.counters || []);
   $("log-panel").hidden = msg.mode === "replay";
   if (msg.mode !== "replay") drawLog(v.log || []);
+  controls();
 }
 
 function choosableOf(options) {
@@ -335,6 +370,7 @@ function drawOptions(options) {
 }
 
 function choose(options) {
+  if (!live()) { toast(t("notSent")); return; }
   if (options.length === 1) { act(options[0].index); return; }
   picking = options;
   document.body.dataset.picking = "yes";
@@ -342,7 +378,7 @@ function choose(options) {
 }
 
 function act(index) {
-  send({type: "act", token: token, index: index, version: last.version});
+  if (!send({type: "act", token: token, index: index, version: last.version})) return;
   document.querySelectorAll("button.option").forEach((b) => { b.disabled = true; });
 }
 
