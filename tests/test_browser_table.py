@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -187,3 +188,61 @@ def test_a_page_whose_connection_drops_rejoins_its_seat_and_plays_on(browser, se
     page.locator("button.option").first.click()
     page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
     assert len([a for a in replay_mod.load(saved).actions if a[0] == 0]) == len(mine) + 1
+
+
+def served_at(args, port="0"):
+    proc = subprocess.Popen([sys.executable, "-m", "dsl.cli", "serve", *args, "--port", port],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    links = {}
+    for line in proc.stdout:
+        m = re.match(r"\s+(P\d+ \(human\)|designer)\s+(http://\S+)", line)
+        if m:
+            links[m[1].split()[0]] = m[2]
+        if line.startswith("Ctrl-C"):
+            break
+    assert links, proc.stderr.read()
+    return proc, links
+
+
+def test_a_page_open_across_a_kill_and_a_resume_rejoins_by_itself(browser, tmp_path):
+    """kill -9, then `serve --resume` at the same port: the open page comes back to the same seat
+    at the same link; while the server is down it offers nothing to click."""
+    proc, links = served_at([str(BLUFF), "--seats", "human,random", "--save", str(tmp_path)])
+    resumed = None
+    try:
+        page = browser.new_page()
+        page.goto(links["P1"])
+        page.wait_for_selector("body[data-state=live]")
+        assert page.locator("#turn .turn-line.yours").count() == 1
+        before = version(page)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        page.wait_for_selector("body[data-state=lost]")
+        assert page.evaluate("[...document.querySelectorAll('button.option')].every(b => b.disabled)")
+        assert page.locator("button.option").count() > 0 and page.locator("#banner").is_visible()
+        saved = next(str(p) for p in tmp_path.glob("*.json"))
+        port = links["P1"].split("/")[2].split(":")[1]
+        resumed, again = served_at(["--resume", saved], port)
+        assert again == links
+        page.wait_for_selector("body[data-state=live]", timeout=30000)
+        assert version(page) == before and page.locator("#who").inner_text().endswith("P1")
+        assert not page.locator("#banner").is_visible()
+        page.locator("button.option").first.click()
+        page.wait_for_function("v => document.body.dataset.version !== v", arg=before)
+    finally:
+        for p in (proc, resumed):
+            if p is not None and p.poll() is None:
+                p.terminate()
+                p.wait()
+
+
+def test_a_link_the_server_refuses_says_why_and_stops_trying(browser, serve):
+    links, _ = serve(str(BLUFF), "--seats", "human,random", "--seed", "3")
+    page = browser.new_page()
+    sockets = []
+    page.on("websocket", lambda ws: sockets.append(ws))
+    page.goto(links["P1"].split("#")[0] + "#not-a-token-of-this-game")
+    page.wait_for_selector("body[data-state=gone]")
+    assert "that token sits at no seat of this game" in page.inner_text("#banner")
+    page.wait_for_timeout(2500)         # the old page tried again every half second, forever
+    assert len(sockets) == 1 and page.evaluate("document.body.dataset.state") == "gone"
