@@ -389,7 +389,10 @@ class Run:
         from dsl.table import view as V
         files = sorted(os.path.join(self.save, f) for f in self.replay_files())
         self.stats["replay files"] = len(files)
-        self.stats["temporary files left beside them"] = len(os.listdir(self.save)) - len(files)
+        # each game's links file (its tokens, for a resume at the same links) is not a temporary one
+        links = [f for f in os.listdir(self.save) if f.endswith(".links")]
+        self.stats["links files beside them"] = len(links)
+        self.stats["temporary files left beside them"] = len(os.listdir(self.save)) - len(files) - len(links)
         rules = None
         for path in files:
             try:

@@ -33,7 +33,9 @@ def test_six_games_under_attack_and_a_kill_leave_every_replay_whole(tmp_path):
     counts = report["counts"]
     assert report["killed at"] is not None
     # every game's file, finished or cut by the kill, is whole and replays
-    assert counts["replay files"] == counts["games started"] == len(list((tmp_path / "tables").iterdir()))
+    assert counts["replay files"] == counts["games started"] == len(list((tmp_path / "tables").glob("*.json")))
+    # and each has its links beside it, for a resume at the same links
+    assert counts["links files beside them"] == counts["games started"]
     assert counts["replay files that replay"] == counts["replay files"]
     assert counts["resumed game: moves played after the kill"] > 0
     assert counts["moves by people"] > 0 and counts["views checked"] > counts["moves by people"]

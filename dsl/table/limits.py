@@ -38,7 +38,7 @@ class Limits:
     keep_alive_seconds: int = 5     # an idle keep-alive HTTP connection is closed after this
     send_seconds: float = 10.0      # a page that takes longer to take one message is dropped
     queued: int = 16                # messages waiting for one page before it is dropped
-    playing: int = 32               # unfinished games the lobby holds
+    playing: int = 100              # unfinished games the lobby holds
     idle_seconds: float = 3600.0    # an unfinished game idle this long may make way for a new one
 
     @classmethod
