@@ -70,6 +70,11 @@ class HeadTimed(H11Protocol):
     def connection_made(self, transport) -> None:
         super().connection_made(transport)
         self._head_timer = None
+        if self.limit_concurrency is not None and len(self.connections) > self.limit_concurrency:
+            # past the cap the connection goes at once: descriptors stay short of the process's
+            # limit, where every accept fails (and asyncio retries it in a tight loop)
+            transport.abort()
+            return
         self._arm()
 
     def _arm(self) -> None:
@@ -115,7 +120,7 @@ def uvicorn_config(app, limits: Limits, max_ws_bytes: int):
     import uvicorn
     http = type("HeadTimedHTTP", (HeadTimed,), {"head_seconds": limits.head_seconds})
     return uvicorn.Config(app, log_level="warning", ws_max_size=max_ws_bytes, lifespan="off", http=http,
-                          ws=Abortable, limit_concurrency=limits.connections,
+                          ws=Abortable, limit_concurrency=limits.connections, backlog=64,
                           timeout_keep_alive=limits.keep_alive_seconds)
 
 
