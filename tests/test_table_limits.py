@@ -236,3 +236,52 @@ def test_a_repeated_complaint_is_logged_once_a_while():
     now[0] = 11.0
     later = logging.LogRecord("asyncio", logging.ERROR, "", 0, "socket.accept() out of system resource", (), None)
     assert f.filter(later) and "999 more like it" in later.getMessage()
+
+
+def test_at_the_descriptor_limit_seats_still_join_and_the_log_stays_short(tmp_path):
+    """A real `playtest serve` allowed 256 descriptors, and 400 connections that send nothing:
+    the ones past its cap are closed as they come, a seat still joins, and the log holds a line
+    or two, not a line for every failed accept."""
+    import re
+    import resource
+    import subprocess
+    import sys
+
+    from _util import ROOT
+
+    def few_files():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+
+    err = open(tmp_path / "err.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "dsl.cli", "serve", str(BLUFF), "--seats", "human,random",
+                             "--port", "0", "--save", str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=err, text=True, preexec_fn=few_files)
+    held = []
+    try:
+        link = next(m for line in proc.stdout for m in [re.match(r"\s+P1 \(human\)\s+http://(\S+)#(\S+)", line)] if m)
+        address, token = link[1], link[2]
+        port = int(address.split("/")[0].split(":")[1])
+        for _ in range(400):
+            try:
+                held.append(socket.create_connection(("127.0.0.1", port), timeout=BOUND))
+            except OSError:
+                break
+        time.sleep(1)           # the server takes the burst up (the check below does not time it)
+        ws = None
+        for _ in range(20):     # a page retries until it is let in
+            try:
+                ws = connect("ws://" + address.replace("/table/", "/ws/"), open_timeout=BOUND)
+                break
+            except Exception:       # refused, reset or not answered while the burst is taken up
+                time.sleep(0.5)
+        assert ws is not None
+        ws.send(json.dumps({"type": "join", "token": token}))
+        assert json.loads(ws.recv(timeout=BOUND))["type"] == "view"
+        ws.close()
+    finally:
+        for s in held:
+            s.close()
+        proc.kill()
+        proc.wait()
+        err.close()
+    assert (tmp_path / "err.log").stat().st_size < 10_000
