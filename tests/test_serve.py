@@ -8,6 +8,7 @@ import glob
 import json
 import os
 import random
+import time
 from contextlib import ExitStack
 
 import pytest
@@ -129,6 +130,25 @@ def test_an_unknown_token_is_refused_and_the_socket_closed(stack):
         assert msg["reason"].startswith("no such game on this table") and msg["final"] is True
     # a bot's seat has no token, so no page can sit there
     assert set(room.tokens.values()) == {0, None}
+
+
+def test_one_link_opens_a_bounded_number_of_pages(stack):
+    table = table_of(BLUFF, ["human", "random"], 1)
+    host, room, client = served(table, stack)
+    host.limits.per_token = 3
+    pages = [joined(client, room, 0)[0] for _ in range(3)]
+    with client.websocket_connect(f"/ws/{room.id}") as ws:
+        ws.send_json({"type": "join", "token": room.token_of(0)})
+        msg = ws.receive_json()
+        assert msg["type"] == "refused" and "open on 3 pages already" in msg["reason"] and not msg.get("final")
+        assert ws.receive()["type"] == "websocket.close"
+    pages[0].close()
+    for _ in range(500):            # the server takes the close up in its own time
+        if len(room.conns) < 3:
+            break
+        time.sleep(0.01)
+    joined(client, room, 0)         # one closed: the link opens a page again
+    assert len(room.conns) == 3
 
 
 def play_whole_game(table, room, client, pick: random.Random, lang="en"):

@@ -155,7 +155,10 @@ class Host:
             room.tokens = {token(): seat for seat, kind in enumerate(table.seats) if kind == "human"}
             room.tokens[token()] = None
         if getattr(table, "replay_path", None):
-            links_file.write(table.replay_path, room.id, room.tokens, self.key)
+            try:
+                links_file.write(table.replay_path, room.id, room.tokens, self.key)
+            except OSError:
+                pass        # the game plays on; only a resume after a crash would give it new links
         self.rooms[room.id] = room
         return room
 
