@@ -281,10 +281,13 @@ class Host:
                     out.put({"type": "refused", "reason": str(e)})
             joined = True
             self.unjoined -= 1
-            await self._send(room, room.conns[ws])
-            while True:
+            await self._send(room, room.conns.get(ws))
+            while not out.dropped:
                 try:
-                    await self._handle(room, ws, await _message(ws))
+                    msg = await _message(ws)
+                    if out.dropped:     # what it sent before it was cut off is not acted on
+                        break
+                    await self._handle(room, ws, msg)
                 except Refusal as e:
                     out.put({"type": "refused", "reason": str(e)})
         except WebSocketDisconnect:
@@ -313,8 +316,10 @@ class Host:
         room.conns[ws] = Conn(room.tokens[tok], tok, lang if lang in LANGS else room.lang, out)
         room.last_active = time.monotonic()
 
-    async def _send(self, room, conn: Conn) -> None:
+    async def _send(self, room, conn: Optional[Conn]) -> None:
         """One page's view, read while no move is being made at its table."""
+        if conn is None:            # cut off meanwhile
+            return
         if isinstance(room, ReplayRoom):
             conn.out.put(_again(room, conn))
             return
@@ -322,7 +327,9 @@ class Host:
             conn.out.put(_again(room, conn))
 
     async def _handle(self, room, ws: WebSocket, msg: dict) -> None:
-        conn = room.conns[ws]
+        conn = room.conns.get(ws)
+        if conn is None:            # cut off meanwhile: nothing it asks for is done
+            return
         if msg["type"] == "lang":
             if msg.get("lang") not in LANGS:
                 raise Refusal(f"'lang' must be one of {', '.join(LANGS)}")
