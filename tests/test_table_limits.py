@@ -6,6 +6,7 @@ games. The bounds in seconds are generous: they say 'not blocked forever', they 
 from __future__ import annotations
 
 import json
+import logging
 import socket
 import threading
 import time
@@ -228,7 +229,6 @@ def test_the_lobby_holds_a_bounded_number_of_unfinished_games(tmp_path):
 def test_a_repeated_complaint_is_logged_once_a_while():
     now = [0.0]
     f = OncePerWhile(10.0, clock=lambda: now[0])
-    import logging
     records = [logging.LogRecord("asyncio", logging.ERROR, "", 0, "socket.accept() out of system resource", (), None)
                for _ in range(1000)]
     let_through = [r for r in records if f.filter(r)]
