@@ -191,7 +191,8 @@ def test_a_page_whose_connection_drops_rejoins_its_seat_and_plays_on(browser, se
 
 
 def served_at(args, port="0"):
-    proc = subprocess.Popen([sys.executable, "-m", "dsl.cli", "serve", *args, "--port", port],
+    port = [] if port is None else ["--port", port]
+    proc = subprocess.Popen([sys.executable, "-m", "dsl.cli", "serve", *args, *port],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     links = {}
     for line in proc.stdout:
@@ -205,8 +206,9 @@ def served_at(args, port="0"):
 
 
 def test_a_page_open_across_a_kill_and_a_resume_rejoins_by_itself(browser, tmp_path):
-    """kill -9, then `serve --resume` at the same port: the open page comes back to the same seat
-    at the same link; while the server is down it offers nothing to click."""
+    """kill -9, then `serve --resume FILE` (no port given: the game's links say where it was
+    served): the open page comes back to the same seat at the same link; while the server is
+    down it offers nothing to click."""
     proc, links = served_at([str(BLUFF), "--seats", "human,random", "--save", str(tmp_path)])
     resumed = None
     try:
@@ -221,8 +223,7 @@ def test_a_page_open_across_a_kill_and_a_resume_rejoins_by_itself(browser, tmp_p
         assert page.evaluate("[...document.querySelectorAll('button.option')].every(b => b.disabled)")
         assert page.locator("button.option").count() > 0 and page.locator("#banner").is_visible()
         saved = next(str(p) for p in tmp_path.glob("*.json"))
-        port = links["P1"].split("/")[2].split(":")[1]
-        resumed, again = served_at(["--resume", saved], port)
+        resumed, again = served_at(["--resume", saved], None)
         assert again == links
         page.wait_for_selector("body[data-state=live]", timeout=30000)
         assert version(page) == before and page.locator("#who").inner_text().endswith("P1")

@@ -91,6 +91,10 @@ def serve(game, seats, players, seed, lang, variants, save_dir, resume, host, po
         kept, why = links_file.read(resume, first.seats)
         if kept is None:
             click.echo(f"the game's links are not kept ({why}): it gets new ones; send them again", err=True)
+        elif kept["address"]:       # the links name the address: served there again unless told otherwise
+            given = click.get_current_context().get_parameter_source
+            host = host if given("host") is not click.core.ParameterSource.DEFAULT else kept["address"][0]
+            port = port if given("port") is not click.core.ParameterSource.DEFAULT else kept["address"][1]
     sock = _bind_or_exit(host, port)
     if first is None:
         writable_or_exit(save_dir, "--save", folder=True)
@@ -98,6 +102,7 @@ def serve(game, seats, players, seed, lang, variants, save_dir, resume, host, po
     else:
         first.advance()
     server = Host(lambda spec: new_table(spec, None), lang, kept and kept["lobby"], _limits())
+    server.address = (host, sock.getsockname()[1])
     room = server.add(first, kept=kept)
     base = f"http://{_shown_host(host)}:{sock.getsockname()[1]}"
     _print_links(server, room, base, first.replay_path)

@@ -1,6 +1,6 @@
-"""A game's links, kept beside its replay: the room id, every seat's token and the lobby's key,
-so `playtest serve --resume` after a crash serves the game at the very links the players
-already have open, and their pages rejoin by themselves.
+"""A game's links, kept beside its replay: the room id, every seat's token, the lobby's key and
+the address served on, so `playtest serve --resume` after a crash serves the game at the very
+links the players already have open, and their pages rejoin by themselves.
 
 The file is readable by its owner only (mode 0600): its tokens sit at the seats. The replay
 itself holds no token.
@@ -23,11 +23,13 @@ def path_of(replay_path: str) -> str:
     return stem + ".links"
 
 
-def write(replay_path: str, room: str, tokens: dict, lobby: str) -> None:
+def write(replay_path: str, room: str, tokens: dict, lobby: str, address: Optional[tuple] = None) -> None:
     """Written whole or not at all, never readable by anyone but the owner, not even for a moment."""
     path = path_of(replay_path)
-    data = json.dumps({"format": FORMAT, "room": room, "lobby": lobby,
-                       "tokens": [[seat, tok] for tok, seat in tokens.items()]}, indent=1) + "\n"
+    data = {"format": FORMAT, "room": room, "lobby": lobby, "tokens": [[seat, tok] for tok, seat in tokens.items()]}
+    if address is not None:
+        data.update(host=address[0], port=address[1])
+    data = json.dumps(data, indent=1) + "\n"
     tmp = os.path.join(os.path.dirname(os.path.abspath(path)), f".{os.path.basename(path)}.{secrets.token_hex(4)}")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
@@ -46,7 +48,7 @@ def write(replay_path: str, room: str, tokens: dict, lobby: str) -> None:
 
 
 def read(replay_path: str, seats: list) -> tuple[Optional[dict], str]:
-    """(room id, tokens, lobby key) as the game had them, or (None, why they cannot be used).
+    """(room id, tokens, lobby key, address) as the game had them, or (None, why they cannot be used).
     The tokens must be one for each human seat of `seats` and one for the designer."""
     path = path_of(replay_path)
     try:
@@ -70,7 +72,9 @@ def read(replay_path: str, seats: list) -> tuple[Optional[dict], str]:
     tokens = {tok: seat for seat, tok in data["tokens"]}
     if set(tokens.values()) != humans or len(tokens) != len(humans):
         return None, f"{path} has not one token for each person's seat and the designer"
-    return {"room": data["room"], "tokens": tokens, "lobby": data["lobby"]}, ""
+    host, port = data.get("host"), data.get("port")
+    address = (host, port) if isinstance(host, str) and type(port) is int and 0 < port < 65536 else None
+    return {"room": data["room"], "tokens": tokens, "lobby": data["lobby"], "address": address}, ""
 
 
 def _word(v) -> bool:

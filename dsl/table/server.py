@@ -143,6 +143,7 @@ class Host:
         self.keep_finished = KEEP_FINISHED
         self.limits = limits or Limits()
         self.sockets = 0                # open websockets
+        self.address: Optional[tuple] = None    # (host, port) served on, kept with each game's links
         self.unjoined = 0               # of them, not joined to a seat yet
 
     def add(self, table, lang: Optional[str] = None, kept: Optional[dict] = None) -> Room:
@@ -156,7 +157,7 @@ class Host:
             room.tokens[token()] = None
         if getattr(table, "replay_path", None):
             try:
-                links_file.write(table.replay_path, room.id, room.tokens, self.key)
+                links_file.write(table.replay_path, room.id, room.tokens, self.key, self.address)
             except OSError:
                 pass        # the game plays on; only a resume after a crash would give it new links
         self.rooms[room.id] = room
