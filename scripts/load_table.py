@@ -38,7 +38,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SECRET_KEYS = {"seed", "state", "actions", "rng"}
+SECRET_KEYS = {"seed", "chance", "state", "actions", "rng"}
 WS_CAP = 2 ** 20                # `serve`'s own frame cap (dsl/cli/serve.py MAX_WS_BYTES)
 WAIT = 20.0                     # the longest any single answer may take before the run calls it lost
 

@@ -22,7 +22,7 @@ from dsl.table.server import MAX_MESSAGE, Host
 
 from _util import BLUFF, DEMOCRACY, rules_of
 
-FORBIDDEN_KEYS = {"seed", "state", "rng", "digest", "actions", "undone", "final_state"}
+FORBIDDEN_KEYS = {"seed", "chance", "state", "rng", "digest", "actions", "undone", "final_state"}
 
 
 def table_of(path, seats, seed, tmp_path=None) -> Table:
