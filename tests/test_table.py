@@ -172,3 +172,37 @@ def test_a_whole_game_with_bots_replays_and_resumes_to_the_state_it_ended_in(tmp
     path = tmp_path / "end.json"
     path.write_text(json.dumps(table.to_json()), encoding="utf-8")
     assert Table.resume(str(path)).state.digest() == table.state.digest()
+
+
+def test_a_whole_number_seed_plays_the_game_it_always_played():
+    """Seed material beside whole-number seeds changed nothing for those: three bots from seed 7
+    play the very actions they played before the material existed (the digest was taken then)."""
+    import hashlib
+    t = Table(rules("bluff"), 3, ["random", "random", "random"], 7)
+    t.advance()
+    assert hashlib.sha256(json.dumps(t.actions).encode()).hexdigest() \
+        == "c0ecbb9bac707633f25054a0f88886574bc47608f05f6acd00a867effcc6fca1"
+
+
+def test_seed_material_is_at_least_128_bits_kept_in_the_replay_and_resumed(tmp_path):
+    with pytest.raises(ValueError, match="16 bytes or more"):
+        Table(rules("bluff"), 2, ["human", "random"], b"15 bytes only..")
+    material = os.urandom(32)
+    path = str(tmp_path / "g.json")
+    t = Table(rules("bluff"), 2, ["human", "random"], material, path)
+    t.advance()
+    play_some(t, 3, random.Random(1))
+    data = json.loads(open(path, encoding="utf-8").read())
+    assert data["chance"] == material.hex() and data["seed"] == 0
+    again = Table.resume(path)
+    assert again.material == material and again.actions == t.actions
+    # the same material and choices: the same dice; other material: other dice
+    twin = Table(rules("bluff"), 2, ["human", "random"], material)
+    twin.advance()
+    other = Table(rules("bluff"), 2, ["human", "random"], os.urandom(32))
+    other.advance()
+    assert twin.actions == t.actions[:len(twin.actions)] and other.actions != twin.actions
+    data["chance"] = "abcd"
+    open(path, "w", encoding="utf-8").write(json.dumps(data))
+    with pytest.raises(replay_mod.ReplayError, match="'chance' must be the seed material"):
+        Table.resume(path)
