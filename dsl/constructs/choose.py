@@ -412,20 +412,26 @@ def _narrate(n, ev) -> str:
     option = n.name(move[0]) if move[0] != "choose" else n.say("選択", "chooses")
     names = ev.get("params") or [""] * (len(move) - 1)
     chosen = _chosen_from(n, move[0])
+    players, teams = set(ev.get("players", ())), set(ev.get("teams", ()))
 
-    def said(k, a):
+    def said(i, k, a):
+        # a player or team chosen is named as one: its number is no piece's
+        if i in players:
+            return n.player(a)
+        if i in teams:
+            return f"T{a + 1}"
         if chosen.get(k) == "piece" and isinstance(a, int):
             return n.card(a)
         if chosen.get(k) == "space" and isinstance(a, int):
             return n.zone(n.game.zone_names[a])
         return n.value(a)
-    def named(k, a):
+    def named(i, k, a):
         # a piece or space chosen is named by itself ('fire 12'); its untitled parameter would
         # only add the noun 'item'
-        if not k or chosen.get(k) and isinstance(a, int) and k not in n.titles:
-            return said(k, a)
-        return f"{n.name(k)} {said(k, a)}"
-    args = n.say("、", ", ").join(named(k, a) for k, a in zip(names, move[1:]))
+        if not k or chosen.get(k) and isinstance(a, int) and k not in n.titles and i not in players and i not in teams:
+            return said(i, k, a)
+        return f"{n.name(k)} {said(i, k, a)}"
+    args = n.say("、", ", ").join(named(i, k, a) for i, (k, a) in enumerate(zip(names, move[1:])))
     hidden = n.say(" (伏せて)", " (face down)") if ev.get("hidden") else ""
     return f"{n.who(ev)}: {option}{' ' + args if args else ''}{hidden}"
 

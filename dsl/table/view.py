@@ -204,6 +204,12 @@ class _SeatNarrator:
             return self.words.hidden(i)
         return self.words.name(i)
 
+    def piece(self, i: int, face=None) -> str:
+        # a value kept per piece is told under the piece's name: of a hidden piece, its kind only
+        if self.known is not None and i not in self.known:
+            return self.words.hidden(i)
+        return self._n.piece(i, face)
+
     def event(self, ev: dict) -> str:
         from ..constructs.registry import events
         if ev["event"] == "dead_end":
