@@ -88,3 +88,137 @@ def test_a_player_chosen_as_a_target_is_told_as_that_player_to_every_seat():
         for seat in range(2):
             assert t.log(seat, "en")[i].endswith(f", player {target}")
         assert t.log(None, "ja")[i].endswith(f"、プレイヤー {target}")
+
+
+# ---------------------------------------------------------------- names, warnings, coverage, the book, replays
+OPTION_LIKE_A_ZONE = """game opt_zone
+  players 2 to 2
+
+deck card
+  in stock
+  cards
+    | name  | count |
+    | guard | 6     |
+
+zone stock is deck, shared, seen by everyone
+zone discard is discard, shared, seen by everyone
+  title ja "捨て札" en "discard pile"
+zone hand is hand, per player, seen by owner
+
+setup
+  for each p in players
+    move 2 from stock to hand(p)
+
+play
+  for each p in players
+    p chooses one of
+      option discard with c from hand(p)
+        title ja "1枚捨てる" en "Throw a card away"
+        move c to discard
+      option keep
+        pass
+  end game
+"""
+
+
+def _written(tmp_path, text, name="g.rules"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_an_option_named_like_a_zone_is_told_by_its_own_title(tmp_path):
+    from dsl.loader import load
+    for text, en, ja in ((OPTION_LIKE_A_ZONE, "Throw a card away", "1枚捨てる"),
+                         (OPTION_LIKE_A_ZONE.replace('        title ja "1枚捨てる" en "Throw a card away"\n', ""),
+                          "discard", "discard")):
+        rules, _ = load(_written(tmp_path, text))
+        t = Table(rules, 2, ["human", "human"], 1)
+        t.advance()
+        assert [o["text"] for o in t.view(0, "en")["options"]][0] == f"{en}: guard"
+        t.act(0, 1)
+        assert f"P1: {en} guard" in t.log(None, "en")
+        assert f"P1: {ja} guard" in t.log(None, "ja")
+        assert "   move guard to discard pile" in t.log(None, "en")     # the zone keeps its title
+
+
+def test_a_game_for_one_player_count_is_not_told_to_start_at_another(tmp_path):
+    r = playtest("check", _written(tmp_path, OPTION_LIKE_A_ZONE))
+    assert "player count 2 cannot be played" in r.output
+    assert "players 3 to 3" not in r.output
+    assert "hint: write what happens at 2 players, or give the player counts the game is for" in r.output
+
+
+CHAIN = """game chain
+  players 2 to 2
+counter n = 0
+play
+  for each p in players
+    p chooses x from 1 to 2
+      if x = 1
+        add 1 to n
+      else if x = 2
+        add 2 to n
+      else
+        add 3 to n
+  end game winners [first(players)]
+"""
+
+
+def test_coverage_names_the_else_of_a_chain_after_its_last_test(tmp_path):
+    r = playtest("fuzz", _written(tmp_path, CHAIN), "-p", "2", "-n", "20", "--seed", "1")
+    assert r.exit_code == 0, r.output
+    never = [line for line in r.output.splitlines() if "never reached" in line]
+    assert len(never) == 1
+    assert "else after else if x = 2" in never[0] and "if x = 1" not in never[0]
+    assert never[0].endswith(":9:15)")            # the line of the last test, `else if x = 2`
+
+
+CHIPS = """game chips
+  players 2 to 3
+
+component chip
+  title ja "チップ" en "chip"
+  count 10 per player
+  kept as chips
+
+counter chips per player = 10
+  title ja "チップ" en "chips"
+
+play
+  for each p in players
+    p chooses x from 1 to 2
+      subtract x from chips(p)
+  end game by highest chips(p) for p in players ties share
+"""
+
+
+def test_chips_kept_as_a_counter_are_not_printed_as_unused(tmp_path):
+    import re
+    from dsl.loader import load
+    from dsl.printing.book import render
+    rules, _ = load(_written(tmp_path, CHIPS))
+    en = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", render("book", "html", rules, "en")))
+    ja = re.sub(r"\s+", "", re.sub(r"<[^>]+>", "", render("book", "html", rules, "ja")))
+    assert "not used by the rules of play" not in en and "the rules count it as chips" in en
+    assert "ルールの処理では使わない" not in ja and "ルールではチップとして数える" in ja
+    unused = load(_written(tmp_path, CHIPS.replace("  kept as chips\n", "")))[0]
+    assert "not used by the rules of play" in render("book", "html", unused, "en")
+    r = playtest("check", _written(tmp_path, CHIPS.replace("kept as chips", "kept as chipz")))
+    assert r.exit_code == 1 and "kept as 'chipz', which is no counter or variable" in r.output
+    assert "did you mean 'chips'?" in r.output
+
+
+def test_a_replay_ends_with_the_final_scores(tmp_path):
+    from dsl.analyses import replay as R
+    from dsl.analyses.simulate import play_random
+    g = game_of(DRAW_TARGETS, 2)
+    played = play_random(g, game_rng(1, 0), 0)
+    path = str(tmp_path / "r.json")
+    R.save(R.stamped(R.Replay(DRAW_TARGETS, [], 2, 1, 0, played.actions), g), path)
+    points = [played.state.pvars[g.pvar_slots["points"]][p] for p in range(2)]
+    r = playtest("replay", path)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[-2] == f"Final points: P1 {points[0]}, P2 {points[1]}"
+    assert playtest("replay", path, "--lang", "ja").output.splitlines()[-2] == f"最終得点: P1 {points[0]}、P2 {points[1]}"

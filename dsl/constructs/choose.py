@@ -409,7 +409,7 @@ def _of_spaces(coll) -> bool:
 
 def _narrate(n, ev) -> str:
     move = ev["move"]
-    option = n.name(move[0]) if move[0] != "choose" else n.say("選択", "chooses")
+    option = n.option(move[0]) if move[0] != "choose" else n.say("選択", "chooses")
     names = ev.get("params") or [""] * (len(move) - 1)
     chosen = _chosen_from(n, move[0])
     players, teams = set(ev.get("players", ())), set(ev.get("teams", ()))

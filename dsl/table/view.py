@@ -122,7 +122,7 @@ def pending_choices(state) -> int:
 def step_title(words, log) -> str | None:
     for ev in reversed(log):
         if ev["event"] in ("step", "phase"):
-            return words.narrator.name(ev["name"])
+            return words.narrator.step(ev["name"])
     return None
 
 
