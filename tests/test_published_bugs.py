@@ -222,3 +222,80 @@ def test_a_replay_ends_with_the_final_scores(tmp_path):
     lines = r.output.splitlines()
     assert lines[-2] == f"Final points: P1 {points[0]}, P2 {points[1]}"
     assert playtest("replay", path, "--lang", "ja").output.splitlines()[-2] == f"最終得点: P1 {points[0]}、P2 {points[1]}"
+
+
+# ---------------------------------------------------------------- ranges of numbers
+RANGES = """game ranges
+  players 2 to 2
+counter total per player = 0
+counter n = 0
+counter empty_passes = 0
+play
+  for each p in players
+    p chooses guess from 2..12 where guess != 7
+      add guess to total(p)
+  for each k in 1..3
+    add k to n
+  for each k in 3..1
+    add 1 to empty_passes
+  if contains(5..n, 6) and count(2..12) = 11 and sum(1..4) = 10
+    add 100 to n
+  end game by highest total(p) for p in players ties share
+"""
+
+
+def test_a_range_is_a_collection_of_numbers_for_each_choose_and_contains(tmp_path):
+    from dsl.engine import Game
+    from dsl.loader import load
+    rules, warnings = load(_written(tmp_path, RANGES))
+    g = Game(rules, 2)
+    s = g.new_initial_state(log=True)
+    player, moves = g.decision(s)
+    assert [m[1:] for m in moves] == [(k,) for k in range(2, 13) if k != 7]
+    g.apply(s, moves[2], player)                                  # 4
+    player, moves = g.decision(s)
+    g.apply(s, moves[0], player)                                  # 2
+    assert s.is_terminal() and s.dead_end is None
+    assert s.vars[g.var_slots["n"]] == 106 and s.vars[g.var_slots["empty_passes"]] == 0
+    from dsl.printing.narrate import Narrator
+    told = Narrator(g, "en").tell(s.log)
+    assert "P1: chooses number 4" in told and "P2: chooses number 2" in told
+    import re
+    from dsl.printing.book import render
+    en = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", render("book", "html", rules, "en")))
+    ja = re.sub(r"\s+", "", re.sub(r"<[^>]+>", "", render("book", "html", rules, "ja")))
+    assert "For each of the numbers from 1 to 3 :" in en and "1〜3の数それぞれについて:" in ja
+
+
+def test_a_range_past_what_a_decision_may_offer_or_of_no_numbers_is_reported(tmp_path):
+    big = RANGES.replace("from 2..12 where", "from 1..(1000000 * 1000) where")
+    r = playtest("simulate", _written(tmp_path, big), "-p", "2", "-n", "1")
+    assert "evaluation failed" in r.output and "more than the 100,000 a decision may offer" in r.output
+    r = playtest("check", _written(tmp_path, RANGES.replace("1..3", "1..first(players)")))
+    assert r.exit_code == 1 and "expected a number here, but this is a player" in r.output
+
+
+def _docs_range_example() -> str:
+    import re
+    text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    at = text.index("**Ranges of numbers: `A..B`.**")
+    return re.search(r"```rules\n(.*?)```", text[at:], re.S).group(1)
+
+
+def test_the_range_example_of_the_language_guide_checks_plays_and_reads(tmp_path):
+    import re
+    from dsl.analyses.simulate import play_random
+    from dsl.loader import load
+    from dsl.printing.book import render
+    path = _written(tmp_path, _docs_range_example())
+    r = playtest("check", path)
+    assert r.exit_code == 0 and "(0 errors, 0 warnings)" in r.output, r.output
+    rules, _ = load(path)
+    g = game_of(path, 3)
+    for i in range(20):
+        assert play_random(g, game_rng(1, i), i).state.dead_end is None
+    en = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", render("book", "html", rules, "en")))
+    ja = re.sub(r"\s+", "", re.sub(r"<[^>]+>", "", render("book", "html", rules, "ja")))
+    assert "Choose a number ( 2 to 12 )" in en
+    assert "guess is from the total rolled − 1 to the total rolled + 1" in en
+    assert "数(2〜12)を選ぶ" in ja and "予想が出目の合計−1〜出目の合計+1のどれか" in ja

@@ -264,9 +264,10 @@ def _read_param(v, p, noun, ordinal: int) -> Runs:
     en = (("an " if en[:1] in "aeiou" else "a ") if ordinal == 1 else "another ") + en
     if p.high is None and isinstance(p.low, S.Name) and isinstance(v.kinds.get(p.low.id), S.Component):
         return [("", say(v.lang, ja, en))]          # any of the component's pieces: 'a space', not 'a space from space'
-    if p.high is None:
+    if p.high is None and not isinstance(p.low, S.Range):
         return say(v.lang, v.expr(p.low) + [("", "から" + ja)], [("", en + " from ")] + v.expr(p.low))
-    lo, hi = v.expr(p.low), v.expr(p.high)
+    # a range is read as the numbers `from A to B` are: 'a number (2 to 12)'
+    lo, hi = (v.expr(p.low.low), v.expr(p.low.high)) if p.high is None else (v.expr(p.low), v.expr(p.high))
     return say(v.lang, [("", ja + "(")] + lo + [("", "〜")] + hi + [("", ")")],
                [("", en + " (")] + lo + [("", " to ")] + hi + [("", ")")])
 
@@ -397,8 +398,18 @@ def _chosen_from(n, option: str) -> dict[str, str]:
         for node in S.walk_rules(n.game.rules):
             if isinstance(node, Option):
                 n.chosen_from.setdefault(node.name, {}).update(
-                    (p.name, "space" if _of_spaces(p.low) else "piece") for p in node.params if p.high is None)
+                    (p.name, "space" if _of_spaces(p.low) else "piece") for p in node.params
+                    if p.high is None and not _of_numbers(p.low))
     return n.chosen_from.get(option, {})
+
+
+def _of_numbers(coll) -> bool:
+    """A collection of numbers written in the rules (`2..12`, `[1, 3, 5]`): a number chosen
+    from it is told as a number, as one chosen `from 1 to 5` is."""
+    if isinstance(coll, S.Comprehension) and coll.item is None:
+        return _of_numbers(coll.coll)
+    return isinstance(coll, S.Range) or isinstance(coll, S.ListLit) and bool(coll.items) \
+        and all(isinstance(i, S.Num) for i in coll.items)
 
 
 def _of_spaces(coll) -> bool:
