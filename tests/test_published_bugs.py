@@ -90,6 +90,26 @@ def test_a_player_chosen_as_a_target_is_told_as_that_player_to_every_seat():
         assert t.log(None, "ja")[i].endswith(f"、プレイヤー {target}")
 
 
+def test_a_member_chosen_by_a_team_is_told_as_that_player():
+    from dsl.analyses import replay as R
+    from dsl.analyses.simulate import play_random
+    from dsl.printing.narrate import Narrator
+    from _util import GAMES
+    g = game_of(str(GAMES / "dream-duels.rules"), 4)
+    told = 0
+    for i in range(6):
+        s = R.run(g, play_random(g, game_rng(1, i), i).actions, log=True)
+        for lang in ("en", "ja"):
+            n = Narrator(g, lang)
+            for ev in s.log:
+                if ev["event"] == "choose" and ev.get("players"):
+                    line = n.event(ev)
+                    assert all(f"P{ev['move'][1 + k] + 1}" in line for k in ev["players"]), line
+                    assert " member member " not in line
+                    told += 1
+    assert told > 0
+
+
 # ---------------------------------------------------------------- names, warnings, coverage, the book, replays
 OPTION_LIKE_A_ZONE = """game opt_zone
   players 2 to 2

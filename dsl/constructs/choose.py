@@ -441,7 +441,10 @@ def _narrate(n, ev) -> str:
         # only add the noun 'item'
         if not k or chosen.get(k) and isinstance(a, int) and k not in n.titles and i not in players and i not in teams:
             return said(i, k, a)
-        return f"{n.name(k)} {said(i, k, a)}"
+        noun = n.name(k)
+        if (i in players or i in teams) and noun in option:
+            return said(i, k, a)            # 'Salvage a member P1', not '... a member member P1'
+        return f"{noun} {said(i, k, a)}"
     args = n.say("、", ", ").join(named(i, k, a) for i, (k, a) in enumerate(zip(names, move[1:])))
     hidden = n.say(" (伏せて)", " (face down)") if ev.get("hidden") else ""
     return f"{n.who(ev)}: {option}{' ' + args if args else ''}{hidden}"
