@@ -319,3 +319,42 @@ def test_the_range_example_of_the_language_guide_checks_plays_and_reads(tmp_path
     assert "Choose a number ( 2 to 12 )" in en
     assert "guess is from the total rolled − 1 to the total rolled + 1" in en
     assert "数(2〜12)を選ぶ" in ja and "予想が出目の合計−1〜出目の合計+1のどれか" in ja
+
+
+SET_PIECE = """game set_piece
+  players 2 to 2
+
+deck card
+  in stock
+  cards
+    | name  | count |
+    | guard | 3     |
+    | spy   | 3     |
+
+zone stock is deck, shared, seen by nobody
+zone hand is hand, per player, seen by owner
+variable picked = nobody
+
+setup
+  for each p in players
+    draw 2 from stock to hand(p)
+
+play
+  for each p in players
+    p chooses c from hand(p)
+      set picked to c
+  end game
+"""
+
+
+def test_a_piece_set_as_a_value_is_told_by_name_only_to_those_who_see_it(tmp_path):
+    from dsl.loader import load
+    rules, _ = load(_written(tmp_path, SET_PIECE))
+    t = Table(rules, 2, ["human", "human"], 1)
+    t.advance()
+    t.act(0, 1)
+    picked = t.state.vars[t.game.var_slots["picked"]]
+    name = t.words("en").name(picked)
+    assert f"   picked = {name}" in t.log(None, "en") and f"   picked = {name}" in t.log(0, "en")
+    assert "   picked = a hidden card" in t.log(1, "en")
+    assert not any("#" in line for line in t.log(1, "en"))

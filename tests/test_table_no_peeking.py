@@ -77,8 +77,11 @@ def _swapped_log(game, table, seat, rng) -> list:
         ev = dict(ev)
         if ev["event"] in ("move", "draw"):
             ev["pieces"] = [swap(p) for p in ev["pieces"]]
-        elif ev["event"] == "set" and "piece" in ev:
-            ev["piece"] = swap(ev["piece"])         # a value kept per piece names its piece
+        elif ev["event"] == "set":
+            if "piece" in ev:
+                ev["piece"] = swap(ev["piece"])     # a value kept per piece names its piece
+            if type(ev["value"]) is Piece:
+                ev["value"] = Piece(swap(ev["value"]))      # a piece set as a variable's value
         elif ev["event"] == "roll":
             # a rolled die is hidden again: only its zone's being seen shows its face
             where = [zone_at[ev["zone"]] if ev.get("zone") else table.state.loc[p] for p in ev["pieces"]]
