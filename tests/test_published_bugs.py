@@ -23,9 +23,10 @@ def test_a_searching_agent_plays_a_game_that_draws_into_hidden_hands():
 
 
 def test_simulate_with_searching_agents_over_draws_ends_without_a_traceback():
-    r = playtest("simulate", DRAW_TARGETS, "-p", "2", "--agents", "ismcts:6", "-n", "2")
-    assert r.exit_code == 0, r.output
-    assert "no dead ends" in r.output
+    for agents in ("ismcts:6", "strategy:generous,ismcts:4", "ismcts:4/generous"):
+        r = playtest("simulate", DRAW_TARGETS, "-p", "2", "--agents", agents, "-n", "2")
+        assert r.exit_code == 0, r.output
+        assert "no dead ends" in r.output
 
 
 def test_what_a_player_remembers_after_draws_is_true():
