@@ -33,8 +33,8 @@ class Narrator:
                 self.titles.setdefault(node.name, t)
             if isinstance(node, S.Option) or isinstance(node, S.Block) and node.kind in ("step", "phase"):
                 key = ("option" if isinstance(node, S.Option) else "step", node.name)
-                if t or key not in self.own:
-                    self.own.setdefault(key, t)
+                if self.own.get(key) is None:       # the first title given, wherever it is
+                    self.own[key] = t
 
     def say(self, ja: str, en: str) -> str:
         return ja if self.lang == "ja" else en
