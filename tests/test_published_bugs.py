@@ -359,3 +359,36 @@ def test_a_piece_set_as_a_value_is_told_by_name_only_to_those_who_see_it(tmp_pat
     assert f"   picked = {name}" in t.log(None, "en") and f"   picked = {name}" in t.log(0, "en")
     assert "   picked = a hidden card" in t.log(1, "en")
     assert not any("#" in line for line in t.log(1, "en"))
+
+
+NUMBERED = """game numbered
+  players 2 to 2
+
+deck card
+  in stock
+  cards for each number in NUMBERS
+    | colour |
+    | red    |
+    | blue   |
+
+zone stock is deck, shared, seen by everyone
+zone hand is hand, per player, seen by owner
+counter best per player = 0
+
+play
+  for each p in players
+    p chooses c from stock
+      move c to hand(p)
+      set best(p) to c.number
+  end game by highest best(p) for p in players ties share
+"""
+
+
+def test_a_card_table_repeats_its_rows_over_a_range_as_over_the_list(tmp_path):
+    from dsl.engine import Game
+    from dsl.loader import load
+    games = [Game(load(_written(tmp_path, NUMBERED.replace("NUMBERS", numbers), f"{i}.rules"))[0], 2)
+             for i, numbers in enumerate(("1..5", "[1, 2, 3, 4, 5]"))]
+    assert [a.piece_attrs for a in games][0] == games[1].piece_attrs and len(games[0].pieces) == 10
+    r = playtest("check", _written(tmp_path, NUMBERED.replace("NUMBERS", "1..200000")))
+    assert r.exit_code == 1 and "more than the 100,000 pieces a game may hold" in r.output
