@@ -1,13 +1,14 @@
 """No peeking at the table: what a seat is shown never holds what the seat may not see.
 
-Over random games of every game in games/ (two player counts where the game allows them), at
-every decision and for every seat:
+Over random games of every game in games/ and of tests/fixtures/draw_targets.rules (two player
+counts where the game allows them), at every decision and for every seat:
 - the zones show exactly the pieces the engine's observation shows that seat, the rest null;
 - the zones, counters and options are the same for every state the agents' Determinizer draws
   for that seat (states the seat cannot tell from the true one);
 - the log reads the same when every piece the seat could not see at an event is swapped for
-  another hidden piece of its kind, a hidden die shows another face, and another seat's
-  face-down choice still waiting is another move.
+  another hidden piece of its kind (a piece moved, drawn, chosen, or whose own value is set), a
+  hidden die shows another face, and another seat's face-down choice still waiting is another
+  move: no event a seat is told names a piece that seat cannot see.
 """
 from __future__ import annotations
 
@@ -36,11 +37,14 @@ def _counts(path):
 
 
 CASES = [(os.path.basename(p)[:-6], p, n) for p in GAMES for n in _counts(p)]
+# draws into hidden hands, a public number kept per card, a player chosen as a target
+FIXTURES = [os.path.join(os.path.dirname(__file__), "fixtures", "draw_targets.rules")]
+CASES += [(os.path.basename(p)[:-6], p, n) for p in FIXTURES for n in _counts(p)]
 
 
 def test_every_game_is_covered_at_two_player_counts_where_allowed():
     names = {c[0] for c in CASES}
-    assert names == {os.path.basename(p)[:-6] for p in GAMES} and len(names) >= 6
+    assert names == {os.path.basename(p)[:-6] for p in GAMES + FIXTURES} and len(names) >= 7
     assert [c[2] for c in CASES if c[0] == "bluff"] == [2, 3]
     assert [c[2] for c in CASES if c[0] == "tictactoe"] == [2]
 
@@ -71,8 +75,13 @@ def _swapped_log(game, table, seat, rng) -> list:
                 return int(rng.choice(same))
             return x
         ev = dict(ev)
-        if ev["event"] == "move":
+        if ev["event"] in ("move", "draw"):
             ev["pieces"] = [swap(p) for p in ev["pieces"]]
+        elif ev["event"] == "set":
+            if "piece" in ev:
+                ev["piece"] = swap(ev["piece"])     # a value kept per piece names its piece
+            if type(ev["value"]) is Piece:
+                ev["value"] = Piece(swap(ev["value"]))      # a piece set as a variable's value
         elif ev["event"] == "roll":
             # a rolled die is hidden again: only its zone's being seen shows its face
             where = [zone_at[ev["zone"]] if ev.get("zone") else table.state.loc[p] for p in ev["pieces"]]
@@ -84,8 +93,9 @@ def _swapped_log(game, table, seat, rng) -> list:
             else:
                 kinds = _chosen_from(table.words("en").narrator, ev["move"][0])
                 names = ev.get("params") or [""] * (len(ev["move"]) - 1)
-                ev["move"] = [ev["move"][0]] + [swap(a) if kinds.get(k) == "piece" else a
-                                                for k, a in zip(names, ev["move"][1:])]
+                seats = set(ev.get("players", ())) | set(ev.get("teams", ()))
+                ev["move"] = [ev["move"][0]] + [swap(a) if kinds.get(k) == "piece" and i not in seats else a
+                                                for i, (k, a) in enumerate(zip(names, ev["move"][1:]))]
         out.append(ev)
     return out
 

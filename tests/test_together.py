@@ -57,3 +57,36 @@ def test_check_warns_where_the_game_can_end_half_way_through_a_pass_over_the_pla
     assert warned[0] == []
     assert len(warned[1]) == 1 and warned[1][0].span.line == 10
     assert "together" in warned[1][0].hint
+
+
+CLAIM = """game claim
+  players 2 to 2
+counter coins per player = 1
+play
+  step settle
+    together
+      for each p in players
+        subtract 1 from coins(p)
+  end game
+trigger one_broke when count(p in players where coins(p) <= 0) = 1
+  end game winners [first(p in players where coins(p) <= 0)]
+"""
+
+
+def test_effects_before_any_choice_in_the_block_wait_for_its_end_too(tmp_path, monkeypatch):
+    """Play marks where it is only at a pause: a block of effects with no choice in it (both
+    players pay at once) held no trigger back."""
+    path = tmp_path / "claim.rules"
+    path.write_text(CLAIM, encoding="utf-8")
+    rules, _ = load(str(path))
+    for fusing in (True, False):
+        monkeypatch.setattr(Game, "fusing", fusing)
+        s = Game(rules, 2).new_initial_state(log=True)
+        assert s.is_terminal() and s.dead_end is None
+        assert s.outcome == (), s.outcome               # both broke when checked: nobody wins
+        assert not any(e["event"] == "trigger" for e in s.log)
+    one_by_one = CLAIM.replace("    together\n", "    if true\n")
+    path.write_text(one_by_one, encoding="utf-8")
+    rules, _ = load(str(path))
+    s = Game(rules, 2).new_initial_state(log=True)
+    assert [int(p) for p in s.outcome] == [0]           # the first payer is broke first, and wins

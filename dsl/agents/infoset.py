@@ -207,7 +207,8 @@ class Recall:
     def follow(self, log) -> "Recall":
         for e in log[self.read:]:
             kind = e.get("event")
-            if kind == "move":
+            if kind == "move" or kind == "draw":
+                # a draw moves pieces as a move does; which ones, only where the player sees them land
                 self._moved(e)
             elif kind == "reveal":
                 for p, shown in zip(e["pieces"], e["shown"]):

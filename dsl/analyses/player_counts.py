@@ -86,8 +86,18 @@ def unplayable(rules: S.RuleFile, games: int = GAMES_PER_COUNT) -> list[Diagnost
         if why:
             out.append(Diagnostic(
                 "warning", rules.path_of(where), where, f"player count {players} cannot be played: {why}",
-                f"start the count where the game can be played (players {players + 1} to "
-                f"{max(game.max_players, players + 1)}), or write what happens at {players} players"
-                if players == game.min_players else
-                f"end the count where the game can be played, or write what happens at {players} players"))
+                _hint(game, players)))
     return out
+
+
+def _hint(game, players: int) -> str:
+    """What to change: the range without this count, where there is one left to play."""
+    low, high = game.min_players, game.max_players
+    if low == high:
+        # the only count: no other range to suggest from the line
+        return f"write what happens at {players} players, or give the player counts the game is for"
+    if players == low:
+        return (f"start the count where the game can be played (players {low + 1} to {high}), "
+                f"or write what happens at {players} players")
+    return (f"end the count where the game can be played (players {low} to {high - 1}), "
+            f"or write what happens at {players} players")

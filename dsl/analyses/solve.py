@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Optional
 
-from ..engine.program import param_names, plain_move
+from ..engine.program import chosen_seats, param_names, plain_move
 from . import cfr
 from .solve_graph import build_graph, reached, values
 from .solve_tree import CHANCE_NODE, DECISION, Unsolvable, build_tree
@@ -227,7 +227,7 @@ class _Words:
     def move(self, s, player, move) -> str:
         pause = self.game.pauses[s.ip]
         said = self.n.event({"event": "choose", "player": player, "move": plain_move(move),
-                             "params": param_names(pause, move[0])})
+                             "params": param_names(pause, move[0]), **chosen_seats(move)})
         return said.split(": ", 1)[1] if ": " in said else said
 
     def differences(self, states, player) -> list:

@@ -184,7 +184,7 @@ def _option_titles(game, lang, keys) -> dict:
     out = {}
     for k in keys:
         owner, sep, option = k.partition(": ")
-        out[k] = (f"{n.name(owner)}: {n.name(option)}" if option != "choose" else n.name(owner)) if sep else n.name(k)
+        out[k] = (f"{n.step(owner)}: {n.option(option)}" if option != "choose" else n.step(owner)) if sep else n.step(k)
     return out
 
 

@@ -56,10 +56,36 @@ def replay(file, lang, rules_path, variants, serve, host, port):
         click.echo(shown(line))
     if not state.is_terminal():
         click.echo(say(lang, "(the replay stops before the game ends)", "（リプレイはゲームが終わる前に止まる）"))
+    scores = _scores(game, state, narrator)
+    if scores:
+        click.echo(shown(scores))
     click.echo(f"state {state.digest()}")
     if rep.final_state is not None and state.digest() != rep.final_state:
         _fail(f"{file}: the game ends in another state than when it was saved "
               f"(saved {rep.final_state}, now {state.digest()}): the rules changed")
+
+
+def _scores(game, state, n) -> str | None:
+    """Every seat's score where the replay stops, by the rule file's `score` (None without one,
+    or where it cannot be worked out in that state)."""
+    from ..engine.errors import CARRIED
+    from ..language import syntax as S
+    try:
+        scores = game.scores(state)
+    except CARRIED:
+        return None
+    if scores is None:
+        return None
+    declared = game.rules.of(S.Score)[0]
+    title = S.text_of(declared.texts, "title", n.lang) or n.say("スコア", "Score")
+    final = n.say("最終", "Final ") if state.is_terminal() else ""
+    title = final + (title[0].lower() + title[1:] if final and n.lang == "en" else title)
+    return n.say(f"{title}: ", f"{title}: ") + n.say("、", ", ").join(
+        f"{n.player(p)} {_number(v)}" for p, v in enumerate(scores))
+
+
+def _number(v) -> str:
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
 def _embedded_or_exit(file, rep, variants):

@@ -264,7 +264,9 @@ def _narrate(n, ev) -> str:
         else n.piece(ev["piece"]) if "piece" in ev else n.zone(ev["zone"]) if "zone" in ev \
         else n.value(ev["key"]) if "key" in ev else ""
     who = n.say(f"{key}の", f"{key}'s ") if key else ""
-    return f"   {who}{n.name(ev['name'])} = {n.value(ev['value'])}"
+    v = ev["value"]
+    # a piece set as a value is told by name where the seat sees it, as a moved piece is
+    return f"   {who}{n.name(ev['name'])} = {n.card(v) if type(v) is Piece else n.value(v)}"
 
 
 # ---------------------------------------------------------------- analyses

@@ -79,7 +79,7 @@ def read(v, st) -> Item:
 
 # ---------------------------------------------------------------- narration
 def _heading(n, ev) -> str:
-    return f"== {n.name(ev['name'])}"
+    return f"== {n.step(ev['name'])}"
 
 
 def _assumed(n, ev) -> str:

@@ -297,6 +297,11 @@ def read(v, e) -> Runs:
     args = [v.expr(a) for a in e.args]
     if e.fn == "first" and isinstance(e.args[0], S.Name) and e.args[0].id == "players":
         return [("", say(v.lang, "席1のプレイヤー", "the player in seat 1"))]
+    if e.fn == "contains" and e.fn not in v.kinds and isinstance(e.args[0], S.Range):
+        # a number within a range: 'the guess is from 4 to 6', 「予想が4〜6のどれか」
+        lo, hi = v.expr(e.args[0].low), v.expr(e.args[0].high)
+        return say(v.lang, args[1] + [("", "が")] + lo + [("", "〜")] + hi + [("", "のどれか")],
+                   args[1] + [("", " is from ")] + lo + [("", " to ")] + hi)
     if e.fn == "player" and e.fn not in v.kinds and isinstance(e.args[0], S.Num):
         k = e.args[0].value          # a seat written as a number is a name, as in 'seat 1', not an amount
         return [("", say(v.lang, f"席{k}のプレイヤー", f"the player in seat {k}"))]

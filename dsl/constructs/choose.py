@@ -264,9 +264,10 @@ def _read_param(v, p, noun, ordinal: int) -> Runs:
     en = (("an " if en[:1] in "aeiou" else "a ") if ordinal == 1 else "another ") + en
     if p.high is None and isinstance(p.low, S.Name) and isinstance(v.kinds.get(p.low.id), S.Component):
         return [("", say(v.lang, ja, en))]          # any of the component's pieces: 'a space', not 'a space from space'
-    if p.high is None:
+    if p.high is None and not isinstance(p.low, S.Range):
         return say(v.lang, v.expr(p.low) + [("", "から" + ja)], [("", en + " from ")] + v.expr(p.low))
-    lo, hi = v.expr(p.low), v.expr(p.high)
+    # a range is read as the numbers `from A to B` are: 'a number (2 to 12)'
+    lo, hi = (v.expr(p.low.low), v.expr(p.low.high)) if p.high is None else (v.expr(p.low), v.expr(p.high))
     return say(v.lang, [("", ja + "(")] + lo + [("", "〜")] + hi + [("", ")")],
                [("", en + " (")] + lo + [("", " to ")] + hi + [("", ")")])
 
@@ -397,8 +398,18 @@ def _chosen_from(n, option: str) -> dict[str, str]:
         for node in S.walk_rules(n.game.rules):
             if isinstance(node, Option):
                 n.chosen_from.setdefault(node.name, {}).update(
-                    (p.name, "space" if _of_spaces(p.low) else "piece") for p in node.params if p.high is None)
+                    (p.name, "space" if _of_spaces(p.low) else "piece") for p in node.params
+                    if p.high is None and not _of_numbers(p.low))
     return n.chosen_from.get(option, {})
+
+
+def _of_numbers(coll) -> bool:
+    """A collection of numbers written in the rules (`2..12`, `[1, 3, 5]`): a number chosen
+    from it is told as a number, as one chosen `from 1 to 5` is."""
+    if isinstance(coll, S.Comprehension) and coll.item is None:
+        return _of_numbers(coll.coll)
+    return isinstance(coll, S.Range) or isinstance(coll, S.ListLit) and bool(coll.items) \
+        and all(isinstance(i, S.Num) for i in coll.items)
 
 
 def _of_spaces(coll) -> bool:
@@ -409,23 +420,32 @@ def _of_spaces(coll) -> bool:
 
 def _narrate(n, ev) -> str:
     move = ev["move"]
-    option = n.name(move[0]) if move[0] != "choose" else n.say("選択", "chooses")
+    option = n.option(move[0]) if move[0] != "choose" else n.say("選択", "chooses")
     names = ev.get("params") or [""] * (len(move) - 1)
     chosen = _chosen_from(n, move[0])
+    players, teams = set(ev.get("players", ())), set(ev.get("teams", ()))
 
-    def said(k, a):
+    def said(i, k, a):
+        # a player or team chosen is named as one: its number is no piece's
+        if i in players:
+            return n.player(a)
+        if i in teams:
+            return f"T{a + 1}"
         if chosen.get(k) == "piece" and isinstance(a, int):
             return n.card(a)
         if chosen.get(k) == "space" and isinstance(a, int):
             return n.zone(n.game.zone_names[a])
         return n.value(a)
-    def named(k, a):
+    def named(i, k, a):
         # a piece or space chosen is named by itself ('fire 12'); its untitled parameter would
         # only add the noun 'item'
-        if not k or chosen.get(k) and isinstance(a, int) and k not in n.titles:
-            return said(k, a)
-        return f"{n.name(k)} {said(k, a)}"
-    args = n.say("、", ", ").join(named(k, a) for k, a in zip(names, move[1:]))
+        if not k or chosen.get(k) and isinstance(a, int) and k not in n.titles and i not in players and i not in teams:
+            return said(i, k, a)
+        noun = n.name(k)
+        if (i in players or i in teams) and noun in option:
+            return said(i, k, a)            # 'Salvage a member P1', not '... a member member P1'
+        return f"{noun} {said(i, k, a)}"
+    args = n.say("、", ", ").join(named(i, k, a) for i, (k, a) in enumerate(zip(names, move[1:])))
     hidden = n.say(" (伏せて)", " (face down)") if ev.get("hidden") else ""
     return f"{n.who(ev)}: {option}{' ' + args if args else ''}{hidden}"
 

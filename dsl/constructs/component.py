@@ -9,6 +9,7 @@ from typing import Optional
 
 from ..language import syntax as S
 from ..language.building import TableError, span
+from ..language.limits import MAX_PIECES
 from ..language.syntax import Decl, Expr, Node, Span, Text
 from ..printing.runs import Runs, say
 from .registry import register
@@ -96,6 +97,15 @@ def _cards_table(meta, c):
     return ("cards", tuple(specs))
 
 
+def _cards_range_table(meta, c):
+    """`cards for each index in 1..7`: the rows once for each number of the range."""
+    low, high = int(c[1]), int(c[2])
+    if high - low >= MAX_PIECES:
+        raise TableError(span(meta), f"the range {low}..{high} makes {high - low + 1:,} copies of each row, "
+                                     f"more than the {MAX_PIECES:,} pieces a game may hold")
+    return _cards_table(meta, [c[0], *range(low, high + 1), *c[3:]])
+
+
 def _component_of(kind):
     def build(meta, c):
         fields = {"home": None, "faces": (), "wild": None, "count": (None, False), "cards": [], "part_of": None}
@@ -115,7 +125,7 @@ def _component_of(kind):
     return build
 
 
-GRAMMAR = {"part_of_line": _part_of_line, "faces_line": _faces_line, "wild_line": _wild_line, "count_line": _count_line, "home_line": _home_line, "attr_value": _attr_value, "card_line": _card_line, "table_row": _table_row, "cards_table": _cards_table, "dice": _component_of("dice"), "deck": _component_of("deck"), "token": _component_of("token")}
+GRAMMAR = {"part_of_line": _part_of_line, "faces_line": _faces_line, "wild_line": _wild_line, "count_line": _count_line, "home_line": _home_line, "attr_value": _attr_value, "card_line": _card_line, "table_row": _table_row, "cards_table": _cards_table, "cards_range_table": _cards_range_table, "dice": _component_of("dice"), "deck": _component_of("deck"), "token": _component_of("token")}
 
 
 # ---------------------------------------------------------------- checks

@@ -67,8 +67,15 @@ def compile(c, st, env, owner):
     for k, (cond_e, body) in enumerate(st.branches):
         c.block_names.append(("branch", f"{owner}: {'else if' if k else 'if'} {source(src, cond_e.span)}",
                                  cond_e.span))
-    c.block_names.append(("else", f"{owner}: else of if {first}" if st.otherwise else
-                             f"{owner}: if {first} is false", st.span))
+    if len(st.branches) == 1:
+        c.block_names.append(("else", f"{owner}: else of if {first}" if st.otherwise else
+                                 f"{owner}: if {first} is false", st.span))
+    else:
+        # the else of a chain runs when its last test fails too: named and placed by that one
+        last_e = st.branches[-1][0]
+        last = source(src, last_e.span)
+        c.block_names.append(("else", f"{owner}: else after else if {last}" if st.otherwise else
+                                 f"{owner}: if {first} ... else if {last} are all false", last_e.span))
     else_cov = base + len(st.branches)
     tests = []                      # (test instruction, condition, coverage id, body's first, body's end)
     for k, (cond_e, body) in enumerate(st.branches):

@@ -42,9 +42,16 @@ def check(ck, st, scope, t):
 # ---------------------------------------------------------------- compilation
 def compile(c, st, env, owner):
     start = len(c.code)
+
+    def enter(s, ip=start):
+        # the machine marks where it is only at a pause: until the block's first one, the effects
+        # before it would be taken for the statement play last paused at, outside the block
+        s.ip = ip
+        return ip + 1
+    c.emit(enter, owner, st.span)
     c.block(st.body, env, owner)
     end = len(c.code)
-    # triggers wait while play is paused anywhere inside, and are checked once it is all done
+    # triggers wait while play is anywhere inside, and are checked once it is all done
     c.together.append((start, end))
 
     def done(s, ip=end):
@@ -52,8 +59,8 @@ def compile(c, st, env, owner):
         c.fire_triggers(s)
         return ip + 1 if s.outcome is None and s.dead_end is None else -1
     c.emit(done, owner, st.span)
-    c.fuse(start, lambda f, resume=None: (f.body(start, end) if resume is None else f.resume_body(start, end, resume))
-           + f.call(end))
+    c.fuse(start, lambda f, resume=None: ([f"s.ip = {start!r}"] + f.body(start + 1, end) if resume is None
+                                          else f.resume_body(start + 1, end, resume)) + f.call(end))
 
 
 # ---------------------------------------------------------------- reading

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..language import syntax as S
 from .errors import CARRIED, EVALUATION_ERRORS, LISTING_ERRORS, IllegalMove, RuleError, plain_error
-from .program import CHANCE, Chance, Choice, Env, items_of, param_names, plain_move
+from .program import CHANCE, Chance, Choice, Env, chosen_seats, items_of, param_names, plain_move
 from .state import DeadEnd, State
 from .source import slots_as_locals
 from .tables import TRIGGER_ROUNDS
@@ -396,7 +396,7 @@ class Machine:
     @staticmethod
     def logged_choice(s, pause, move, player, chooser, hidden):
         s.log.append({"event": "choose", "player": int(player), "move": plain_move(move),
-                      "params": param_names(pause, move[0]), **({"hidden": True} if hidden else {}),
+                      "params": param_names(pause, move[0]), **chosen_seats(move), **({"hidden": True} if hidden else {}),
                       **({"team": int(chooser)} if isinstance(chooser, Team) else {})})
 
     def taken_together(self, s, pause, move, player, chooser) -> bool:

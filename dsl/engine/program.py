@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..language import syntax as S
-from .values import Spaces, ZoneId, plain
+from .values import Player, Spaces, Team, ZoneId, plain
 
 CHANCE = -1                     # the actor of a chance outcome
 
@@ -122,6 +122,19 @@ def param_names(choice, option):
 
 def plain_move(move):
     return [plain(x) for x in move]
+
+
+def chosen_seats(move) -> dict:
+    """Which of a move's values (counted from 0 after the option's name) are players and which
+    teams, for the log: in plain form they are numbers, which the narrator would otherwise read
+    as the pieces of those numbers."""
+    out: dict = {}
+    for k, x in enumerate(move[1:]):
+        if type(x) is Player:
+            out.setdefault("players", []).append(k)
+        elif type(x) is Team:
+            out.setdefault("teams", []).append(k)
+    return out
 
 
 def combine(op, old, v):

@@ -29,7 +29,8 @@ def unlike(a, b) -> bool:
 
 
 def element_kind(coll) -> str:
-    """What the items of a collection are, where the checker can tell: players or teams."""
+    """What the items of a collection are, where the checker can tell: players or teams, or
+    the numbers of a range."""
     from . import syntax as S
     if isinstance(coll, S.Name) and coll.id in ("players", "teams"):
         return PLAYER if coll.id == "players" else TEAM
@@ -37,6 +38,8 @@ def element_kind(coll) -> str:
         return PLAYER
     if isinstance(coll, S.Call) and coll.fn == "alive_teams":
         return TEAM
+    if isinstance(coll, S.Range):
+        return NUM
     return ANY
 
 

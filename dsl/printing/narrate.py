@@ -23,10 +23,18 @@ class Narrator:
         self.titles: dict[str, str] = {}
         # declarations' titles first: a step or option named like a declaration does not hide it
         named = [d for d in game.rules.decls] + [n for n in S.walk_rules(game.rules) if isinstance(n, (S.Block, S.Option))]
+        # an option's or a step's own title, kept apart: one named like a declaration (an option
+        # `discard` beside a zone `discard`) is told by its own title, or its own name
+        self.own: dict[tuple, str] = {}
+        self.declared = {d.name for d in game.rules.decls}
         for node in named:
             t = S.text_of(node.texts, "title", lang) or S.text_of(node.texts, "title", "en")
             if t:
                 self.titles.setdefault(node.name, t)
+            if isinstance(node, S.Option) or isinstance(node, S.Block) and node.kind in ("step", "phase"):
+                key = ("option" if isinstance(node, S.Option) else "step", node.name)
+                if self.own.get(key) is None:       # the first title given, wherever it is
+                    self.own[key] = t
 
     def say(self, ja: str, en: str) -> str:
         return ja if self.lang == "ja" else en
@@ -45,6 +53,20 @@ class Narrator:
         if key in self.voice.local_nouns:
             return self.say(*self.voice.local_nouns[key])
         return key
+
+    def option(self, name: str) -> str:
+        """An option as its own title says, never a declaration's of the same name."""
+        return self._own("option", name)
+
+    def step(self, name: str) -> str:
+        """A step or phase as its own title says, never a declaration's of the same name."""
+        return self._own("step", name)
+
+    def _own(self, kind: str, name: str) -> str:
+        t = self.own.get((kind, name))
+        if t:
+            return t
+        return name if name in self.declared and (kind, name) in self.own else self.name(name)
 
     def card(self, i: int) -> str:
         """A piece as a player would call it: 'spade 5', 'red 7', 'joker', 'die'."""

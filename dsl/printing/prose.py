@@ -405,6 +405,8 @@ def _noun(v: Voice, e, scope: dict | None = None) -> tuple[str, str]:
         return _THING
     if isinstance(e, S.Comprehension):
         return _noun(v, e.coll, scope) if e.item is None else _THING
+    if isinstance(e, S.Range):
+        return _NUMBER
     if isinstance(e, S.ListLit):
         if e.items and all(isinstance(i, S.Num) for i in e.items):
             return _NUMBER

@@ -6,8 +6,10 @@ What a seat sees is the engine's observation, which the agents' information sets
 (dsl/agents/infoset.py): a zone seen by everyone, its own (or its team's) zone seen by its
 owner, a revealed piece; counters and variables as their `seen by` says. A hidden
 piece is `null` (its zone's count stays public). The log names a piece only where the seat
-could see it just before or just after the action that moved it, and a face-down choice of
-another seat reads "P3 chose (face down)" until everyone has chosen.
+could see it just before or just after the action that moved it, wherever the event names it
+(moved, drawn, chosen, set as a value, or keyed by a value kept per piece: "a hidden card's
+slot = 2"), and a face-down choice of another seat reads "P3 chose (face down)" until everyone
+has chosen.
 """
 from __future__ import annotations
 
@@ -122,7 +124,7 @@ def pending_choices(state) -> int:
 def step_title(words, log) -> str | None:
     for ev in reversed(log):
         if ev["event"] in ("step", "phase"):
-            return words.narrator.name(ev["name"])
+            return words.narrator.step(ev["name"])
     return None
 
 
@@ -203,6 +205,12 @@ class _SeatNarrator:
         if self.known is not None and i not in self.known:
             return self.words.hidden(i)
         return self.words.name(i)
+
+    def piece(self, i: int, face=None) -> str:
+        # a value kept per piece is told under the piece's name: of a hidden piece, its kind only
+        if self.known is not None and i not in self.known:
+            return self.words.hidden(i)
+        return self._n.piece(i, face)
 
     def event(self, ev: dict) -> str:
         from ..constructs.registry import events

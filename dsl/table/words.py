@@ -74,7 +74,7 @@ class Words:
         """A move in words: the option's title (an untitled choice's: the step's), then each
         chosen value by its noun."""
         n = self.narrator
-        head = n.name(move[0]) if move[0] != "choose" else (step or "")
+        head = n.option(move[0]) if move[0] != "choose" else (step or "")
         values = list(move[1:])
         names = params or [""] * len(values)
         if len(values) == 1:                # one thing chosen: the thing is the option
