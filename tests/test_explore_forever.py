@@ -125,3 +125,26 @@ def test_the_cli_saves_the_history_as_a_replay(tmp_path):
     assert len(saved) == 1
     data = json.loads(saved[0].read_text(encoding="utf-8"))
     assert [m for _, m in data["actions"]] == [["ahead"], ["ahead"], ["home"]]
+
+
+# ROUNDABOUT without its way out: every game runs into the step bound.
+ENDLESS = ROUNDABOUT.replace("  players 2 to 2\n", "  players 2 to 2\n  max steps 30\n").replace(
+    "        option leave if spot = 2\n          set spot to 3\n", "")
+
+
+def test_fuzz_reports_the_step_limit_game_that_goes_round(tmp_path):
+    from dsl.analyses.fuzz import fuzz
+    g, path = _game(tmp_path, ENDLESS)
+    r = fuzz(g, max_examples=20, seed=1)
+    kinds = {f.kind: f for f in r.findings}
+    assert "step limit" in kinds and "can go on forever" in kinds
+    f = kinds["can go on forever"]
+    assert len(f.actions) == 3 and [m for _, m in f.actions] == [["ahead"], ["ahead"], ["home"]]
+    assert "after 3 actions play is back in the state it was in after 0" in f.message
+    key = state_keyer(g)
+    assert key(replay.run(g, f.actions, log=False)) == key(g.new_initial_state())
+    assert "can go on forever" in r.format_text()
+    out = tmp_path / "fuzzed"
+    cli = CliRunner().invoke(main, ["fuzz", str(path), "-p", "2", "-n", "20", "--save-replays", str(out)])
+    assert "can go on forever" in cli.output
+    assert len(list(out.glob("*forever*.json"))) == 1

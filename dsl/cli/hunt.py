@@ -62,8 +62,10 @@ def fuzz(file, variants, players, games, max_time, seed, as_json, save_replays, 
     _print_report(report.to_json(), report.format_text(), saved, as_json)
     named = lambda found: found and (f"{len(found)} finding{'s' if len(found) != 1 else ''}: "
                                      + ", ".join(f"{f.kind} in {f.rule}" for f in found))
-    exit_if_crossed(fail_on, {"dead-ends": named([f for f in report.findings if f.kind != "step limit"]),
-                              "timeouts": named([f for f in report.findings if f.kind == "step limit"])})
+    from ..analyses.fuzz_findings import FOREVER
+    endless = ("step limit", FOREVER)
+    exit_if_crossed(fail_on, {"dead-ends": named([f for f in report.findings if f.kind not in endless]),
+                              "timeouts": named([f for f in report.findings if f.kind in endless])})
 
 
 @main.command(help="""Search every state of a small configuration: a finished run with no dead end is a proof.

@@ -419,13 +419,18 @@ def _narrate(n, ev) -> str:
         if chosen.get(k) == "space" and isinstance(a, int):
             return n.zone(n.game.zone_names[a])
         return n.value(a)
-    def named(k, a):
+    nouns = [n.name(k) if k else "" for k in names]
+
+    def named(k, a, noun):
         # a piece or space chosen is named by itself ('fire 12'); its untitled parameter would
         # only add the noun 'item'
         if not k or chosen.get(k) and isinstance(a, int) and k not in n.titles:
             return said(k, a)
-        return f"{n.name(k)} {said(k, a)}"
-    args = n.say("、", ", ").join(named(k, a) for k, a in zip(names, move[1:]))
+        # untitled parameters the same noun would name ('number 1, number 3') go by their own names
+        if k not in n.titles and nouns.count(noun) > 1:
+            noun = k
+        return f"{noun} {said(k, a)}"
+    args = n.say("、", ", ").join(named(k, a, noun) for k, a, noun in zip(names, move[1:], nouns))
     hidden = n.say(" (伏せて)", " (face down)") if ev.get("hidden") else ""
     return f"{n.who(ev)}: {option}{' ' + args if args else ''}{hidden}"
 
