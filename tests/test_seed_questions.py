@@ -11,6 +11,7 @@ READINGS = [
     ("bluff", "play_direction"),        # `seating clockwise`: the seed says only 「次の手番」
     ("bluff", "bid_range"),             # faces 1-5, counts up to the dice in play
     ("byzantine", "trumps_ranked"),     # how several trumps rank: by the governor's rule
+    ("byzantine", "parent_stakes"),     # the parent always proposes a card, never stakes
     ("democracy", "tied_vote_card"),    # 「残りのカード」 takes the face-up vote too
     ("populus", "almighty_count"),      # one almighty card per player below 5 players
     ("populus", "optional_placement"),  # 「配置することができます」: a worker may stay home
@@ -18,6 +19,7 @@ READINGS = [
     ("dream-duels", "padding_cells"),   # パディング as a ring of cells a team can enter
     ("dream-duels", "charged_token"),   # the token spent on a card charge goes to the box
     ("dream-duels", "token_optional"),  # 「入手できる」: a team may leave the token
+    ("dream-duels", "joker_landing"),   # a joker's team picks its square after the reveal, in team order
 ]
 
 
