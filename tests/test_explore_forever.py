@@ -83,6 +83,7 @@ def test_a_swing_back_at_the_start_is_a_history_of_one_action(tmp_path):
     assert r.forever == {"length": 1, "returns_after": 0, "actions": [[0, ["back"]]]}
     assert "the game can go on forever: after 1 action play is back in the state it was in after 0 actions" \
         in r.format_text()
+    assert "but a game need not end" in r.format_text()
 
 
 def test_the_shortest_return_goes_round_the_whole_loop(tmp_path):

@@ -130,6 +130,8 @@ class ExploreReport:
                 out.append(f"    {d['rule']}: {d['kind']}  ({d['where']})  {d['states']:,} states{games}")
                 out.append(f"        {d['message']}")
                 out.append(f"        shortest: {_n(d['shortest']['length'], 'action')}")
+        elif self.finished and self.forever is not None:
+            out.append("  no dead ends: every game that ends, ends as the rules say (proof); but a game need not end")
         elif self.finished:
             out.append("  no dead ends: every game this configuration allows ends as the rules say (proof)")
         else:
