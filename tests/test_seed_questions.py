@@ -16,6 +16,7 @@ READINGS = [
     ("populus", "almighty_count"),      # one almighty card per player below 5 players
     ("populus", "optional_placement"),  # 「配置することができます」: a worker may stay home
     ("populus", "vandal_after_tie"),    # a vandal goes back when tied players all lose
+    ("populus", "food_short"),          # short of food, a worker cannot go on unsuitable terrain
     ("dream-duels", "padding_cells"),   # パディング as a ring of cells a team can enter
     ("dream-duels", "charged_token"),   # the token spent on a card charge goes to the box
     ("dream-duels", "token_optional"),  # 「入手できる」: a team may leave the token
