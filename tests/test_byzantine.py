@@ -10,6 +10,7 @@ The seed's worked examples (参考プレイ):
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 
@@ -149,6 +150,31 @@ def test_ranked_and_quadratic_voting(vote_card, winner):
     play(s, 2, ("vote", high))
     play(s, 3, ("vote", lead))
     assert pieces_in(s, g, "governor") == [mid if winner == "second" else lead]
+
+
+def test_a_lone_trump_wins_whatever_the_voting_rule(tmp_path, monkeypatch):
+    """「この切り札のカードは他のカードよりも強い」: no version 2.0 card joins a trump to Ranked
+    Choice, so the red 2 (R) is given yellow as its trump; the one trump played beats the red
+    cards though the voting rule would pick a second card."""
+    text = BYZANTINE.read_text(encoding="utf-8")
+    row = "    | red    | 2      | 1      | -     | R    | -      |"
+    assert row in text
+    path = tmp_path / "byzantine.rules"
+    path.write_text(text.replace(row, row[:-9] + "yellow |"), encoding="utf-8")
+    monkeypatch.setattr(sys.modules[__name__], "BYZANTINE", path)
+    n = 3
+    probe = byz(n)
+    gov = card(probe, "red", 2)
+    assert probe.piece_attrs[gov]["trump"] == "yellow" and probe.piece_attrs[gov]["vote"] == "R"
+    r3, r8, y1 = card(probe, "red", 3), card(probe, "red", 8), card(probe, "yellow", 1)
+    blue = [card(probe, "blue", k) for k in range(1, 7)]
+    g, s = arranged(n, {1: [r3], 2: [y1] + blue, 3: [r8]}, gov)
+    play(s, 1, ("choose", r3))
+    play(s, 2, ("vote", y1))
+    play(s, 3, ("vote", r8))
+    assert s.dead_end is None
+    assert pieces_in(s, g, "governor") == [y1]
+    assert pieces_in(s, g, "won(2)") == [gov]
 
 
 def test_ranked_voting_with_one_card_is_left_open():

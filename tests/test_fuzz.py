@@ -130,9 +130,12 @@ def test_a_broken_rule_file_gives_every_kind_of_finding(tmp_path):
 def test_a_game_that_never_ends_is_reported_with_its_bound(tmp_path):
     g = _game(tmp_path, ENDLESS)
     r = fuzz(g, max_examples=20, seed=0)
-    assert [(f.rule, f.kind) for f in r.findings] == [("wait", "step limit")]
-    f = r.findings[0]
+    assert [(f.rule, f.kind) for f in r.findings] == [("wait", "can go on forever"), ("wait", "step limit")]
+    loop, f = r.findings
     assert "20 decisions" in f.message and len(f.actions) == 21 and f.replays
+    # P1 then P2 stays: the state after those two is the start's again
+    assert [m for _, m in loop.actions] == [["stay"], ["stay"]] and loop.replays
+    assert "after 2 actions play is back in the state it was in after 0" in loop.message
     assert r.bounds["max_decisions"] == 20
     assert any(b["kind"] == "option" for b in r.never_reached)          # `leave` is never offered
 

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..engine import CHANCE, Game
-from .fuzz_findings import _n, block_count, never_reached
+from .cycles import shortest_return
+from .fuzz_findings import _actions_text, _n, block_count, never_reached
 from ..engine.order import state_keyer
 from ..engine.values import plain
 
@@ -47,12 +48,14 @@ class ExploreReport:
     decision_states: int = 0
     chance_states: int = 0
     terminal_states: int = 0
-    transitions: int = 0            # actions followed (edges of the graph)
+    transitions: int = 0            # actions followed: every action of every expanded state, counted once each
+    distinct_edges: int = 0         # pairs (state, next state) of the graph: actions that lead to the same state count once
     unexpanded_states: int = 0      # found, but the search stopped before looking past them
     max_depth: int = 0              # the longest shortest path: the most actions any state needs to be reached
     longest_game: Optional[int] = None  # actions in the longest complete game (a finished, acyclic search)
     complete_games: Optional[int] = None
     cyclic: bool = False
+    forever: Optional[dict] = None  # the shortest history that returns to a state already seen
     outcomes: list = field(default_factory=list)
     dead_ends: list = field(default_factory=list)
     never_reached: list = field(default_factory=list)
@@ -80,6 +83,8 @@ class ExploreReport:
             "terminal_states": self.terminal_states,
             "unexpanded_states": self.unexpanded_states,
             "transitions": self.transitions,
+            "distinct_edges": self.distinct_edges,
+            "forever": self.forever,
             "longest_shortest_path": self.max_depth,
             "longest_game": self.longest_game,
             "complete_games": self.complete_games,
@@ -100,14 +105,19 @@ class ExploreReport:
                    f"(decisions {self.decision_states:,}, chance {self.chance_states:,}, "
                    f"ends {self.terminal_states:,}{not_yet})")
         longest = f", longest game {_n(self.longest_game, 'action')}" if self.longest_game is not None else ""
-        out.append(f"  transitions {self.transitions:,}; every state is reached within "
-                   f"{_n(self.max_depth, 'action')}{longest}")
+        out.append(f"  actions followed {self.transitions:,}, distinct edges {self.distinct_edges:,}; "
+                   f"every state is reached within {_n(self.max_depth, 'action')}{longest}")
         if self.complete_games is not None:
             out.append(f"  complete games {self.complete_games:,}")
         elif self.cyclic:
             out.append("  complete games: unbounded (play can return to a state it has been in)")
         else:
             out.append("  complete games: unknown (the search did not finish)")
+        if self.forever is not None:
+            f = self.forever
+            out.append(f"  the game can go on forever: after {_n(f['length'], 'action')} play is back in the state "
+                       f"it was in after {_n(f['returns_after'], 'action')}, and can go round again")
+            out.append(f"        shortest such history: {_actions_text(f['actions'])}")
         if self.outcomes:
             out.append("  outcomes:")
             for o in self.outcomes:
@@ -120,6 +130,8 @@ class ExploreReport:
                 out.append(f"    {d['rule']}: {d['kind']}  ({d['where']})  {d['states']:,} states{games}")
                 out.append(f"        {d['message']}")
                 out.append(f"        shortest: {_n(d['shortest']['length'], 'action')}")
+        elif self.finished and self.forever is not None:
+            out.append("  no dead ends: every game that ends, ends as the rules say (proof); but a game need not end")
         elif self.finished:
             out.append("  no dead ends: every game this configuration allows ends as the rules say (proof)")
         else:
@@ -223,6 +235,7 @@ def explore(game: Game, *, max_states: Optional[int] = None,
     report.stopped_because = stopped
     report.states = n_states
     report.transitions = transitions
+    report.distinct_edges = sum(len(set(c)) for c in succ if c)
     report.max_depth = max(depth) if depth else 0
     expanded = [k for k in kinds if k is not None]
     report.chance_states = sum(1 for k in expanded if k == "chance")
@@ -264,6 +277,9 @@ def explore(game: Game, *, max_states: Optional[int] = None,
                 e["games"] += g
     report.outcomes = sorted(outcomes.values(), key=lambda o: (len(o["winners"]) == 0, o["winners"]))
     report.dead_ends = sorted(dead.values(), key=lambda d: (d["rule"], d["kind"]))
+    loop = shortest_return(succ, depth)
+    if loop is not None:
+        report.forever = _forever(game, key, ids, parent, *loop)
     report.blocks = block_count(game)
     if finished:
         report.never_reached = never_reached(game, reached)
@@ -278,6 +294,39 @@ def _path(parent, i) -> list:
         i = j
     out.reverse()
     return out
+
+
+def _forever(game, key, ids, parent, entry, loop) -> dict:
+    """The history to `entry` and round its loop, as actions: the graph keeps only the ids of
+    the next states, so the loop's actions are found again by playing it from the start."""
+    wanted = set(loop)
+    key_of = {i: k for k, i in ids.items() if i in wanted}
+    to_entry = []
+    i = entry
+    while parent[i][0] >= 0:
+        i, action = parent[i]
+        to_entry.append(action)
+    to_entry.reverse()
+    s = game.new_initial_state()
+    for actor, move in to_entry:
+        game.apply(s, move, None if actor == CHANCE else actor, validate=False)
+    actions = [_move_json(a, m) for a, m in to_entry]
+    for target in loop:
+        if game.is_chance(s):
+            options = [(CHANCE, k) for k in range(game.chance_outcomes(s))]
+        else:
+            p, moves = game.decision(s)
+            options = [(int(p), m) for m in moves]
+        for actor, move in options:
+            c = s.clone()
+            game.apply(c, move, None if actor == CHANCE else actor, validate=False)
+            if key(c) == key_of[target]:
+                s = c
+                actions.append(_move_json(actor, move))
+                break
+        else:
+            raise AssertionError("a step of the loop is no action of its state")
+    return {"length": len(actions), "returns_after": len(to_entry), "actions": actions}
 
 
 def _count_paths(succ, kinds) -> Optional[tuple[list, list]]:

@@ -19,6 +19,10 @@ A finding is one of:
   `step limit` is also how a game that does not end within its bound shows up: the bound
   is `max steps` decisions (the rule file's, or the default), and 10 x that many loop
   passes between two decisions (see FuzzReport.bounds);
+- `can go on forever`: a game stopped by that bound had come back to a state it had been in,
+  so the same choices can take it round again and no bound holds its length; its
+  reproduction is the step limit's cut at the first state seen twice, the shortest history
+  of that game that repeats;
 - a broken engine invariant: `pieces not conserved` (every piece in exactly one zone);
 - `engine error`: the engine raised a Python exception (a bug in playtest, not in the rules).
 
@@ -37,7 +41,8 @@ from typing import Callable, Optional
 
 from ..engine import Game
 from .fuzz_drawing import PREFIX, Hit, Runner, Stop, batch_seed, drawer, run_hypothesis
-from .fuzz_findings import Finding, FuzzReport, block_count, never_reached
+from ..engine.order import state_keyer
+from .fuzz_findings import FOREVER, Finding, FuzzReport, block_count, never_reached
 
 BATCH = 100                     # generated games per Hypothesis run in the discover phase
 SHRINK_BUDGET = 200_000         # actions played while shrinking one finding (deterministic work bound)
@@ -217,7 +222,8 @@ def fuzz(game: Game, *, max_examples: Optional[int] = None, max_time: Optional[f
         report.shrink_runs += _shrunk(runner, f, seed, deadline)
         if progress is not None:
             progress("shrink", n + 1, len(ordered))
-    report.findings = ordered
+    loops = [g for g in (_forever(game, f) for f in ordered if f.kind == "step limit") if g is not None]
+    report.findings = sorted(ordered + loops, key=lambda f: f.key)
 
     report.blocks = block_count(game)
     never = never_reached(game, reached)
@@ -328,6 +334,37 @@ def _shrink(runner: Runner, f: Finding, seed: int, deadline) -> int:
         f.where, f.message = best[0][3][2], best[0][3][3]
         f.shrunk = True
     return calls[0]
+
+
+def _forever(game: Game, f: Finding) -> Optional[Finding]:
+    """The step limit's game cut where it first comes back to a state it has been in (the
+    states explore tells apart), as a finding of its own; None when it never does."""
+    from .replay import ReplayError, run
+    key = state_keyer(game)
+    first: dict = {}
+    back = []
+
+    def note(s):
+        n = len(first) + len(back)
+        if back or n > len(f.actions):
+            return
+        k = key(s)
+        if k in first:
+            back.append((n, first[k]))
+        else:
+            first[k] = n
+    try:
+        run(game, f.actions, log=False, on_state=note)
+    except ReplayError:
+        return None
+    if not back:
+        return None
+    length, earlier = back[0]
+    return Finding(FOREVER, f.rule, f.where,
+                   f"after {length} actions play is back in the state it was in after {earlier}: "
+                   "the same choices can go round again, so no bound holds the game's length",
+                   hits=f.hits, first_example=f.first_example, actions=f.actions[:length],
+                   shrunk=f.shrunk, replays=True, batch=f.batch)
 
 
 def _replays(runner: Runner, f: Finding) -> bool:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from ..engine import CHANCE, Game
 
 FORMAT = "playtest-fuzz/1"
+FOREVER = "can go on forever"       # the kind of a finding whose history returns to a state it has been in
 
 
 @dataclass

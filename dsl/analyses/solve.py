@@ -230,6 +230,22 @@ class _Words:
                              "params": param_names(pause, move[0]), **chosen_seats(move)})
         return said.split(": ", 1)[1] if ": " in said else said
 
+    def _apart(self) -> list:
+        """For each piece, what tells it from the pieces that print alike ('3' and '3'): the
+        attributes whose values differ among them, 'weight 2'; '' when none does."""
+        g, n = self.game, self.n
+        alike: dict = {}
+        for x in range(len(g.piece_attrs)):
+            alike.setdefault(n.card(x), []).append(x)
+        out = [""] * len(g.piece_attrs)
+        for xs in alike.values():
+            names = sorted({a for x in xs for a in g.piece_attrs[x]})
+            differ = [a for a in names if len({str(g.piece_attrs[x].get(a)) for x in xs}) > 1]
+            for x in xs if differ else ():
+                told = [f"{n.name(a)}{n.say('', ' ')}{n.value(g.piece_attrs[x].get(a))}" for a in differ]
+                out[x] = n.say("(", " (") + n.say("、", ", ").join(told) + ")"
+        return out
+
     def differences(self, states, player) -> list:
         """For each state, what `player` sees that is not the same in all of them: the zones
         they see, named with their pieces ('P1's hand: K')."""
@@ -238,8 +254,9 @@ class _Words:
         g, n = self.game, self.n
         seen = g.zone_seen
         visible = [z for z, s in enumerate(seen) if s == "everyone" or (s == "owner" and g.owned_by(z, player))]
+        apart = self._apart()
         def named(st, x):
-            return n.card(x) + (f"({st.face[x]})" if st.face[x] is not None else "")
+            return n.card(x) + apart[x] + (f"({st.face[x]})" if st.face[x] is not None else "")
         differ = [z for z in visible if len({tuple(named(st, x) for x in st.zones[z]) for st in states}) > 1]
         out = []
         for st in states:

@@ -62,14 +62,17 @@ def fuzz(file, variants, players, games, max_time, seed, as_json, save_replays, 
     _print_report(report.to_json(), report.format_text(), saved, as_json)
     named = lambda found: found and (f"{len(found)} finding{'s' if len(found) != 1 else ''}: "
                                      + ", ".join(f"{f.kind} in {f.rule}" for f in found))
-    exit_if_crossed(fail_on, {"dead-ends": named([f for f in report.findings if f.kind != "step limit"]),
-                              "timeouts": named([f for f in report.findings if f.kind == "step limit"])})
+    from ..analyses.fuzz_findings import FOREVER
+    endless = ("step limit", FOREVER)
+    exit_if_crossed(fail_on, {"dead-ends": named([f for f in report.findings if f.kind not in endless]),
+                              "timeouts": named([f for f in report.findings if f.kind in endless])})
 
 
 @main.command(help="""Search every state of a small configuration: a finished run with no dead end is a proof.
 
 States are deduplicated, every chance outcome is followed, and each dead end is reported
-with its shortest game. Use it on small configurations (fewer dice, a smaller deck: set
+with its shortest game; a game that can return to a state it has been in, and so go on for
+ever, is reported with the shortest history that does. Use it on small configurations (fewer dice, a smaller deck: set
 them with a variant that changes parameters).
 
 \b
@@ -81,7 +84,7 @@ Example:
 @players_option
 @click.option("--max-states", type=click.IntRange(1, MAX_STATES), default=None, help="Stop after this many distinct states.")
 @json_option("Print the report as JSON.")
-@save_replays_option("Folder for the shortest game of each dead end.")
+@save_replays_option("Folder for the shortest game of each dead end, and for the shortest history that returns to a state already seen.")
 def explore(file, variants, players, max_states, as_json, save_replays):
     from ..analyses import replay as replay_mod
     from ..analyses.explore import explore as run_explore
@@ -99,6 +102,12 @@ def explore(file, variants, players, max_states, as_json, save_replays):
             rep = replay_mod.Replay(file, list(variants), players, 0, 0, d["shortest"]["actions"],
                                     note=f"explore: {d['kind']} in {d['rule']} ({d['where']})")
             saved.append(save_replay_or_exit(rep, game, save_replays, f"p{players}", "explore", d["rule"], d["kind"]))
+        f = data["forever"]
+        if f is not None:
+            rep = replay_mod.Replay(file, list(variants), players, 0, 0, f["actions"],
+                                    note=f"explore: the game can go on forever (after {f['length']} actions "
+                                         f"play is back in the state it was in after {f['returns_after']})")
+            saved.append(save_replay_or_exit(rep, game, save_replays, f"p{players}", "explore", "forever"))
     _print_report(data, report.format_text(), saved, as_json)
 
 

@@ -436,16 +436,20 @@ def _narrate(n, ev) -> str:
         if chosen.get(k) == "space" and isinstance(a, int):
             return n.zone(n.game.zone_names[a])
         return n.value(a)
-    def named(i, k, a):
+    nouns = [n.name(k) if k else "" for k in names]
+
+    def named(i, k, a, noun):
         # a piece or space chosen is named by itself ('fire 12'); its untitled parameter would
         # only add the noun 'item'
         if not k or chosen.get(k) and isinstance(a, int) and k not in n.titles and i not in players and i not in teams:
             return said(i, k, a)
-        noun = n.name(k)
         if (i in players or i in teams) and noun in option:
             return said(i, k, a)            # 'Salvage a member P1', not '... a member member P1'
+        # untitled parameters the same noun would name ('number 1, number 3') go by their own names
+        if k not in n.titles and nouns.count(noun) > 1:
+            noun = k
         return f"{noun} {said(i, k, a)}"
-    args = n.say("、", ", ").join(named(i, k, a) for i, (k, a) in enumerate(zip(names, move[1:])))
+    args = n.say("、", ", ").join(named(i, k, a, noun) for i, (k, a, noun) in enumerate(zip(names, move[1:], nouns)))
     hidden = n.say(" (伏せて)", " (face down)") if ev.get("hidden") else ""
     return f"{n.who(ev)}: {option}{' ' + args if args else ''}{hidden}"
 
