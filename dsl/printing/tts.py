@@ -6,7 +6,7 @@ cell), each die a `Die_N`, each token a `Custom_Token`, each board a `Custom_Boa
 dice wait in a `Bag` a kind and owner. Every object is named as the rulebook names it. The faces
 are the card sheets' own (pod.card_pages at the sheets' 63 x 88 mm, no bleed), tiled into
 sheets TTS takes: at most 10 x 7 cells and 4096 px a side, RGB with no alpha, 69 cards a sheet
-(TTS keeps a full sheet's last cell for the hidden card), a larger deck over several sheets.
+(a sheet's last cell is left empty: TTS may show it for a hidden card), a larger deck over several sheets.
 Everything is a function of the rules, the language and the addresses: the same inputs give
 the same bytes.
 
@@ -43,11 +43,13 @@ class Export:
 
 
 def grid(n: int) -> tuple[int, int]:
-    """Cells across and down for a sheet of n cards: near square, at least 2 x 2 (TTS's least)."""
-    across = max(2, min(MAX_ACROSS, math.ceil(math.sqrt(n))))
-    down = max(2, math.ceil(n / across))
+    """Cells across and down for a sheet of n cards: near square, at least 2 x 2 (TTS's least),
+    with a cell to spare, since TTS may show a sheet's last cell as the hidden card."""
+    cells = n + 1
+    across = max(2, min(MAX_ACROSS, math.ceil(math.sqrt(cells))))
+    down = max(2, math.ceil(cells / across))
     if down > MAX_DOWN:
-        across, down = MAX_ACROSS, math.ceil(n / MAX_ACROSS)
+        across, down = MAX_ACROSS, math.ceil(cells / MAX_ACROSS)
     return across, down
 
 
