@@ -205,3 +205,42 @@ def test_a_bad_option_is_refused_before_anything_is_written(tmp_path):
     assert r.exit_code == 2 and "error: -o" in r.output and "Traceback" not in r.output
     r = run("tts", DEMOCRACY, "-o", tmp_path / "out", "--players", 9)
     assert r.exit_code == 2 and "2 to 6 players" in r.output
+
+
+ODD_DICE = '''game d
+  players 2 to 2
+
+dice elem
+  title ja "属性ダイス" en "element die"
+  faces fire, water, wood, fire, water, wood
+  count 2
+  in box
+
+dice coin
+  title ja "コイン" en "coin"
+  faces 1, 2
+  count 1
+  in box
+
+zone box is supply, shared, seen by everyone
+  title ja "箱" en "box"
+
+symbol fire
+  title ja "火" en "fire"
+
+play
+  end game
+'''
+
+
+def test_a_die_not_numbered_says_what_its_numbers_stand_for_and_one_tts_lacks_is_left_out_saying_so(tmp_path):
+    path = tmp_path / "d.rules"
+    path.write_text(ODD_DICE, encoding="utf-8")
+    r = run("tts", path, "-o", tmp_path / "out", "--lang", "ja")
+    assert r.exit_code == 0, r.output
+    assert "note: 「コイン」は2面で" in r.output
+    save = json.loads((tmp_path / "out" / "d-ja.json").read_text(encoding="utf-8"))
+    validate_save(save)
+    [bag] = save["ObjectStates"]
+    assert bag["Nickname"] == "属性ダイス" and [d["Name"] for d in bag["ContainedObjects"]] == ["Die_6"] * 2
+    assert bag["ContainedObjects"][0]["Description"].splitlines()[:2] == ["1: 火", "2: water"]
