@@ -78,6 +78,14 @@ def validate_save(save: dict) -> None:
     _keys("save", save, SAVE)
     for i, obj in enumerate(save["ObjectStates"]):
         validate(obj, f"ObjectStates[{i}]")
+    guids = []
+
+    def walk(objs):
+        for o in objs:
+            guids.append(o["GUID"])
+            walk(o.get("ContainedObjects", []))
+    walk(save["ObjectStates"])
+    assert len(set(guids)) == len(guids), "two objects share a GUID"
 
 
 def export(tmp_path, game: str, *more):

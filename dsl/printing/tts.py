@@ -92,6 +92,15 @@ def _guid(*parts) -> str:
     return hashlib.sha256("\0".join(map(str, parts)).encode("utf-8")).hexdigest()[:6]
 
 
+def _unique_guids(objects: list, taken: set) -> None:
+    """TTS keys objects by GUID: a hash that collides with an earlier one is hashed again, in save order."""
+    for obj in objects:
+        while obj["GUID"] in taken:
+            obj["GUID"] = _guid(obj["GUID"], "again")
+        taken.add(obj["GUID"])
+        _unique_guids(obj.get("ContainedObjects", []), taken)
+
+
 def _transform(x: float, z: float, y: float = 1.0, flipped: bool = False, scale: float = 1.0) -> dict:
     return {"posX": round(float(x), 3), "posY": float(y), "posZ": round(float(z), 3), "rotX": 0.0, "rotY": 180.0,
             "rotZ": 180.0 if flipped else 0.0, "scaleX": scale, "scaleY": 1.0, "scaleZ": scale}
@@ -117,7 +126,6 @@ def _description(c: Card) -> str:
 
 
 def _decks(rules, lang, players, url, name, out: Export, x0: float) -> None:
-    from PIL import Image      # noqa: F401  (fails here, before any work, if Pillow is missing)
     deck, _ = cards(rules, lang, players)
     key = 0
     for d, (kind, group) in enumerate(by_deck(deck).items()):
@@ -222,6 +230,7 @@ def export(rules: S.RuleFile, lang: str, url, players: Optional[int] = None) -> 
     if any(c.kind == "deck" for c in rules.of(S.Component)):
         _decks(rules, lang, n, url, name, out, 0.0)
     _pieces(rules, lang, n, url, name, out, -6.0)
+    _unique_guids(out.save["ObjectStates"], set())
     return out
 
 
