@@ -19,5 +19,6 @@ from . import serve  # noqa: F401
 from . import simulate  # noqa: F401
 from . import solve  # noqa: F401
 from . import strategies  # noqa: F401
+from . import tts  # noqa: F401
 
 __all__ = ["main"]

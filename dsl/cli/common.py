@@ -54,6 +54,8 @@ Printing (ja/en, HTML or PDF) and the editor:
   playtest book games/GAME.rules --lang ja -o book.pdf     the rulebook
   playtest sheet games/GAME.rules -o sheet.pdf             one page to play from
   playtest cards games/GAME.rules --players 4 -o cards.pdf print-and-play cards
+  playtest cards games/GAME.rules --preset pod -o out/pod  a PDF a deck for a card printer
+  playtest tts games/GAME.rules -o out/tts                 the game for Tabletop Simulator
   playtest lsp                                             the language server
 """
 

@@ -32,6 +32,19 @@ class Value:
     colour: str = ""        # '#rrggbb'; '' is the ink
 
 
+@dataclass(frozen=True)
+class Preset:
+    """A size cards are printed at: the card's trim, the bleed around it and the safe margin inside it, mm."""
+    card: tuple
+    bleed: float
+    safe: float
+
+
+# home: the nine-up sheets above, cut at home. pod: poker size, one card a page at the bleed size,
+# 1/8 in of bleed and of safe margin, as print-on-demand card printers take a file.
+PRESETS = {"home": Preset(CARD, BLEED, SAFE), "pod": Preset((63.5, 88.9), 3.175, 3.175)}
+
+
 @dataclass
 class Card:
     deck: str
@@ -44,12 +57,14 @@ class Card:
     rows: list = field(default_factory=list)    # (title, Value) for the deck's other columns
     x: float = 0.0          # the card's top-left corner on its page, mm (its trim, not its bleed)
     y: float = 0.0
+    kind: str = ""          # the deck's name in the rule file
 
 
 @dataclass
 class Token:
     title: str
     owner: str              # the player a piece counted per player belongs to; '' for none
+    kind: str = ""          # the token's name in the rule file
     x: float = 0.0          # the disc's top-left corner, mm
     y: float = 0.0
 
@@ -166,7 +181,7 @@ def cards(rules: S.RuleFile, lang: str, players: Optional[int] = None) -> tuple[
         name = plain(v.name(g.piece_label[i])) if named else ""
         suit = suits[kind]
         main = next((a for a in columns[kind] if a != suit and values.get(a) is not None), None)
-        card = Card(v.title(kind), name, attrs)
+        card = Card(v.title(kind), name, attrs, kind=kind)
         shown_suit = _value(v, symbols, values[suit]) if suit is not None and values.get(suit) is not None else None
         if shown_suit is not None and (shown_suit.mark or shown_suit.colour):
             card.suit = shown_suit
@@ -187,14 +202,14 @@ def cards(rules: S.RuleFile, lang: str, players: Optional[int] = None) -> tuple[
     return out, n
 
 
-def _tokens(rules: S.RuleFile, lang: str, n: int) -> list[Token]:
+def tokens(rules: S.RuleFile, lang: str, n: int) -> list[Token]:
     """A disc for every token the rules make at this player count, with its owner if it has one."""
     v = Voice(rules, lang)
     g = compiled(rules, n)
-    tokens = {c.name for c in rules.of(S.Component) if c.kind == "token"}
+    kinds = {c.name for c in rules.of(S.Component) if c.kind == "token"}
     return [Token(v.title(kind), say(lang, f"プレイヤー{int(owner) + 1}", f"player {int(owner) + 1}")
-                  if (owner := g.piece_owner[i]) is not None else "")
-            for i, kind in enumerate(g.kind_of) if kind in tokens]
+                  if (owner := g.piece_owner[i]) is not None else "", kind)
+            for i, kind in enumerate(g.kind_of) if kind in kinds]
 
 
 def card_sheets(rules: S.RuleFile, lang: str, paper: str = "a4", players: Optional[int] = None) -> Sheets:
@@ -226,10 +241,10 @@ def card_sheets(rules: S.RuleFile, lang: str, paper: str = "a4", players: Option
     down = int((h - 2 * TOKEN_MARGIN + TOKEN_GAP) // (TOKEN + TOKEN_GAP))
     x0 = (w - (across * (TOKEN + TOKEN_GAP) - TOKEN_GAP)) / 2
     y0 = (h - (down * (TOKEN + TOKEN_GAP) - TOKEN_GAP)) / 2
-    tokens = _tokens(rules, lang, n)
-    for first in range(0, len(tokens), across * down):
+    discs = tokens(rules, lang, n)
+    for first in range(0, len(discs), across * down):
         sheet = Page("tokens")
-        for k, t in enumerate(tokens[first:first + across * down]):
+        for k, t in enumerate(discs[first:first + across * down]):
             sheet.tokens.append(replace(t, x=round(x0 + (k % across) * (TOKEN + TOKEN_GAP), 2),
                                         y=round(y0 + (k // across) * (TOKEN + TOKEN_GAP), 2)))
         pages.append(sheet)
