@@ -177,10 +177,11 @@ class GuardedInput:
         while True:
             while self.refused:
                 msg_id, code, message = self.refused.pop(0)
-                print(f"playtest lsp: {message}", file=sys.stderr)
                 if isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool):
                     return json.dumps({"jsonrpc": "2.0", "id": msg_id, "method": REFUSED,
                                        "params": {"code": code, "message": message}}).encode()
+                # no id to answer under: the editor's log of the server is the only place to say it
+                print(f"playtest lsp: {message}", file=sys.stderr)
             body = self.frames.next()
             if body is None:
                 return None
