@@ -12,8 +12,9 @@ folder, as bench/check_scaling.py does), and prints each figure side by side:
   hover on a parameter's name: the time from the hover to its answer, and from the first edit
   to the diagnostics of the last text;
 - large document: games/bluff.rules open and analysed, then a document of 1.2 million
-  characters (populus.rules again and again) opened, then a hover in bluff.rules: the time to
-  its answer.
+  characters opened (a chain of values each read by the next, as in bench/check_scaling.py:
+  every line new, so no part of it was parsed before), then a hover in bluff.rules: the time
+  to its answer.
 
 Each figure of the baseline is cut off after --timeout seconds. Not a test: it prints figures
 for the README and docs/speed-history.md.
@@ -37,6 +38,9 @@ from pathlib import Path
 
 from lsprotocol import types as T
 from pygls.lsp.client import BaseLanguageClient
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_scaling import chained_values  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "games" / "populus.rules"
@@ -153,8 +157,7 @@ async def large(code: Path) -> float:
         s.open(uri, text)
         await s.diagnostics(uri, 1)
         await s.hover(uri, name_position(text))
-        game = GAME.read_text(encoding="utf-8")
-        s.open(GAME.as_uri(), game * (LARGE_CHARS // len(game) + 1))
+        s.open((ROOT / "large.rules").as_uri(), chained_values(LARGE_CHARS))
         return await s.hover(uri, name_position(text))
 
 

@@ -316,12 +316,14 @@ def _refused(ls: RulesServer, params):
 
 
 class _Answered(logging.Filter):
-    """pygls logs every error it answers with, traceback and all; a request refused with a
-    protocol error (and a warning about what a client sent) is answered, not a fault to log."""
+    """pygls logs every error it answers with, traceback and all: a request refused with a
+    protocol error, or whose parameters do not fit (GuardedInput answers it), and a warning
+    about what a client sent, are answered, not faults to log."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
-        return record.levelno >= logging.ERROR and not isinstance(error, JsonRpcException)
+        return (record.levelno >= logging.ERROR and not isinstance(error, JsonRpcException)
+                and not str(record.msg).startswith("Unable to deserialize message"))
 
 
 def main() -> None:
