@@ -2,10 +2,11 @@
 thread of its own, so that no request waits behind a queue of them.
 
 An editor sends a change per keystroke. Analysing each in turn (0.1 s on the largest seed
-game) put a hover typed after 200 of them 20 s behind. Here a change makes the document
-due; its analysis starts DELAY after the last change (a burst of typing is one analysis), of
-the text as it is then, and a change while it runs makes the document due once more, not
-once per change. So a document has at most one analysis running and one due. A request for
+game) put a hover typed after 200 of them 20 s behind. Here a change after a pause
+is analysed at once, and one that follows another within DELAY makes the document due: its
+analysis starts DELAY after the last change (a burst of typing is one analysis), of the text
+as it is then. A change while an analysis runs makes the document due once more, not once
+per change. So a document has at most one analysis running and one due. A request for
 a document that is due starts its analysis at once and waits for it at most WAIT seconds;
 past that it is answered from the last analysis finished. Requests are answered on the event
 loop while analyses run, so a long one (a file near the size limit) holds up no other
@@ -22,7 +23,7 @@ import threading
 from typing import Callable, Hashable, Optional
 
 DELAY = 0.02    # seconds after a change before its analysis starts (a change within them puts it off,
-PUT_OFF = 0.2   # but never past this after the change that made it due): a burst of typing is one analysis
+PUT_OFF = 1.0   # but never past this after the change that made it due): a burst of typing is one analysis
 WAIT = 1.0      # seconds a request waits for its document's due analysis before using the last one
 
 
@@ -80,15 +81,21 @@ class Scheduler:
         self._due: set = set()                  # changed again while its analysis ran
         self._waiters: dict[Hashable, asyncio.Future] = {}
         self._first: dict[Hashable, float] = {}    # when the change that made a waiting start due came
+        self._last: dict[Hashable, float] = {}     # when the document last changed
 
     def changed(self, key: Hashable, delay: float = DELAY) -> None:
-        """The document changed: analyse it `delay` seconds from now, putting off an earlier start
-        (up to PUT_OFF after the first, so that a stream of changes is still analysed)."""
+        """The document changed: analyse it now if it had not changed for `delay` seconds, else
+        `delay` seconds from now, putting off an earlier start (up to PUT_OFF after the first, so
+        that a stream of changes is still analysed)."""
         loop = asyncio.get_running_loop()
+        now = loop.time()
+        last, self._last[key] = self._last.get(key), now
+        if (last is None or now - last > delay) and not self.busy(key):
+            self._start(key)                    # a change after a pause (a keystroke): analysed at once
+            return
         old = self._timers.pop(key, None)
         if old is not None:
             old.cancel()
-        now = loop.time()
         first = self._first.setdefault(key, now)
         self._timers[key] = loop.call_at(min(now + delay, first + PUT_OFF), self._start, key)
 
@@ -98,6 +105,7 @@ class Scheduler:
         if old is not None:
             old.cancel()
         self._first.pop(key, None)
+        self._last.pop(key, None)
         self._due.discard(key)
         self._wake(key)
 

@@ -76,8 +76,8 @@ class RulesServer(LanguageServer):
         doc = self.workspace.text_documents.get(uri)
         if doc is None:
             return None
-        path, text, version = _path(uri), doc.source, doc.version
-        return lambda: (version, self.rules.analyse(path, text))
+        path, text = _path(uri), doc.source
+        return lambda: self.rules.analyse(path, text)
 
     def _finish(self, uri: str, future) -> None:
         if future.exception() is not None:
@@ -85,13 +85,13 @@ class RulesServer(LanguageServer):
             log.error("analysis of %s failed", uri, exc_info=(type(e), e, e.__traceback__))
             self.window_show_message(T.ShowMessageParams(type=T.MessageType.Error, message=f"Error in server: {e!r}"))
             return
-        version, a = future.result()
+        a = future.result()
         doc = self.workspace.text_documents.get(uri)
         if doc is None:
             return                                  # closed while it was analysed
         self.analyses[uri] = a
-        if doc.version == version:                  # else a newer text is due: its diagnostics will follow
-            self.publish(uri, a, version)
+        if doc.source == a.text:                    # else a newer text is due: its diagnostics will follow
+            self.publish(uri, a, doc.version)
 
     def record(self, uri: str) -> None:
         """The document's text as the analyses read it, and its analysis due."""
