@@ -133,3 +133,17 @@ def test_a_burst_of_edits_is_analysed_as_its_latest_text(tmp_path):
     probe_at = probe(0).count("\n") - 1
     assert "probe" in s.answer(s.hover(probe_at, 7))["result"]["contents"]["value"]
     assert _stderr(s, err) == ""
+
+
+def test_parameters_that_do_not_fit_leave_no_traceback_and_a_request_no_word_on_stderr(tmp_path):
+    s, err = _raw_server(tmp_path)
+    s.start(TEXT)
+    bad = {"textDocument": {"uri": fuzz_lsp.URI}, "position": {"line": -5, "character": 0}}
+    assert s.answer(s.request("textDocument/hover", bad))["error"]["code"] == -32602
+    s.notify("textDocument/didChange", {"textDocument": {"uri": fuzz_lsp.URI, "version": 2}, "contentChanges": [
+        {"range": {"start": {"line": -5, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "x"}]})
+    # the change was dropped whole: the document is as it was
+    assert "start_dice" in s.answer(s.hover(*START_DICE))["result"]["contents"]["value"]
+    # the request was answered; the notification, which cannot be, is one line in the server's log
+    assert _stderr(s, err) == ("playtest lsp: invalid parameters for textDocument/didChange: "
+                               "Position.line should be in range [0:2147483647], but was -5.\n")
