@@ -14,7 +14,8 @@ folder, as bench/check_scaling.py does), and prints each figure side by side:
 - large document: games/bluff.rules open and analysed, then a document of 1.2 million
   characters opened (a chain of values each read by the next, as in bench/check_scaling.py:
   every line new, so no part of it was parsed before), then a hover in bluff.rules: the time
-  to its answer.
+  to its answer; and the same with a document of 900,000 characters, within the limit, whose
+  analysis takes tens of seconds.
 
 Each figure of the baseline is cut off after --timeout seconds. Not a test: it prints figures
 for the README and docs/speed-history.md.
@@ -46,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "games" / "populus.rules"
 OTHER = ROOT / "games" / "bluff.rules"
 LARGE_CHARS = 1_200_000
+NEAR_CHARS = 900_000
 
 
 def edits(text: str, n: int, seed: int):
@@ -161,6 +163,18 @@ async def large(code: Path) -> float:
         return await s.hover(uri, name_position(text))
 
 
+async def near_limit(code: Path) -> float:
+    """Seconds for a hover in one document while one of 900,000 characters (within the limit)
+    is being analysed."""
+    async with Session(code) as s:
+        uri, text = OTHER.as_uri(), OTHER.read_text(encoding="utf-8")
+        s.open(uri, text)
+        await s.diagnostics(uri, 1)
+        await s.hover(uri, name_position(text))
+        s.open((ROOT / "near.rules").as_uri(), chained_values(NEAR_CHARS))
+        return await s.hover(uri, name_position(text))
+
+
 def baseline_tree(rev: str, into: Path) -> Path:
     """The code of revision `rev`, unpacked (dsl/ and grammars/ are all the server needs)."""
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "dsl", "grammars"], capture_output=True, check=True).stdout
@@ -210,6 +224,8 @@ def main():
             rows.setdefault("  diagnostics published for the burst", []).append(str(b[2]) if b else "-")
             rows.setdefault(f"hover in {OTHER.name} after opening {LARGE_CHARS:,} characters", []).append(
                 ms(run(large(code), limit)))
+            rows.setdefault(f"hover in {OTHER.name} while {NEAR_CHARS:,} characters are analysed", []).append(
+                ms(run(near_limit(code), limit)))
             print(f"  measured {name} ({code})", flush=True)
     width = max(map(len, rows))
     print(f"{'':<{width}}  {'now':>9}" + (f"  {'baseline ' + args.baseline:>16}" if len(trees) > 1 else ""))
