@@ -1,9 +1,13 @@
 """Byte streams into the language server (make fuzz-lsp): for a bounded time, attacks drawn at
 random (random bytes, lying or huge Content-Length headers, headers that never end, broken
-and deeply nested JSON, requests with impossible parameters, large documents) each followed
-by a valid hover. The server must stay up and answer every request that has an id, the
-attack's own and the hover, with a result or an error. Prints the tally; exits 1 on the
-first failure, saving the bytes sent so far under out/fuzz-lsp/.
+and deeply nested JSON, requests with impossible parameters, large documents and documents
+past the size limit, hundreds of edits in one write, requests about documents that are not
+open, and requests to a fresh server before `initialize`) each followed by a valid hover.
+The server must stay up and answer every request that has an id, the attack's own and the
+hover, with a result or an error but never an internal error (-32603); a request before
+`initialize` gets ServerNotInitialized, one about a document not open a null result; and
+nothing it writes on stderr is a traceback. Prints the tally; exits 1 on the first failure,
+saving the bytes sent so far under out/fuzz-lsp/.
 
     python scripts/fuzz_lsp.py [--seconds 60] [--seed 1]
 """
@@ -17,12 +21,14 @@ import re
 import select
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAME = os.path.join(ROOT, "games", "bluff.rules")
 URI = "file://" + GAME
 ANSWER_WITHIN = 60.0        # seconds: far past any answer, short of a hung server
+INTERNAL_ERROR = -32603     # what pygls answers when a handler raised: a bug, whatever the input
 
 
 def framed(obj) -> bytes:
@@ -33,11 +39,14 @@ def framed(obj) -> bytes:
 class Server:
     """`playtest lsp` in a process of its own, spoken to in raw bytes."""
 
-    def __init__(self):
+    def __init__(self, stderr=subprocess.DEVNULL):
         self.proc = subprocess.Popen([sys.executable, "-m", "dsl.cli", "lsp"], cwd=ROOT, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                                     stdout=subprocess.PIPE, stderr=stderr)
         self.inbox = b""
         self.answers: dict = {}
+        self.published: list[dict] = []     # the params of every publishDiagnostics, in order
+        self.expect: dict = {}              # request id -> the fields its answer must have
+        self.faults: list[str] = []         # what an attack found wrong beyond a missing answer
         self.sent = bytearray()
         self.next_id = 0
 
@@ -65,22 +74,34 @@ class Server:
             self.inbox = self.inbox[end:]
             if "id" in message and "method" not in message:
                 self.answers[message["id"]] = message
+            elif message.get("method") == "textDocument/publishDiagnostics":
+                self.published.append(message["params"])
 
-    def answer(self, msg_id, within: float = ANSWER_WITHIN):
-        """The response to a request (a dict with result or error), or None if none came."""
+    def _until(self, done, within: float) -> bool:
+        """Read what the server sends until done() holds; False if it did not within the time."""
         end = time.monotonic() + within
-        while msg_id not in self.answers:
+        while not done():
             left = end - time.monotonic()
             if left <= 0 or self.proc.poll() is not None:
-                return None
+                return False
             ready, _, _ = select.select([self.proc.stdout], [], [], min(left, 0.5))
             if ready:
                 data = os.read(self.proc.stdout.fileno(), 1 << 16)
                 if not data:
-                    return None
+                    return False
                 self.inbox += data
                 self._take()
-        return self.answers.pop(msg_id)
+        return True
+
+    def answer(self, msg_id, within: float = ANSWER_WITHIN):
+        """The response to a request (a dict with result or error), or None if none came."""
+        return self.answers.pop(msg_id) if self._until(lambda: msg_id in self.answers, within) else None
+
+    def diagnostics(self, version: int, uri: str = URI, within: float = ANSWER_WITHIN):
+        """The diagnostics published for a version of a document, once they came (None if they did not)."""
+        def find():
+            return next((p for p in self.published if p["uri"] == uri and p.get("version") == version), None)
+        return find() if self._until(lambda: find() is not None, within) else None
 
     def start(self, text: str) -> None:
         assert self.answer(self.request("initialize", {"capabilities": {}})) is not None, "no answer to initialize"
@@ -100,6 +121,11 @@ class Server:
         except (OSError, subprocess.TimeoutExpired):
             self.proc.kill()
             self.proc.wait()
+
+
+def _short(v, n: int = 200) -> str:
+    text = str(v)
+    return text if len(text) <= n else text[:n - 3] + "..."
 
 
 def _position(rng: random.Random) -> dict:
@@ -159,15 +185,78 @@ def _large_document(s, rng):
     return []
 
 
+def _huge_document(s, rng):
+    """A document past the size limit (refused with one diagnostic), left so or put back."""
+    text = open(GAME, encoding="utf-8").read()
+    huge = text * (rng.randrange(1_000_001, 4_000_000) // len(text) + 1)
+    s.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": rng.randrange(2, 10**6)},
+                                        "contentChanges": [{"text": huge}]})
+    i = s.hover(13, 12)
+    if rng.random() < 0.7:
+        s.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": rng.randrange(2, 10**6)},
+                                            "contentChanges": [{"text": text}]})
+    return [i]
+
+
+def _rapid_edits(s, rng):
+    """Dozens to hundreds of edits in one write, some past the end of the document, then requests."""
+    frames = []
+    for _ in range(rng.randrange(20, 300)):
+        at = {"line": rng.choice([0, 5, 13, 40, 90, 10**6]), "character": rng.choice([0, 2, 12, 80])}
+        change = rng.choice([{"range": {"start": at, "end": at}, "text": rng.choice(["x", "\n", "  ", "(", "é"])},
+                             {"range": {"start": at, "end": at}, "text": ""}])
+        frames.append(framed({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": URI, "version": rng.randrange(2, 10**6)}, "contentChanges": [change]}}))
+    s.send(b"".join(frames))
+    owed = [s.hover(rng.randrange(100), rng.randrange(40)), s.request("textDocument/completion", {
+        "textDocument": {"uri": URI}, "position": {"line": rng.randrange(100), "character": rng.randrange(40)}})]
+    s.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": rng.randrange(2, 10**6)},
+                                        "contentChanges": [{"text": open(GAME, encoding="utf-8").read()}]})
+    return owed
+
+
+def _unknown_document(s, rng):
+    """Requests about documents that are not open: answered null (a file on disk is not read)."""
+    doc = rng.choice(["file:///nowhere/x.rules", "file://" + os.path.join(ROOT, "games", "populus.rules"),
+                      "untitled:Untitled-1", "file:///"])
+    method = rng.choice(["textDocument/hover", "textDocument/completion", "textDocument/definition",
+                         "textDocument/documentSymbol", "textDocument/prepareRename"])
+    i = s.request(method, {"textDocument": {"uri": doc}, "position": {"line": 0, "character": 0}})
+    s.expect[i] = {"result": None}
+    return [i]
+
+
+def _before_initialize(s, rng):
+    """A server of its own, sent requests and notifications before `initialize`: each request
+    answered ServerNotInitialized, then initialize answered as usual."""
+    side = Server()
+    try:
+        ids = [side.request(rng.choice(["textDocument/hover", "textDocument/completion", "shutdown", "no/such"]),
+                            {"textDocument": {"uri": URI}, "position": {"line": 0, "character": 0}})
+               for _ in range(rng.randrange(1, 4))]
+        side.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "playtest-rules",
+                                                              "version": 1, "text": "game g\n"}})
+        for i in ids:
+            got = side.answer(i)
+            if not got or got.get("error", {}).get("code") != -32002:
+                s.faults.append(f"before initialize, request {i} was answered {got}")
+        if side.answer(side.request("initialize", {"capabilities": {}})) is None:
+            s.faults.append("no answer to initialize after requests before it")
+    finally:
+        side.close()
+    return []
+
+
 ATTACKS = [_random_bytes, _huge_length, _lying_length, _endless_header, _broken_json, _impossible_params,
-           _large_document]
+           _large_document, _huge_document, _rapid_edits, _unknown_document, _before_initialize]
 
 
 def campaign(seconds: float, seed: int = 1, out: str | None = None) -> dict:
     """Attacks until `seconds` have passed; the tally, with 'failure' set on the first failure."""
     rng = random.Random(seed)
     tally = {"attacks": 0, "answered": 0, "failure": None, "by_attack": {}}
-    server = Server()
+    err = tempfile.NamedTemporaryFile(prefix="fuzz-lsp-stderr", delete=False)
+    server = Server(stderr=err)
     try:
         server.start(open(GAME, encoding="utf-8").read())
         end = time.monotonic() + seconds
@@ -176,17 +265,29 @@ def campaign(seconds: float, seed: int = 1, out: str | None = None) -> dict:
             owed = attack(server, rng)
             owed.append(server.hover(13, 12))           # a valid request after every attack
             for msg_id in owed:
-                if server.answer(msg_id) is None:
+                got = server.answer(msg_id)
+                if got is None:
                     tally["failure"] = (f"after {attack.__name__}: no answer to request {msg_id}"
                                         + ("" if server.proc.poll() is None else f" (the server exited {server.proc.returncode})"))
                     break
+                wanted = server.expect.pop(msg_id, {})
+                if got.get("error", {}).get("code") == INTERNAL_ERROR or any(got.get(k, k) != v for k, v in wanted.items()):
+                    server.faults.append(f"request {msg_id} was answered {_short(got)}")
                 tally["answered"] += 1
+            if server.faults:
+                tally["failure"] = f"after {attack.__name__}: " + "; ".join(server.faults)
             tally["attacks"] += 1
             tally["by_attack"][attack.__name__] = tally["by_attack"].get(attack.__name__, 0) + 1
             if tally["failure"]:
                 break
     finally:
         server.close()
+        err.close()
+    with open(err.name, encoding="utf-8", errors="replace") as f:
+        stderr = f.read()
+    os.unlink(err.name)
+    if "Traceback" in stderr and not tally["failure"]:
+        tally["failure"] = "the server wrote a traceback on stderr: " + _short(stderr[stderr.index("Traceback"):], 400)
     if tally["failure"] and out:
         os.makedirs(out, exist_ok=True)
         with open(os.path.join(out, f"seed{seed}.bin"), "wb") as f:

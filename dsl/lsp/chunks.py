@@ -15,6 +15,7 @@ from dataclasses import fields, is_dataclass
 
 from ..language import syntax as S
 from ..language.diagnostics import Diagnostic
+from ..language.limits import MAX_FILE_CHARS
 from ..language.parser import parse_text
 
 
@@ -95,6 +96,10 @@ class ChunkParser:
 
     def parse(self, text: str, path: str) -> tuple[S.RuleFile, list[Diagnostic], bool]:
         """The file's tree from the items that parse, every syntax diagnostic, and whether all parsed."""
+        if len(text) > MAX_FILE_CHARS:
+            # item by item, the whole file's bound would never be met: refuse here as `check` does,
+            # with its diagnostic at 1:1, and analyse nothing of the text
+            return S.RuleFile(path, text, ()), parse_text(text, path)[1], False
         decls: list = []
         diags: list[Diagnostic] = []
         ok = True

@@ -10,6 +10,8 @@ garbage (the bytes `Content-Length: N` and a line end never occur inside valid J
 header seen inside a body means that body was cut short), and turns a request it cannot
 pass on into a `playtest/refused` request, which the server answers with an error under
 the request's own id: every request gets an answer, from the thread that answers the rest.
+A notification whose parameters do not fit is dropped, and so is a refusal without an id to
+answer under; only these leave a line on stderr (the editor's log of the server).
 
 Imports only the standard library; server.py gives it the protocol's `structure_message`.
 """
@@ -164,11 +166,11 @@ class GuardedInput:
             return None
         if not isinstance(data, dict):
             return None                     # not a message: nothing to answer
-        if "method" in data and "id" in data and "jsonrpc" in data:
+        if "method" in data and "jsonrpc" in data:
             try:
                 self.structure(data)
-            except Exception as e:          # whatever the types refuse, the request is answered
-                self.refused.append((data["id"], INVALID_PARAMS, f"invalid parameters for {_short(data['method'])}: "
+            except Exception as e:          # whatever the types refuse, a request is answered, a notification dropped
+                self.refused.append((data.get("id"), INVALID_PARAMS, f"invalid parameters for {_short(data['method'])}: "
                                      + _short("; ".join(_leaves(e.__cause__ or e)), 300)))
                 return None
         return body
@@ -177,10 +179,11 @@ class GuardedInput:
         while True:
             while self.refused:
                 msg_id, code, message = self.refused.pop(0)
-                print(f"playtest lsp: {message}", file=sys.stderr)
                 if isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool):
                     return json.dumps({"jsonrpc": "2.0", "id": msg_id, "method": REFUSED,
                                        "params": {"code": code, "message": message}}).encode()
+                # no id to answer under: the editor's log of the server is the only place to say it
+                print(f"playtest lsp: {message}", file=sys.stderr)
             body = self.frames.next()
             if body is None:
                 return None
