@@ -82,6 +82,41 @@ def stoppable():
         _stop_asked = False
 
 
+_interrupted = False
+
+
+@contextmanager
+def interrupts_kept():
+    """Within: Ctrl-C raises KeyboardInterrupt as usual, and is remembered, so none is lost. One
+    that lands in a garbage collector's callback (a __del__, a weakref's finaliser) is printed as
+    'Exception ignored' and dropped by Python, and code not ours (Hypothesis) may catch it: it is
+    raised again at the next `raise_if_interrupted` (between two games) and as the block ends.
+    Outside the main thread nothing changes."""
+    global _interrupted
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupted(signum, frame):
+        global _interrupted
+        _interrupted = True
+        raise KeyboardInterrupt
+    before = signal.signal(signal.SIGINT, interrupted)
+    _interrupted = False
+    try:
+        yield
+        raise_if_interrupted()
+    finally:
+        signal.signal(signal.SIGINT, before)
+        _interrupted = False
+
+
+def raise_if_interrupted() -> None:
+    """KeyboardInterrupt again for a Ctrl-C that was dropped (`interrupts_kept`)."""
+    if _interrupted:
+        raise KeyboardInterrupt
+
+
 def stop_if_asked() -> None:
     if _stop_asked:
         raise Stopped()
@@ -233,6 +268,7 @@ class Pool:
         stopping = False
         cut = None                      # once stopping: the first task that may have stopped short
         while pending:
+            raise_if_interrupted()
             if _stop_asked and not stopping:
                 # each batch returns the games it has played (`played`), a prefix of its range
                 stopping = True

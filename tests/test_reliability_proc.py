@@ -1,0 +1,70 @@
+"""Every Ctrl-C is honoured: one Python drops (raised in a garbage collector's callback, or
+caught inside Hypothesis) still stops fuzz and explore, with the status of an interrupted
+command, never a finished run's 0."""
+from __future__ import annotations
+
+import signal
+
+import pytest
+from click.testing import CliRunner
+
+from dsl.analyses import fuzz_drawing
+from dsl.cli import main
+
+from _util import BLUFF, GAMES
+
+
+class _DropsCtrlC:
+    """Ctrl-C arriving while the garbage collector runs a finaliser: the KeyboardInterrupt is
+    raised inside __del__, where Python prints 'Exception ignored' and drops it."""
+
+    def __del__(self):
+        signal.raise_signal(signal.SIGINT)
+
+
+def _ctrl_c_at(monkeypatch, owner, name, after: int, dropped: bool):
+    own = getattr(owner, name)
+    calls = [0]
+
+    def wrapped(*args, **kw):
+        calls[0] += 1
+        if calls[0] == after:
+            if dropped:
+                _DropsCtrlC()           # made and let go at once: its finaliser runs here
+            else:
+                signal.raise_signal(signal.SIGINT)
+        return own(*args, **kw)
+    monkeypatch.setattr(owner, name, wrapped)
+    return calls
+
+
+# the dropped interrupt is what Python reports as unraisable: that is the case under test
+pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+
+
+@pytest.fixture
+def interruptible():
+    """Ctrl-C as a terminal gives it, whatever this test process was started with."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+@pytest.mark.parametrize("dropped", [True, False])
+def test_a_ctrl_c_during_fuzz_stops_it_with_status_130(monkeypatch, interruptible, dropped):
+    calls = _ctrl_c_at(monkeypatch, fuzz_drawing.Runner, "play", 30, dropped)
+    res = CliRunner().invoke(main, ["fuzz", str(BLUFF), "-p", "2", "-n", "400", "--seed", "1", "--workers", "1",
+                                    "--json"])
+    assert res.exit_code == 130, (res.exit_code, res.output)
+    assert "stopped (Ctrl-C): fuzz was interrupted" in res.stderr
+    assert res.stdout == "" and calls[0] < 400          # stopped, not played to its end
+    assert "Traceback" not in res.output
+
+
+def test_a_ctrl_c_dropped_during_explore_stops_it_with_status_130(monkeypatch, interruptible):
+    from dsl.engine import Game
+    calls = _ctrl_c_at(monkeypatch, Game, "apply", 50, True)
+    res = CliRunner().invoke(main, ["explore", str(GAMES / "tictactoe.rules"), "-p", "2", "--json"])
+    assert res.exit_code == 130, (res.exit_code, res.output)
+    assert "stopped (Ctrl-C): explore was interrupted" in res.stderr and res.stdout == ""
+    assert calls[0] < 20_000
