@@ -68,3 +68,46 @@ def test_a_ctrl_c_dropped_during_explore_stops_it_with_status_130(monkeypatch, i
     assert res.exit_code == 130, (res.exit_code, res.output)
     assert "stopped (Ctrl-C): explore was interrupted" in res.stderr and res.stdout == ""
     assert calls[0] < 20_000
+
+
+@pytest.mark.parametrize("twice", [False, True])
+def test_ctrl_c_to_serve_while_a_bot_thinks_stops_it_quietly(tmp_path, twice):
+    """Ctrl-C while a bot thinks (for minutes here): the server stops, without a traceback or an
+    error logged, rather than wait for the move, saying the move is dropped; the game saved
+    before it is whole. A second Ctrl-C does the same at once."""
+    import json
+    import os
+    import re
+    import subprocess
+    import sys
+    import time
+    from websockets.sync.client import connect
+    from _util import ROOT
+
+    server = subprocess.Popen([sys.executable, "-m", "dsl.cli", "serve", str(GAMES / "tictactoe.rules"),
+                               "--seats", "human,ismcts:1000000", "--port", "0", "--seed", "1",
+                               "--save", str(tmp_path)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        for line in server.stdout:
+            if line.lstrip().startswith("P1"):
+                break
+        host, room, token = re.search(r"http://([^/]+)/table/([^#\s]+)#(\S+)", line).groups()
+        with connect(f"ws://{host}/ws/{room}") as ws:
+            ws.send(json.dumps({"type": "join", "token": token}))
+            version = json.loads(ws.recv())["version"]
+            ws.send(json.dumps({"type": "act", "index": 1, "version": version}))      # the bot then thinks
+            time.sleep(1)
+            server.send_signal(signal.SIGINT)
+            if twice:
+                time.sleep(0.5)
+                server.send_signal(signal.SIGINT)
+            _, err = server.communicate(timeout=60)     # a guard: the bot's move takes minutes
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert "Traceback" not in err and "ERROR" not in err, err
+    assert "stopped: the move a bot was making is dropped" in err and server.returncode == 0
+    (saved,) = tmp_path.glob("*.json")
+    json.loads(saved.read_text(encoding="utf-8"))

@@ -1,10 +1,13 @@
 """serve: the play table in the browser, and a replay shown step by step there."""
 from __future__ import annotations
 
+import asyncio
 import errno
+import logging
 import os
 import secrets
 import socket
+import sys
 
 import click
 
@@ -173,13 +176,47 @@ def _print_links(server, room, base: str, saved) -> None:
     click.echo("Ctrl-C stops the server.")
 
 
+STOP_SECONDS = 2    # Ctrl-C lets a move being made finish this long, then drops it
+
+
+class _QuietStop(logging.Filter):
+    """Ctrl-C while a move is being made (a bot thinking in its thread): the move is cancelled
+    (after STOP_SECONDS, or at once on a second Ctrl-C), and the server would log the cancelled
+    handler with a traceback, and the cancelling itself as an error. Stopping the server is no
+    error of a page's: those records are dropped, every other kept (the move dropped is said in
+    one line, `_end_moves_being_made`)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, (asyncio.CancelledError, KeyboardInterrupt)):
+            return False
+        return "graceful shutdown exceeded" not in record.getMessage()
+
+
 def _run(app, sock) -> None:
     import uvicorn
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=MAX_WS_BYTES, lifespan="off")
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=MAX_WS_BYTES, lifespan="off",
+                            timeout_graceful_shutdown=STOP_SECONDS)
+    logging.getLogger("uvicorn.error").addFilter(_QuietStop())     # after the Config has set the logging up
     try:
         uvicorn.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:
         pass
+    _end_moves_being_made()
+
+
+def _end_moves_being_made() -> None:
+    """A bot still thinking in its thread would keep the stopped server's process alive until it
+    has moved, minutes maybe; its move would reach no page. The process ends now instead. The
+    game is saved as it was before that move (each save is whole: a file half written is a
+    temporary one, removed by the next save in the folder)."""
+    import threading
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
+        click.echo("stopped: the move a bot was making is dropped; the game is saved up to the move before it",
+                   err=True)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
 def serve_replay(path, rules, rep, lang, host, port) -> None:
