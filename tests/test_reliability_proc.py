@@ -111,3 +111,43 @@ def test_ctrl_c_to_serve_while_a_bot_thinks_stops_it_quietly(tmp_path, twice):
     assert "stopped: the move a bot was making is dropped" in err and server.returncode == 0
     (saved,) = tmp_path.glob("*.json")
     json.loads(saved.read_text(encoding="utf-8"))
+
+
+def _tictactoe_on(tmp_path, width: int):
+    """Tic-tac-toe on a width x 3 grid, with its strategies beside it."""
+    from dsl.loader import load
+    from dsl.engine import Game
+    from _util import ROOT
+    (tmp_path / "games").mkdir()
+    (tmp_path / "strategies").mkdir()
+    text = (GAMES / "tictactoe.rules").read_text(encoding="utf-8")
+    text = text.replace("grid 3 by 3", f"grid {width} by 3").replace("count 5 per player", f"count {width * 2} per player")
+    path = tmp_path / "games" / "tictactoe.rules"
+    path.write_text(text, encoding="utf-8")
+    (tmp_path / "strategies" / "tictactoe.rules").write_text(
+        (ROOT / "strategies" / "tictactoe.rules").read_text(encoding="utf-8"), encoding="utf-8")
+    return Game(load(str(path))[0], 2)
+
+
+def test_a_strategy_reading_every_space_for_every_option_of_a_huge_board_is_refused_saying_why(tmp_path):
+    """On a 400 x 3 grid, `careful` would read 1,200 spaces for each of 1,200 options at its first
+    move (seconds, and minutes on larger boards): refused at that decision with what it costs;
+    `centre`, which reads only the option's own square, plays."""
+    import random
+    from dsl.agents.strategy import StrategyAgent, StrategyError
+    game = _tictactoe_on(tmp_path, 400)
+    s = game.new_initial_state()
+    player, moves = game.decision(s)
+    with pytest.raises(StrategyError, match=r"the strategy 'careful' would read 1,200 spaces for each of 1,200 "
+                                            r"options, 1,440,000 readings for one decision"):
+        StrategyAgent("careful").act(s, player, random.Random(1), moves)
+    assert StrategyAgent("centre").act(s, player, random.Random(1), moves) in moves
+
+
+def test_a_refused_strategy_stops_simulate_with_one_clear_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _tictactoe_on(tmp_path, 400)
+    res = CliRunner().invoke(main, ["simulate", "games/tictactoe.rules", "-n", "2", "--agents", "strategy:careful,random",
+                                    "--workers", "1"])
+    assert res.exit_code == 1 and "error: the strategy 'careful' would read 1,200 spaces" in res.output, res.output
+    assert "Traceback" not in res.output
