@@ -1,9 +1,7 @@
 """serve: the play table in the browser, and a replay shown step by step there."""
 from __future__ import annotations
 
-import asyncio
 import errno
-import logging
 import os
 import secrets
 import socket
@@ -179,25 +177,25 @@ def _print_links(server, room, base: str, saved) -> None:
 STOP_SECONDS = 2    # Ctrl-C lets a move being made finish this long, then drops it
 
 
-class _QuietStop(logging.Filter):
-    """Ctrl-C while a move is being made (a bot thinking in its thread): the move is cancelled
-    (after STOP_SECONDS, or at once on a second Ctrl-C), and the server would log the cancelled
-    handler with a traceback, and the cancelling itself as an error. Stopping the server is no
+def _quiet_stop(record) -> bool:
+    """A logging filter. Ctrl-C while a move is being made (a bot thinking in its thread): the
+    move is cancelled (after STOP_SECONDS, or at once on a second Ctrl-C), and the server would
+    log the cancelled handler with a traceback, and the cancelling itself as an error. Stopping the server is no
     error of a page's: those records are dropped, every other kept (the move dropped is said in
     one line, `_end_moves_being_made`)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        error = record.exc_info[1] if record.exc_info else None
-        if isinstance(error, (asyncio.CancelledError, KeyboardInterrupt)):
-            return False
-        return "graceful shutdown exceeded" not in record.getMessage()
+    import asyncio
+    error = record.exc_info[1] if record.exc_info else None
+    if isinstance(error, (asyncio.CancelledError, KeyboardInterrupt)):
+        return False
+    return "graceful shutdown exceeded" not in record.getMessage()
 
 
 def _run(app, sock) -> None:
+    import logging
     import uvicorn
     config = uvicorn.Config(app, log_level="warning", ws_max_size=MAX_WS_BYTES, lifespan="off",
                             timeout_graceful_shutdown=STOP_SECONDS)
-    logging.getLogger("uvicorn.error").addFilter(_QuietStop())     # after the Config has set the logging up
+    logging.getLogger("uvicorn.error").addFilter(_quiet_stop)     # after the Config has set the logging up
     try:
         uvicorn.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:
