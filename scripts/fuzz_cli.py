@@ -2,7 +2,10 @@
 at random from every command, with hostile numbers (huge, negative, not numbers), hostile
 input paths (a device, a FIFO, a folder, a symbolic link to a device, a sparse file past
 the size bound, a binary file) and outputs (a symbolic link, a FIFO, a device node, a folder,
-a file where a folder should be), and replays whose rule names point at other files. Each
+a file where a folder should be), replays whose rule names point at other files, files of
+strategies (whole, broken, for no game, too costly for their board), agents from packages that
+call sys.exit (as they move, as they are made, as they are imported), `play` answered with
+numbers of thousands of digits, and `new` given names it must refuse. Each
 runs in a process of its own under a memory bound; it must end with exit 0, 1 or 2, print
 no traceback and no line of another file, leave every special file as it was and no
 temporary file behind. Prints the tally; exits 1 on the first failure, writing the command
@@ -78,6 +81,49 @@ class Ground:
         os.mkdir(p("out", "folder"))
         self.before = {s: _identity(s) for s in self.specials}
         self.replays = self._replays()
+        self._strategies()
+        self._plugins()
+
+    def _strategies(self) -> None:
+        """games/ and strategies/ as a designer keeps them: tic-tac-toe's own strategies, a file of
+        them that does not parse, one for a game that is nowhere, and a board so large that a
+        preference reading every space is refused at its first decision."""
+        p = lambda *parts: os.path.join(self.top, *parts)
+        os.mkdir(p("games"))
+        os.mkdir(p("strategies"))
+        text = open(os.path.join(ROOT, "games", "tictactoe.rules"), encoding="utf-8").read()
+        with open(p("games", "tictactoe.rules"), "w", encoding="utf-8") as f:
+            f.write(text)
+        with open(p("games", "wide.rules"), "w", encoding="utf-8") as f:
+            f.write(text.replace("game tictactoe", "game wide").replace("grid 3 by 3", "grid 400 by 3")
+                    .replace("count 5 per player", "count 800 per player"))
+        own = open(os.path.join(ROOT, "strategies", "tictactoe.rules"), encoding="utf-8").read()
+        for name, body in (("tictactoe.rules", own), ("wide.rules", own.replace("strategies for tictactoe",
+                                                                                 "strategies for wide")),
+                           ("broken.rules", "strategies for tictactoe\n\nstrategy odd\n  prefer take where (((\n"),
+                           ("orphan.rules", "strategies for nosuchgame\n\nstrategy odd\n  prefer take\n")):
+            with open(p("strategies", name), "w", encoding="utf-8") as f:
+                f.write(body)
+        self.strategy_files = [p("strategies", n) for n in ("tictactoe.rules", "broken.rules", "orphan.rules")]
+
+    def _plugins(self) -> None:
+        """An installed package (a dist-info folder on the path) declaring agents that end the
+        process: as they move, as they are made, as their module is imported."""
+        site = self.site = os.path.join(self.top, "site")
+        info = os.path.join(site, "quitters-0.dist-info")
+        os.makedirs(info)
+        with open(os.path.join(info, "METADATA"), "w") as f:
+            f.write("Metadata-Version: 2.1\nName: quitters\nVersion: 0\n")
+        with open(os.path.join(info, "entry_points.txt"), "w") as f:
+            f.write("[playtest.agents]\nquits = quitters:Quits\nquits-when-made = quitters:QuitsWhenMade\n"
+                    "quits-on-import = quitters_import:Agent\n")
+        with open(os.path.join(site, "quitters.py"), "w") as f:
+            f.write("import os, sys\n\nclass Quits:\n    def act(self, observation, options, rng):\n"
+                    "        sys.exit(0)\n\nclass QuitsWhenMade:\n    def __init__(self):\n"
+                    "        raise SystemExit(3)\n")
+        with open(os.path.join(site, "quitters_import.py"), "w") as f:
+            f.write("import sys\nsys.exit(0)\n")
+        self.plugins = ["plugin:quits", "plugin:quits-when-made", "plugin:quits-on-import", "quits", "plugin:nobody"]
 
     def _replays(self) -> list:
         from dsl.analyses import replay as replay_mod
@@ -156,18 +202,55 @@ def command_line(g: Ground, rng: random.Random) -> list[str]:
     return args
 
 
-def verdict(g: Ground, args: list[str], exits: dict) -> str | None:
-    """What is wrong with how the command ended, or None; its exit is counted in `exits`."""
+HUGE = ["9" * 4301, "1" + "0" * 5000, "0" * 5000 + "1", "-" + "9" * 4301, "²", "٣", "３", "1e4301", " " + "9" * 20]
+BAD_NAMES = ["/dev/null", "/dev/zero", "/proc/self/game", "/sys/game", "fifo.rules", "fifo", "my\ngame", "my\tgame",
+             "a\x1b[2Jb", "x\u202ey", "\r", "", "2048", "-", "folder.rules", "a-file/x", "out/fifo.html"]
+
+
+def special_line(g: Ground, rng: random.Random) -> tuple[list[str], str | None, str | None]:
+    """One of the cases beside the hostile numbers and paths: strategies, agents from packages
+    that exit, `play` answered with huge numbers, `new` with names it must refuse. The command
+    line, what its standard input holds (None: nothing), and what it must say as it fails (None:
+    it may succeed): an agent that exits must not pass for a finished run, a name `new` must refuse
+    must be refused."""
+    case = rng.choice(["strategies", "plugin", "play", "new"])
+    if case == "strategies":
+        file = rng.choice(g.strategy_files)
+        if rng.random() < 0.25:
+            return ["simulate", "games/wide.rules", "-n", "1", "--agents", "strategy:careful,random"], None, "would read"
+        return rng.choice([["check", file], ["strategies", file, "-n", rng.choice(["2", "5"])],
+                           ["simulate", "games/tictactoe.rules", "-n", "3", "--agents",
+                            rng.choice(["strategy:careful", "strategy:nosuch", "ismcts:5/careful"]) + ",random"]]), None, None
+    if case == "plugin":
+        agent = rng.choice(g.plugins)
+        command = rng.choice([["simulate", g.game, "-n", "3", "--agents", agent + ",random"],
+                              ["match", g.game, agent, "random", "-n", "3"], ["solve", g.game, "--samples", "1", "--agents", agent]])
+        if command[0] != "solve":
+            command += ["--workers", rng.choice(["1", "2"])]
+        return command, None, "agent"
+    if case == "play":
+        answers = [rng.choice(HUGE + ["1", "u", "?"]) for _ in range(rng.randint(1, 6))] + ["q"]
+        return ["play", g.game, "--seats", "human,random", "--seed", "1"], "\n".join(answers) + "\n", None
+    return ["new", rng.choice(BAD_NAMES)], None, "error:"
+
+
+def verdict(g: Ground, args: list[str], exits: dict, given: str | None = None, fails: str | None = None) -> str | None:
+    """What is wrong with how the command ended, or None; its exit is counted in `exits`.
+    `given`: what the command reads on its standard input (None: nothing); `fails`: what it must
+    say as it fails (None: it may succeed)."""
     try:
         p = subprocess.run([sys.executable, "-m", "dsl.cli", *args], cwd=g.top, capture_output=True, text=True,
-                           errors="replace", preexec_fn=_bounded, timeout=ENDS_WITHIN, stdin=subprocess.DEVNULL,
-                           env={**os.environ, "PYTHONPATH": ROOT})
+                           errors="replace", preexec_fn=_bounded, timeout=ENDS_WITHIN,
+                           **({"input": given} if given is not None else {"stdin": subprocess.DEVNULL}),
+                           env={**os.environ, "PYTHONPATH": os.pathsep.join([ROOT, g.site])})
     except subprocess.TimeoutExpired:
         return f"still running after {ENDS_WITHIN} s"
     said = p.stdout + p.stderr
     exits[p.returncode] = exits.get(p.returncode, 0) + 1
     if p.returncode not in (0, 1, 2):
         return f"exit {p.returncode}: {said[-500:]}"
+    if fails is not None and (p.returncode == 0 or fails not in said):
+        return f"exit {p.returncode} without saying '{fails}': {said[-500:]}"
     if "Traceback" in said:
         return "a traceback: " + said[said.index("Traceback"):][:1500]
     if (SECRET in said and g.decoy not in args) or "root:x:0:0" in said:      # named itself, it may be shown
@@ -185,8 +268,8 @@ def campaign(seconds: float, seed: int = 1, out: str | None = None) -> dict:
         g = Ground(top)
         end = time.monotonic() + seconds
         while time.monotonic() < end:
-            args = command_line(g, rng)
-            wrong = verdict(g, args, tally["by_exit"])
+            args, given, fails = special_line(g, rng) if rng.random() < 0.25 else (command_line(g, rng), None, None)
+            wrong = verdict(g, args, tally["by_exit"], given, fails)
             tally["commands"] += 1
             if wrong:
                 tally["failure"] = f"playtest {shlex.join(args)}\n  {wrong}"

@@ -190,3 +190,53 @@ def test_an_agent_that_fails_stops_solve_with_its_name_not_a_traceback(monkeypat
     res = CliRunner().invoke(main, ["solve", str(KUHN), "--agents", "plugin:broken", "--samples", "1"])
     assert res.exit_code == 1 and "error: the agent 'broken' failed: KeyError: 'state'" in res.output
     assert "Traceback" not in res.output
+
+
+class Quits:
+    """An agent that ends the process as it is asked to move."""
+
+    def act(self, observation, options, rng):
+        sys.exit(0)
+
+
+class QuitsAtOnce:
+    """An agent that ends the process as it is made."""
+
+    def __init__(self):
+        raise SystemExit(3)
+
+
+class Escapes:
+    """An agent raising a BaseException of its own, neither an Exception nor an interrupt."""
+
+    def act(self, observation, options, rng):
+        raise GeneratorExit("gone")
+
+
+@pytest.mark.parametrize("name, said, status", [("quits", "it called sys.exit(0)", 1),
+                                                ("escapes", "GeneratorExit: gone", 1),
+                                                # made as --agents is read: a bad --agents, as any agent failing to load
+                                                ("quitsatonce", "could not be loaded: it called sys.exit(3)", 2)])
+def test_an_agent_that_exits_is_its_failure_not_the_end_of_the_run(monkeypatch, name, said, status):
+    from importlib.metadata import EntryPoint
+    from dsl.agents import plugins
+    classes = {"quits": "Quits", "quitsatonce": "QuitsAtOnce", "escapes": "Escapes"}
+    monkeypatch.setattr(plugins, "installed",
+                        lambda: {name: EntryPoint(name, f"{__name__}:{classes[name]}", GROUP)})
+    res = CliRunner().invoke(main, ["simulate", str(KUHN), "-n", "3", "--agents", f"plugin:{name},random",
+                                    "--workers", "1"])
+    assert res.exit_code == status, (res.exit_code, res.output)
+    assert f"error: --agents: the agent '{name}'" in res.output if status == 2 else f"error: the agent '{name}'" in res.output
+    assert said in res.output
+    assert "Traceback" not in res.output
+
+
+def test_an_interrupt_in_an_agent_is_still_an_interrupt():
+    class Interrupted:
+        def act(self, observation, options, rng):
+            raise KeyboardInterrupt
+    game = game_of(str(KUHN), 2)
+    s = game.new_initial_state()
+    game.apply(s, 0)
+    with pytest.raises(KeyboardInterrupt):
+        PluginAgent("interrupted", Interrupted()).act(s, 0, random.Random(1))

@@ -121,3 +121,32 @@ def test_the_commands_new_prints_run_as_printed(starter, tmp_path):
         done = run(*words[at + 1:])
         assert done.exit_code == 0, (line, done.output)
     assert (tmp_path / "second.html").exists()
+
+
+@pytest.mark.parametrize("name", ["my\ngame", "my\tgame", "my\x1b[2Jgame", "game\x00", "my\u202egame"])
+def test_a_name_with_a_control_character_is_refused_and_writes_nothing(tmp_path, monkeypatch, name):
+    monkeypatch.chdir(tmp_path)
+    r = run("new", name)
+    assert r.exit_code == 2 and "no control characters" in r.output, r.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_device_or_a_pipe_is_no_name_for_a_game(tmp_path, monkeypatch):
+    import os
+    monkeypatch.chdir(tmp_path)
+    os.mkfifo("pipe")
+    r = run("new", "pipe")
+    assert r.exit_code == 2 and "'pipe' is a device, a pipe or a socket" in r.output, r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+    written = "/dev/null.rules"
+    existed = os.path.exists(written)
+    try:
+        r = run("new", "/dev/null")
+        assert r.exit_code == 2 and "not a name for a rule file" in r.output, r.output
+        assert os.path.exists(written) == existed
+        r = run("new", "/dev/shm/my-game" if os.path.isdir("/dev/shm") else "/dev/my-game")
+        assert r.exit_code == 2 and "is the system's, not a folder for rule files" in r.output, r.output
+    finally:
+        for path in (written, "/dev/shm/my-game.rules", "/dev/my-game.rules"):
+            if not existed and os.path.isfile(path):
+                os.remove(path)             # what the command wrote where it must not

@@ -176,3 +176,17 @@ def test_bad_seats_and_a_missing_game_are_clear_errors(tmp_path):
     assert out.returncode == 2 and "name the game's rule file" in out.stderr
     out = cli("play", "--resume", str(tmp_path / "none.json"))
     assert out.returncode == 1 and "no such replay file" in out.stderr
+
+
+def test_a_number_too_long_or_a_digit_int_cannot_read_is_refused_and_asked_again(tmp_path):
+    """4,301 digits is past what Python reads as a number; '²' is a digit that is no number:
+    both are answered like any other bad answer, and the game goes on."""
+    path = str(tmp_path / "p.json")
+    out = subprocess.run([sys.executable, "-m", "dsl.cli", "play", "games/tictactoe.rules", "--seed", "2",
+                          "--save", path], cwd=ROOT, capture_output=True, text=True, encoding="utf-8",
+                         input="9" * 4301 + "\n" + "0" * 5000 + "1\n" + "²\n" + "1\n" * 9)
+    assert out.returncode == 0, out.stderr
+    assert "Traceback" not in out.stderr + out.stdout
+    # the long number refused once, 00…01 taken as 1, ² refused once
+    assert out.stdout.count("choose an option from 1 to 9") == 1 and out.stdout.count("type a number from 1 to ") == 1
+    assert "Result: " in out.stdout

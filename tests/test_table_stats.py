@@ -62,3 +62,29 @@ def test_a_folder_without_table_games_says_so(tmp_path):
     (tmp_path / "x.json").write_text("[]", encoding="utf-8")
     out = CliRunner().invoke(main, ["table-stats", str(tmp_path)])
     assert out.exit_code == 1 and "no game played by people" in out.stderr
+
+
+def test_a_replay_whose_rules_cannot_be_loaded_is_skipped_with_a_note(tmp_path):
+    """Rules edited since the game was played (or deleted) leave out the games played on them,
+    each with a one-line note, as a file that is no replay is; the other games are counted."""
+    _played(tmp_path, 1)
+    _played(tmp_path, 2)
+    broken = tmp_path / "broken.rules"
+    broken.write_text("game broken\n  players 2 to 2\n\nplay\n  nonsense here\n", encoding="utf-8")
+    for name, rules in (("edited.json", str(broken)), ("gone.json", str(tmp_path / "deleted.rules"))):
+        data = json.loads((tmp_path / "bluff-2.json").read_text(encoding="utf-8"))
+        data["rules"] = rules
+        (tmp_path / name).write_text(json.dumps(data), encoding="utf-8")
+    out = CliRunner().invoke(main, ["table-stats", str(tmp_path), "-n", "5", "--seed", "7", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    why = {os.path.basename(s["file"]): s["why"] for s in data["skipped"]}
+    assert set(why) == {"edited.json", "gone.json"}
+    assert why["edited.json"].startswith(f"its rules cannot be loaded ({broken}:5:")
+    assert why["gone.json"].startswith("its rules cannot be loaded (")
+    (group,) = data["groups"]
+    assert group["table"]["games"] == 2
+    text = CliRunner().invoke(main, ["table-stats", str(tmp_path), "-n", "5", "--seed", "7"])
+    assert text.exit_code == 0 and "Traceback" not in text.output
+    notes = [line for line in text.stderr.splitlines() if line.startswith("skipped ")]
+    assert len(notes) == 2 and all("its rules cannot be loaded" in line for line in notes)

@@ -296,6 +296,37 @@ def test_kill_stops_the_workers_with_the_command():
     assert code == -signal.SIGTERM and "Traceback" not in err, err
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the processes from /proc")
+def test_workers_end_when_the_command_is_killed_outright():
+    """kill -9 (or the OOM killer) gives the command no chance to stop its workers: they notice
+    their parent is gone and end by themselves, rather than play their batches for nobody."""
+    run = subprocess.Popen([sys.executable, "-m", "dsl.cli", "simulate", str(DEMOCRACY), "-p", "4", "-n", "1000000",
+                            "--workers", "2"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           start_new_session=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    workers = set()
+    try:
+        for _ in range(600):
+            workers = _children(run.pid)
+            if len(workers) >= 2:
+                break
+            time.sleep(0.05)
+        assert len(workers) >= 2, "the workers did not start"
+        time.sleep(0.5)                 # into their first batches
+        run.kill()
+        run.wait()
+        for _ in range(50):             # a guard of 5 s, far shorter than a batch
+            if not any(map(_running, workers)):
+                break
+            time.sleep(0.1)
+        assert not any(map(_running, workers)), "a worker outlived the command killed with SIGKILL"
+    finally:
+        for pid in workers:
+            try:
+                os.kill(pid, signal.SIGKILL)    # on a failure: no worker left behind
+            except ProcessLookupError:
+                pass
+
+
 def _slow_batch(games: int) -> int:
     for _ in range(games):
         time.sleep(0.05)

@@ -53,8 +53,10 @@ def plugin_agent(spec: str):
                          f"(installed: {known})")
     try:
         made = ep.load()()
-    except Exception as e:      # someone else's code: whatever it raises is reported, never a traceback
-        raise ValueError(f"the agent '{name}' ({ep.value}) could not be loaded: {type(e).__name__}: {e}") from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:  # someone else's code: whatever it raises (sys.exit too) is reported, never a traceback
+        raise ValueError(f"the agent '{name}' ({ep.value}) could not be loaded: {_what(e)}") from None
     if not callable(getattr(made, "act", None)):
         raise ValueError(f"the agent '{name}' ({ep.value}) has no act(observation, options, rng) method")
     return PluginAgent(name, made)
@@ -74,12 +76,22 @@ class PluginAgent:
         seen = seat_view(game, state, player)
         try:
             k = self.impl.act(seen["observation"], seen["options_of"](moves), rng)
-        except Exception as e:      # someone else's code: reported by name, never as a traceback of ours
-            raise PluginError(f"the agent '{self.name}' failed: {type(e).__name__}: {e}") from None
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:  # someone else's code: reported by name, never as a traceback of ours
+            raise PluginError(f"the agent '{self.name}' failed: {_what(e)}") from None
         if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(moves):
             raise PluginError(f"the agent '{self.name}' answered {k!r}, not the index of one of its "
                              f"{len(moves)} options (0 to {len(moves) - 1})")
         return moves[k]
+
+
+def _what(e: BaseException) -> str:
+    """What an agent's code raised. sys.exit in it would otherwise end the command as if the run
+    had finished (sys.exit(0): no output, status 0), so it is a failure of the agent like any other."""
+    if isinstance(e, SystemExit):
+        return f"it called sys.exit({e.code!r}), which would end the whole run"
+    return f"{type(e).__name__}: {e}"
 
 
 def seat_view(game, state, player) -> dict:

@@ -106,6 +106,50 @@ def policy(game, name: str):
     return policies[name]
 
 
+# A preference that reads a board's spaces is worked out anew for each option: a decision costs
+# options x spaces readings, a few microseconds each (a 1,000 x 3 grid's first move: 9 million,
+# half a minute; a 4,300 x 3 grid's: 166 million). Past this many (a few seconds), the strategy is
+# refused at that decision, saying why. A 30 x 30 board's first move is 810,000.
+MOST_READINGS = 1_000_000
+
+
+def _spaces_read(game, name: str) -> int:
+    """The spaces strategy `name`'s preferences read for each option they weigh: every space of
+    each board they name in spaces(...) or all(...) (an upper bound: a filter may skip some)."""
+    found = game.__dict__.setdefault("_strategy_spaces", {})
+    if name not in found:
+        boards = set()
+
+        def walk(node):
+            if isinstance(node, (list, tuple)):
+                for x in node:
+                    walk(x)
+                return
+            if not hasattr(node, "__dataclass_fields__"):
+                return
+            if getattr(node, "fn", None) in ("spaces", "all") and getattr(node, "args", None):
+                board = getattr(node.args[0], "id", None)
+                if board in game.board_sizes:
+                    boards.add(board)
+            for field in node.__dataclass_fields__:
+                if field != "span":
+                    walk(getattr(node, field))
+        walk(declared(game)[name].prefs)
+        found[name] = sum(w * h for w, h in (game.board_sizes[b] for b in boards))
+    return found[name]
+
+
+def bounded(game, name: str, moves) -> None:
+    """StrategyError when weighing these moves would take more than MOST_READINGS readings."""
+    readings = len(moves) * _spaces_read(game, name)
+    if readings > MOST_READINGS:
+        raise StrategyError(
+            f"the strategy '{name}' would read {_spaces_read(game, name):,} spaces for each of {len(moves):,} "
+            f"options, {readings:,} readings for one decision (at most {MOST_READINGS:,}): a preference that looks at "
+            f"every space is weighed anew for every option; on a board this large, prefer options by what they "
+            f"name themselves (e.g. `prefer take where row(square) = 1`), or play it with random or ismcts:N")
+
+
 class StrategyAgent:
     """A declared strategy in a seat. It reads a state dealt again from its seat's observation."""
 
@@ -118,12 +162,15 @@ class StrategyAgent:
         if moves is None:
             moves = game.legal_moves(state.clone(), player)
         chosen = policy(game, self.strategy)
+        bounded(game, self.strategy, moves)
         seen = Determinizer(game, state, player).sample(rng)
         return chosen.choose(seen, player, moves, rng)
 
     def rollout(self, game, s, player, moves, rng):
         """A move in an imagined game, which is already dealt from the searcher's view."""
-        return policy(game, self.strategy).choose(s, player, moves, rng)
+        chosen = policy(game, self.strategy)
+        bounded(game, self.strategy, moves)
+        return chosen.choose(s, player, moves, rng)
 
 
 def ready(agents, game) -> None:

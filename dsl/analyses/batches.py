@@ -28,6 +28,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -79,6 +80,41 @@ def stoppable():
     finally:
         signal.signal(signal.SIGINT, before)
         _stop_asked = False
+
+
+_interrupted = False
+
+
+@contextmanager
+def interrupts_kept():
+    """Within: Ctrl-C raises KeyboardInterrupt as usual, and is remembered, so none is lost. One
+    that lands in a garbage collector's callback (a __del__, a weakref's finaliser) is printed as
+    'Exception ignored' and dropped by Python, and code not ours (Hypothesis) may catch it: it is
+    raised again at the next `raise_if_interrupted` (between two games) and as the block ends.
+    Outside the main thread nothing changes."""
+    global _interrupted
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupted(signum, frame):
+        global _interrupted
+        _interrupted = True
+        raise KeyboardInterrupt
+    before = signal.signal(signal.SIGINT, interrupted)
+    _interrupted = False
+    try:
+        yield
+        raise_if_interrupted()
+    finally:
+        signal.signal(signal.SIGINT, before)
+        _interrupted = False
+
+
+def raise_if_interrupted() -> None:
+    """KeyboardInterrupt again for a Ctrl-C that was dropped (`interrupts_kept`)."""
+    if _interrupted:
+        raise KeyboardInterrupt
 
 
 def stop_if_asked() -> None:
@@ -232,6 +268,7 @@ class Pool:
         stopping = False
         cut = None                      # once stopping: the first task that may have stopped short
         while pending:
+            raise_if_interrupted()
             if _stop_asked and not stopping:
                 # each batch returns the games it has played (`played`), a prefix of its range
                 stopping = True
@@ -264,18 +301,60 @@ def _processes(workers: int) -> tuple:
     """Worker processes, the queue each tells the games it plays to (`played`), and the event
     that asks their batches to stop (Ctrl-C)."""
     ticks, stopping = multiprocessing.SimpleQueue(), multiprocessing.Event()
-    return ProcessPoolExecutor(workers, initializer=_worker_started, initargs=(ticks, stopping)), ticks, stopping
+    # forked here (not through a fork server), from the main thread, which lives as long as the command
+    here = multiprocessing.get_start_method() == "fork"
+    parent = os.getpid() if here else None
+    watched = here and threading.current_thread() is threading.main_thread()
+    return (ProcessPoolExecutor(workers, initializer=_worker_started, initargs=(ticks, stopping, parent, watched)),
+            ticks, stopping)
 
 
-def _worker_started(ticks, stopping):
+def _worker_started(ticks, stopping, parent: Optional[int] = None, by_main_thread: bool = False):
     """Ctrl-C reaches every process of the terminal: a worker leaves it to the command, which
     stops the workers (Pool.__exit__), so no batch is cut off at a random place and reported.
     SIGTERM, which the command sends to stop them, ends a worker whatever handler the command
-    had for it when the worker was forked."""
+    had for it when the worker was forked. A command killed outright (kill -9, the OOM killer)
+    runs none of that: the worker ends by itself (`_ends_with`)."""
     global _ticks, _stopping
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _ticks, _stopping = ticks, stopping
+    _ends_with(parent, by_main_thread)
+
+
+PARENT_POLL_SECONDS = 0.5
+
+
+def _ends_with(parent: Optional[int], by_main_thread: bool) -> None:
+    """This worker ends when the process that started it does (the command, or the fork server
+    that died with it), however it ended: otherwise it would play its batches to the end, a core
+    busy for nobody. On Linux the kernel kills it (PR_SET_PDEATHSIG), where the thread that forked
+    it is the main one (the signal comes when that thread ends); and everywhere a thread looks
+    every PARENT_POLL_SECONDS whether it has been handed to another parent, which also covers a
+    command that died before the signal was set (`parent`: the command's pid, when it forked
+    this worker itself)."""
+    if by_main_thread:
+        _parent_death_signal()
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _parent_death_signal() -> None:
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)      # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):               # no libc to be found: the thread alone
+        pass
 
 
 # In a worker process: where it tells the games it plays, whether to stop, for which batch, how

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..engine import CHANCE, Game
+from .batches import raise_if_interrupted
 from .cycles import shortest_return
 from .fuzz_findings import _actions_text, _n, block_count, never_reached
 from ..engine.order import state_keyer
@@ -218,8 +219,10 @@ def explore(game: Game, *, max_states: Optional[int] = None,
                 succ.append(None)
                 kinds.append(None)
                 queue.append(j)
-                if progress is not None and j % PROGRESS_EVERY == 0:
-                    progress("search", j, limit)
+                if j % PROGRESS_EVERY == 0:
+                    raise_if_interrupted()      # a Ctrl-C Python dropped (batches.interrupts_kept)
+                    if progress is not None:
+                        progress("search", j, limit)
             children.append(j)
         transitions += len(children)
         succ[i] = children

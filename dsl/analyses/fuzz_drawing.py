@@ -190,11 +190,13 @@ def run_hypothesis(test_body, batch_seed, max_examples, shrink):
     """Run test_body(data) as a Hypothesis test; return the exception it ended with, if any."""
     from hypothesis import given, seed as hseed
     from hypothesis import strategies as st
+    from .batches import raise_if_interrupted
 
     @hseed(batch_seed)
     @_settings(max_examples, shrink)
     @given(st.data())
     def test(data):
+        raise_if_interrupted()              # a Ctrl-C dropped inside Hypothesis: raised again between two games
         test_body(data)
 
     with warnings.catch_warnings(), _fuzzing_hypothesis():
@@ -204,9 +206,11 @@ def run_hypothesis(test_body, batch_seed, max_examples, shrink):
         except Stop:
             return None
         except BaseException as err:        # the failure Hypothesis found (or its report of it)
+            raise_if_interrupted()
             if isinstance(err, (KeyboardInterrupt, SystemExit)):
                 raise
             return err
+    raise_if_interrupted()
     return None
 
 

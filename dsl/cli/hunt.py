@@ -1,6 +1,7 @@
 """fuzz and explore: hunt for dead ends."""
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import sys
@@ -51,7 +52,8 @@ def fuzz(file, variants, players, games, max_time, seed, as_json, save_replays, 
     players = game.n
     if save_replays:
         writable_or_exit(save_replays, "--save-replays", folder=True)
-    with pool_or_exit(workers, scheduler) as pool, _progress(f"fuzzing {rules.game.name}") as progress:
+    with _interrupted_exits("fuzz", "fewer games with -n, or --max-time"), pool_or_exit(workers, scheduler) as pool, \
+            _progress(f"fuzzing {rules.game.name}") as progress:
         report = run_fuzz(game, max_examples=games, max_time=max_time, seed=seed, progress=progress,
                           pool=pool)
     saved = []
@@ -93,7 +95,7 @@ def explore(file, variants, players, max_states, as_json, save_replays):
     players = game.n
     if save_replays:
         writable_or_exit(save_replays, "--save-replays", folder=True)
-    with _progress(f"exploring {rules.game.name}") as progress:
+    with _interrupted_exits("explore", "a smaller configuration, or --max-states"), _progress(f"exploring {rules.game.name}") as progress:
         report = run_explore(game, max_states=max_states, progress=progress)
     data = report.to_json()
     saved = []
@@ -109,6 +111,23 @@ def explore(file, variants, players, max_states, as_json, save_replays):
                                          f"play is back in the state it was in after {f['returns_after']})")
             saved.append(save_replay_or_exit(rep, game, save_replays, f"p{players}", "explore", "forever"))
     _print_report(data, report.format_text(), saved, as_json)
+
+
+@contextlib.contextmanager
+def _interrupted_exits(command: str, shorter: str):
+    """Ctrl-C ends the command with the shell's status for it (130, as the long runs stopped
+    early), saying so, never as a finished run: every one is kept (batches.interrupts_kept),
+    even one Python drops in a garbage collector's callback or Hypothesis catches. The search
+    is not cut at a clean point, so there is no partial report."""
+    from ..analyses.batches import interrupts_kept
+    from .progress import STOPPED
+    try:
+        with interrupts_kept():
+            yield
+    except KeyboardInterrupt:
+        click.echo(f"\nstopped (Ctrl-C): {command} was interrupted and reports nothing "
+                   f"(for a shorter run: {shorter})", err=True)
+        sys.exit(STOPPED)
 
 
 def _finite(seconds):

@@ -5,6 +5,7 @@ import os
 import re
 import shutil
 import sys
+import unicodedata
 from importlib import resources
 
 import click
@@ -25,6 +26,26 @@ def program() -> str:
     return f"{sys.executable} -m dsl.cli"
 
 
+# the kernel's own folders: what is written there is no file a designer keeps
+_SYSTEM_FOLDERS = ("/dev", "/proc", "/sys")
+
+
+def _usable_or_exit(name: str) -> None:
+    """A name `new` can make a rule file of, or exit 2 saying why: no control characters (a tab,
+    a newline or an escape would end up in the starter's comments and commands, and a terminal
+    would show something else than the file's name), and neither a device, a pipe or a socket
+    (`new /dev/null`) nor a file in the kernel's folders."""
+    odd = next((c for c in name if unicodedata.category(c).startswith("C")), None)
+    if odd is not None:
+        _fail(f"{name!r}: a game's file name has no control characters (it has {odd!r}); "
+              f"use letters, digits, '-' and '_', e.g. my-game", 2)
+    if os.path.exists(name) and not (os.path.isfile(name) or os.path.isdir(name)):
+        _fail(f"'{name}' is a device, a pipe or a socket, not a name for a rule file; e.g. my-game", 2)
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(name)))
+    if any(folder == f or folder.startswith(f + os.sep) for f in _SYSTEM_FOLDERS):
+        _fail(f"'{name}': {folder} is the system's, not a folder for rule files; e.g. games/my-game", 2)
+
+
 @main.command(help="""Write a starter game to grow your own from: NAME.rules, a small dice race
 whose comments explain each part of a rule file. It checks, simulates and prints as it is.
 
@@ -32,17 +53,19 @@ whose comments explain each part of a rule file. It checks, simulates and prints
   playtest new my-game                  (writes my-game.rules)
   playtest new games/my-game            (writes games/my-game.rules)
 
-An existing file is never overwritten.""")
+An existing file is never overwritten. A name with a control character (a newline, a tab, an
+escape), a device or a pipe (/dev/null), or a file in /dev, /proc or /sys is refused.""")
 @click.argument("name")
 def new(name):
     from ..language.diagnostics import RuleFileError
     from ..loader import load
+    _usable_or_exit(name)
     path = name if name.endswith(".rules") else name + ".rules"
     stem = os.path.basename(path)[: -len(".rules")]
     ident = re.sub(r"[^a-z0-9_]+", "_", stem.lower()).strip("_")
     if not re.match(r"[a-z]", ident):
         _fail(f"'{name}': a game's name starts with a letter, e.g. my-game", 2)
-    if os.path.exists(path):
+    if os.path.lexists(path):
         _fail(f"{path} already exists: choose another name, or move that file away (it is left as it is)")
     text = (resources.files(__package__) / "starter.rules").read_text(encoding="utf-8")
     title = stem.replace("-", " ").replace("_", " ").strip().capitalize()

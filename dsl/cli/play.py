@@ -121,17 +121,13 @@ Example:
 @json_option("Print one JSON object instead of tables.")
 def table_stats(folder, games, seed, lang, as_json):
     import json
-    from ..analyses.replay import ReplayError
-    from ..table.stats import random_figures, table_figures, table_replays
+    from ..table.stats import random_figures, table_figures, table_games, table_replays
     groups, skipped = table_replays(folder)
     out = []
-    for (rules_path, variants, players), replays in sorted(groups.items()):
-        rules, _ = _load_or_exit(rules_path, list(variants))
-        game = _game_or_exit(rules, players)
-        try:
-            table = table_figures(game, replays)
-        except ReplayError as e:
-            _fail(str(e))
+    for (rules_path, variants, players), game, replays in table_games(groups, skipped):
+        table = table_figures(game, replays, skipped)
+        if not table["games"]:
+            continue
         rand = random_figures(game, games, seed)
         out.append({"rules": rules_path, "variants": list(variants), "players": players,
                     "table": table, "random": rand, "random_seed": seed,

@@ -5,6 +5,7 @@ import errno
 import os
 import secrets
 import socket
+import sys
 import time
 
 import click
@@ -193,15 +194,49 @@ def _limits():
     return Limits.for_descriptors()
 
 
+STOP_SECONDS = 2    # Ctrl-C lets a move being made finish this long, then drops it
+
+
+def _quiet_stop(record) -> bool:
+    """A logging filter. Ctrl-C while a move is being made (a bot thinking in its thread): the
+    move is cancelled (after STOP_SECONDS, or at once on a second Ctrl-C), and the server would
+    log the cancelled handler with a traceback, and the cancelling itself as an error. Stopping the server is no
+    error of a page's: those records are dropped, every other kept (the move dropped is said in
+    one line, `_end_moves_being_made`)."""
+    import asyncio
+    error = record.exc_info[1] if record.exc_info else None
+    if isinstance(error, (asyncio.CancelledError, KeyboardInterrupt)):
+        return False
+    return "graceful shutdown exceeded" not in record.getMessage()
+
+
 def _run(server, sock) -> None:
+    import logging
     import uvicorn
     from ..table.limits import quiet_repeats, uvicorn_config
     quiet_repeats()
     config = uvicorn_config(server.app(), server.limits, MAX_WS_BYTES)
+    config.timeout_graceful_shutdown = STOP_SECONDS
+    logging.getLogger("uvicorn.error").addFilter(_quiet_stop)     # after the Config has set the logging up
     try:
         uvicorn.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:
         pass
+    _end_moves_being_made()
+
+
+def _end_moves_being_made() -> None:
+    """A bot still thinking in its thread would keep the stopped server's process alive until it
+    has moved, minutes maybe; its move would reach no page. The process ends now instead. The
+    game is saved as it was before that move (each save is whole: a file half written is a
+    temporary one, removed by the next save in the folder)."""
+    import threading
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
+        click.echo("stopped: the move a bot was making is dropped; the game is saved up to the move before it",
+                   err=True)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
 def serve_replay(path, rules, rep, lang, host, port) -> None:

@@ -7,6 +7,10 @@ An entry is the syntax tree of one file, keyed by its path, its text and the cod
 and the Python version), so a changed file or a changed playtest is parsed again. The tree is
 data: reading it back runs none of the rule file's text. It is kept with pickle, which trusts
 the folder as Python trusts __pycache__, so a folder another user may write to is not used.
+
+Every text ever checked would otherwise stay (a designer's every edit is a new entry), so each
+new entry prunes the folder (`_prune`): entries not used for MAX_AGE_DAYS go, then the least
+recently used until the folder holds MAX_MEGABYTES at most. Reading an entry marks it used.
 """
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ import pickle
 import stat
 import sys
 import tempfile
+import time
 from functools import lru_cache
 from typing import Optional
 
@@ -23,6 +28,9 @@ VARIABLE = "PLAYTEST_CACHE"
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))     # the dsl package
 _CODE = ("language", "constructs")
 _GRAMMAR = os.path.join(os.path.dirname(_ROOT), "grammars", "rules.lark")
+MAX_AGE_DAYS = 30
+MAX_MEGABYTES = 256
+_PART_SECONDS = 3600            # a .part this old was left by a write that died
 
 
 def folder() -> Optional[str]:
@@ -62,13 +70,20 @@ def get(path: str, text: str):
     where = folder()
     if where is None:
         return None
+    entry = _entry(where, path, text)
     try:
-        with open(_entry(where, path, text), "rb") as f:
+        with open(entry, "rb") as f:
             tree = pickle.load(f)
     except Exception:           # absent, cut short or from another playtest: parse again
         return None
     from .syntax import RuleFile
-    return tree if isinstance(tree, RuleFile) and tree.source == text and tree.path == path else None
+    if not (isinstance(tree, RuleFile) and tree.source == text and tree.path == path):
+        return None
+    try:
+        os.utime(entry)         # used now: pruned last
+    except OSError:
+        pass
+    return tree
 
 
 def put(path: str, text: str, tree) -> None:
@@ -86,4 +101,44 @@ def put(path: str, text: str, tree) -> None:
             os.unlink(temporary)
             raise
     except (OSError, pickle.PicklingError, RecursionError):
+        return
+    _prune(where)
+
+
+def _prune(where: str, now: Optional[float] = None) -> None:
+    """Entries unused for MAX_AGE_DAYS removed, then the least recently used until the rest
+    take MAX_MEGABYTES at most (the newest is kept whatever its size). Another command pruning
+    at the same time, or a file that will not go, is no error: the next entry prunes again."""
+    now = time.time() if now is None else now
+    entries = []
+    try:
+        names = os.listdir(where)
+    except OSError:
+        return
+    for name in names:
+        full = os.path.join(where, name)
+        try:
+            st = os.stat(full)
+        except OSError:
+            continue
+        if name.endswith(".part"):
+            if now - st.st_mtime > _PART_SECONDS:
+                _remove(full)
+        elif name.endswith(".tree"):
+            if now - st.st_mtime > MAX_AGE_DAYS * 86400:
+                _remove(full)
+            else:
+                entries.append((st.st_mtime, st.st_size, full))
+    entries.sort(reverse=True)                  # the most recently used first
+    kept = 0
+    for i, (_, size, full) in enumerate(entries):
+        kept += size
+        if i and kept > MAX_MEGABYTES * 1024 * 1024:
+            _remove(full)
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
         pass

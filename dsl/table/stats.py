@@ -91,15 +91,45 @@ class _Figures:
                 "decisions_counted": taken}
 
 
-def table_figures(game, replays) -> dict:
-    """The table's figures: options counted over people's decisions only."""
+def table_games(groups: dict, skipped: list):
+    """(key, game, replays) for each group of `table_replays` whose rules load and are for its
+    player count. The replays of a group whose rules cannot be used (edited since, moved,
+    deleted) are added to `skipped`, each with why, as a file that is no replay is: one game
+    that cannot be read leaves the figures of the others."""
+    from ..engine import RuleError, compiled
+    from ..language.diagnostics import RuleFileError
+    from ..loader import load
+    for key, replays in sorted(groups.items()):
+        rules_path, variants, players = key
+        try:
+            rules, _ = load(rules_path, list(variants))
+            if not rules.game.min_players <= players <= rules.game.max_players:
+                raise ValueError(f"the game is for {rules.game.min_players} to {rules.game.max_players} players, "
+                                 f"not {players}")
+            game = compiled(rules, players)
+        except RuleFileError as e:
+            first = next((d for d in e.diagnostics if d.severity == "error"), None)
+            why = (f"{first.path}:{first.span.line}:{first.span.column}: {first.message}" if first
+                   else str(e).splitlines()[0])
+            skipped.extend((path, f"its rules cannot be loaded ({why})") for _, _, path in replays)
+            continue
+        except (RuleError, ValueError) as e:
+            skipped.extend((path, f"its rules cannot be played ({getattr(e, 'message', e)})") for _, _, path in replays)
+            continue
+        yield key, game, replays
+
+
+def table_figures(game, replays, skipped: list) -> dict:
+    """The table's figures: options counted over people's decisions only. A replay that no
+    longer replays on these rules is added to `skipped` instead."""
     fig = _Figures(game.n)
     for rep, seats, path in replays:
         ips = []
         try:
             state = replay_mod.run(game, rep.actions, log=False, on_state=lambda s: ips.append(s.ip))
         except replay_mod.ReplayError as e:
-            raise replay_mod.ReplayError(f"{path}: {e}")
+            skipped.append((path, str(e).removeprefix(path + ": ")))
+            continue
         decisions = 0
         for (actor, move), ip in zip(rep.actions, ips):
             if actor == CHANCE:

@@ -7,6 +7,7 @@ as well as in a terminal: everything is read a line at a time.
 from __future__ import annotations
 
 import sys
+import unicodedata
 
 from rich.columns import Columns
 from rich.console import Console
@@ -27,6 +28,16 @@ def _say(lang, ja, en):
 def _read_line() -> str | None:
     line = sys.stdin.readline()
     return None if line == "" else line.strip()
+
+
+def _option_number(line: str) -> int | None:
+    """The number typed, in any script's decimal digits (３ as 3); None when it is not one (² is a
+    digit int() cannot read). One longer than any option's number, even past the 4,300 digits
+    int() reads, is 0: no option's number, refused as any other out of range."""
+    if not line.isdecimal():
+        return None
+    digits = "".join(str(unicodedata.decimal(c)) for c in line).lstrip("0")
+    return int(digits or "0") if len(digits) <= 9 else 0
 
 
 class Terminal:
@@ -108,17 +119,18 @@ class Terminal:
                                                  "↶ back to the last decision a person took (the save records the undo)"),
                                         style="yellow"))
                 return "undone"
-            if not line.isdigit():
+            k = _option_number(line)
+            if k is None:
                 if line:
                     self.console.print(Text(self.say(f"1〜{n} の番号を入力してください", f"type a number from 1 to {n}"),
                                             style="red"))
                 continue
             try:
-                t.act(seat, int(line))
+                t.act(seat, k)
             except Refused as e:
                 self.console.print(Text(str(e), style="red"))
                 continue
-            chosen = view["options"][int(line) - 1]["text"]
+            chosen = view["options"][k - 1]["text"]
             self.console.print(Text(self.say(f"→ {chosen}", f"→ {chosen}"), style="green"))
             return "acted"
 
