@@ -445,15 +445,26 @@ def parse_file(path: str) -> S.RuleFile:
     return tree
 
 
+def _a_game(tree: S.RuleFile) -> bool:
+    """Whether a mended file reads as a game's own: a variant or a file of strategies is checked
+    joined to its game once it parses, and patches without a game are a variant whose head is lost."""
+    if tree.of(S.Variant) or tree.of(S.StrategiesFor):
+        return False
+    return bool(tree.of(S.Game)) or not tree.of(S.Patch)
+
+
 def _errors_behind(text: str, mended: str, path: str) -> list[Diagnostic]:
     """The checker's errors in the rest of a file with syntax errors, so that one mistake does
     not hide the others: the file is checked as mended to parse (each broken line made
     `pass`, or its declaration blanked), and an error that could come of the mending (one
     naming a word of a mended line: its declaration is gone) is left out, as are warnings."""
     from .checker import check
+    from ..constructs.registry import has
     tree, _, _ = _parse(mended, path)
-    if tree is None or tree.of(S.Variant):      # a variant is checked applied to its game, once it parses
+    if tree is None or not _a_game(tree):
         return []
+    # a patch left in a game (an error of its own once the file parses) has nothing the checker can call
+    tree = replace(tree, decls=tuple(d for d in tree.decls if has(d, "check")))
     mended_lines = mended.split("\n")
     lost_lines, lost_words = set(), set()
     for n, line in enumerate(text.replace("\r\n", "\n").split("\n")):

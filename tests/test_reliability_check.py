@@ -1,0 +1,84 @@
+"""`check` on files a designer gets half right: a patch left in a game behind a syntax error, a
+file of strategies beside its game, a negative count, a chain nested too deep, a variant
+replacing what the game lacks. Each is a positioned error with a hint, never a traceback."""
+from __future__ import annotations
+
+import inspect
+import re
+import shutil
+
+import pytest
+
+from _util import BLUFF, GAMES, ROOT, playtest, rules_text
+
+from dsl.constructs import registry
+from dsl.language import checker
+from dsl.language.diagnostics import RuleFileError
+from dsl.loader import load
+
+POSITIONED = re.compile(r"^\S+\.rules:\d+:\d+: error: ", re.M)
+
+
+def errors_printed(*args):
+    r = playtest("check", *args)
+    assert r.exit_code == 1, r.output
+    assert POSITIONED.search(r.output), r.output
+    return r.output
+
+
+# ---------------------------------------------------------------- the checker over partial trees
+def test_the_checker_calls_only_the_hooks_it_names():
+    source = inspect.getsource(checker)
+    called = set(re.findall(r"""\bhook\([^,]+,\s*["'](\w+)["']\)""", source))
+    assert called and called <= set(checker.HOOKS)
+
+
+def test_every_construct_the_partial_check_keeps_has_every_hook_the_checker_calls():
+    """Statements and expressions stand inside declarations and cannot be left out: each must
+    have the checker's hooks. A declaration without one (a patch, a variant's head) is left out
+    of the partial tree of a file with syntax errors, so the checker never meets it."""
+    lacking = []
+    for node, c in registry.loaded().items():
+        for name in checker.HOOKS:
+            if name in registry.HOOKS[c.kind] and not registry.has(node, name):
+                lacking.append((node.__name__, c.kind, name))
+    assert all(kind == "declaration" for _, kind, _ in lacking), lacking
+    assert {n for n, _, _ in lacking} >= {"Patch", "Variant"}
+
+
+PATCH_BEHIND_A_SYNTAX_ERROR = [
+    # a game holding a patch, with a syntax error elsewhere
+    lambda: rules_text(BLUFF) + "\nadd value foo = 1\n\nrule broken(\n",
+    # a variant whose head is broken, a patch before it
+    lambda: "add value foo = 1\n\n" + rules_text(ROOT / "variants" / "bluff-life.rules")
+    .replace("variant bluff_life of bluff", "variant bluff_life of", 1),
+    # a patch replacing a rule, in a game with a stray character
+    lambda: rules_text(BLUFF).replace("\nplay\n", "\nreplace value x = 1\n\nplay (\n", 1),
+]
+
+
+@pytest.mark.parametrize("make", PATCH_BEHIND_A_SYNTAX_ERROR)
+def test_a_patch_behind_a_syntax_error_is_a_positioned_error_not_a_traceback(make, tmp_path):
+    path = tmp_path / "g.rules"
+    path.write_text(make(), encoding="utf-8")
+    with pytest.raises(RuleFileError) as info:
+        load(str(path))
+    assert info.value.diagnostics and all(d.span.line >= 1 for d in info.value.diagnostics)
+    out = errors_printed(path)
+    assert "MissingHook" not in out and "no 'check' hook" not in out
+
+
+def test_a_file_of_strategies_with_a_syntax_error_is_not_checked_as_a_game(tmp_path):
+    root = _game_and_strategies(tmp_path, "strategies for bluff\n\nstrategy x\n  prefer raise where (\n")
+    out = errors_printed(root / "strategies" / "bluff.rules")
+    assert "no 'game' declaration" not in out and "not a game" not in out
+    assert "bluff.rules:4:" in out
+
+
+# ---------------------------------------------------------------- strategies beside a game
+def _game_and_strategies(tmp_path, strategies: str, game: str | None = None):
+    (tmp_path / "games").mkdir()
+    (tmp_path / "strategies").mkdir()
+    (tmp_path / "games" / "bluff.rules").write_text(game or rules_text(BLUFF), encoding="utf-8")
+    (tmp_path / "strategies" / "bluff.rules").write_text(strategies, encoding="utf-8")
+    return tmp_path
