@@ -82,3 +82,64 @@ def _game_and_strategies(tmp_path, strategies: str, game: str | None = None):
     (tmp_path / "games" / "bluff.rules").write_text(game or rules_text(BLUFF), encoding="utf-8")
     (tmp_path / "strategies" / "bluff.rules").write_text(strategies, encoding="utf-8")
     return tmp_path
+
+
+def test_a_game_is_checked_with_the_strategies_beside_it(tmp_path, monkeypatch):
+    root = _game_and_strategies(tmp_path, "strategies for bluff\n\nstrategy x\n  prefer no_such_decision\n")
+    monkeypatch.chdir(root)
+    out = errors_printed("games/bluff.rules")
+    assert "strategies/bluff.rules:4:3: error: strategy 'x': the game has no decision 'no_such_decision'" in out
+    assert "games/bluff.rules: failed" in out
+
+
+def test_the_seed_games_check_with_their_strategies(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    for game in sorted(GAMES.glob("*.rules")):
+        assert playtest("check", f"games/{game.name}").exit_code == 0
+
+
+def _hidden_governor(tmp_path):
+    shutil.copytree(ROOT / "strategies", tmp_path / "strategies")
+    (tmp_path / "games").mkdir()
+    text = rules_text(GAMES / "byzantine.rules")
+    line = "zone governor is governor, shared, seen by everyone"
+    assert line in text, "byzantine.rules changed: update this test"
+    (tmp_path / "games" / "byzantine.rules").write_text(text.replace(line, line.replace("everyone", "nobody")),
+                                                          encoding="utf-8")
+    return tmp_path
+
+
+def test_once_a_game_hides_a_zone_the_strategies_reading_it_are_refused_where_they_are_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(_hidden_governor(tmp_path))
+    strategies = rules_text(tmp_path / "strategies" / "byzantine.rules").splitlines()
+    for args in (["check", "games/byzantine.rules"], ["check", "strategies/byzantine.rules"]):
+        r = playtest(*args)
+        refused = [line for line in r.output.splitlines() if "reads what its player cannot see" in line]
+        assert r.exit_code == 1 and refused, r.output
+        for line in refused:
+            path, row, col = line.split(":")[:3]
+            assert path == "strategies/byzantine.rules", line
+            assert "governor" in strategies[int(row) - 1] or "rule_now" in strategies[int(row) - 1]
+
+
+def test_the_agents_refuse_hidden_reads_positioned_in_the_file_of_strategies(tmp_path, monkeypatch):
+    from dsl.agents.strategy import StrategyError, declared
+    from dsl.engine import Game
+    monkeypatch.chdir(_hidden_governor(tmp_path))
+    rules, _ = load("games/byzantine.rules")
+    with pytest.raises(StrategyError) as info:
+        declared(Game(rules, 4))
+    told = [line for line in str(info.value).splitlines() if ": error: " in line]
+    assert told and all(line.split(":")[0].endswith("strategies/byzantine.rules") for line in told), told
+
+
+def test_a_file_of_strategies_with_only_its_head_is_joined_once(tmp_path, monkeypatch):
+    from dsl.agents.strategy import declared
+    from dsl.engine import Game
+    monkeypatch.chdir(_game_and_strategies(tmp_path, "# none yet\n\nstrategies for bluff\n"))
+    rules, _ = load("strategies/bluff.rules")
+    assert declared(Game(rules, 2)) == {}
+    r = playtest("simulate", "strategies/bluff.rules", "-n", "1", "-p", "2", "--agents", "strategy:x,random")
+    assert "already declared" not in r.output and "declares no strategy 'x'" in r.output
+    assert playtest("check", "strategies/bluff.rules").exit_code == 0
+    assert playtest("check", "games/bluff.rules").exit_code == 0

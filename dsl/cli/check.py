@@ -33,7 +33,7 @@ def check(files, variants, as_json, lang):
     report = []
     for path in files:
         try:
-            rules, diags = load(path, variants)
+            rules, diags = load(path, variants, strategies_beside=True)
             diags = diags + unplayable(rules)
             source = lambda d, rules=rules: rules.source_of(d.span)
         except RuleFileError as e:

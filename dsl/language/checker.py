@@ -113,10 +113,11 @@ class Checker:
 
     # ------------------------------------------------------------ reporting
     def error(self, span, message, hint=None):
-        self.diags.append(Diagnostic("error", self.path, span, message, hint))
+        self.diags.append(Diagnostic("error", span.file or self.path, span, message, hint))
 
     def warning(self, span, message, hint=None):
-        self.diags.append(Diagnostic("warning", self.path, span, message, hint))
+        # a joined part (a patch, a file of strategies) keeps its own file in its spans
+        self.diags.append(Diagnostic("warning", span.file or self.path, span, message, hint))
 
     # ------------------------------------------------------------ the pass
     def run(self) -> list[Diagnostic]:
