@@ -143,3 +143,27 @@ def test_a_file_of_strategies_with_only_its_head_is_joined_once(tmp_path, monkey
     assert "already declared" not in r.output and "declares no strategy 'x'" in r.output
     assert playtest("check", "strategies/bluff.rules").exit_code == 0
     assert playtest("check", "games/bluff.rules").exit_code == 0
+
+
+# ---------------------------------------------------------------- counts
+@pytest.mark.parametrize("count, said", [
+    ("-1", "the count of 'die' is -1: a count cannot be below 0"),
+    ("start_dice - 6", "the count of 'die' is -1: a count cannot be below 0"),
+    ("4 - player_count", "the count of 'die' is -1 with 5 players: a count cannot be below 0"),
+])
+def test_a_negative_count_of_pieces_is_a_positioned_error_with_a_hint(count, said, tmp_path):
+    text = rules_text(BLUFF)
+    assert "  count start_dice per player\n" in text, "bluff.rules changed: update this test"
+    path = tmp_path / "g.rules"
+    path.write_text(text.replace("  count start_dice per player\n", f"  count {count} per player\n", 1), encoding="utf-8")
+    out = errors_printed(path)
+    line = text[:text.index("  count start_dice per player")].count("\n") + 1
+    assert f"g.rules:{line}:9: error: {said}" in out
+    assert "hint: write how many there are, 0 or more" in out
+
+
+def test_a_count_of_0_and_a_count_that_is_never_negative_check():
+    from _util import errors_of
+    text = rules_text(BLUFF)
+    for count in ("0", "6 - player_count", "max(0, 3 - player_count)"):
+        assert errors_of(text.replace("  count start_dice per player\n", f"  count {count} per player\n", 1)) == []
