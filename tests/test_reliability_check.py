@@ -167,3 +167,18 @@ def test_a_count_of_0_and_a_count_that_is_never_negative_check():
     text = rules_text(BLUFF)
     for count in ("0", "6 - player_count", "max(0, 3 - player_count)"):
         assert errors_of(text.replace("  count start_dice per player\n", f"  count {count} per player\n", 1)) == []
+
+
+# ---------------------------------------------------------------- chains nested too deep
+def test_a_chain_nested_too_deep_says_what_each_figure_counts():
+    from test_check_chains import SHAPES, errors
+    from dsl.language import limits
+    found = errors(SHAPES["values"](150))
+    assert len(found) == 1
+    m = re.fullmatch(r"value 'v(\d+)' is nested (\d+) levels deep \(at most (\d+) levels\) once its chain of "
+                     r"(\d+) rules and values, v\d+ -> .* -> v0, is written out where each is used", found[0].message)
+    assert m, found[0].message
+    first, depth, most, links = map(int, m.groups())
+    assert most == limits.MAX_CHAIN_DEPTH < depth
+    assert links == first + 1          # v(first) down to v0, each named once
+    assert "a level is a statement or expression inside another" in found[0].hint
