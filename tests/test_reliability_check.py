@@ -182,3 +182,45 @@ def test_a_chain_nested_too_deep_says_what_each_figure_counts():
     assert most == limits.MAX_CHAIN_DEPTH < depth
     assert links == first + 1          # v(first) down to v0, each named once
     assert "a level is a statement or expression inside another" in found[0].hint
+
+
+# ---------------------------------------------------------------- variants and choices
+def test_replacing_a_setup_the_game_lacks_hints_to_add_it(tmp_path):
+    (tmp_path / "games").mkdir()
+    (tmp_path / "variants").mkdir()
+    shutil.copy(GAMES / "tictactoe.rules", tmp_path / "games")
+    assert "\nsetup\n" not in rules_text(GAMES / "tictactoe.rules")
+    v = tmp_path / "variants" / "v.rules"
+    v.write_text('variant v of tictactoe\n  title en "v"\n\nreplace setup\n  pass\n', encoding="utf-8")
+    out = errors_printed(v)
+    assert "v.rules:4:1: error: no setup to replace" in out
+    assert "hint: the game has none: write 'add setup' to give it one" in out
+    v.write_text('variant v of tictactoe\n  title en "v"\n\nadd setup\n  pass\n', encoding="utf-8")
+    assert playtest("check", v).exit_code == 0
+
+
+def _docs_block(containing: str) -> str:
+    text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```rules\n(.*?)```", text, re.S)
+    found = [b for b in blocks if containing in b]
+    assert len(found) == 1, f"docs/language.md has no single example with {containing!r}"
+    return found[0]
+
+
+def test_the_filtered_simultaneous_choice_of_the_docs_lets_only_those_who_pass_choose():
+    from _util import parsed
+    from dsl.engine import Game
+    example = _docs_block("where coins(p) > 0 simultaneously chooses")
+    text = ("game g\n  players 3 to 3\n\ncounter coins per player = 2\ncounter bids per player = 0\n\n"
+            "setup\n  set coins(player(2)) to 0\n\nplay\n"
+            + "".join("  " + line + "\n" for line in example.splitlines())
+            + "  end game winners highest(bids(p) for p in players)\n")
+    rules = parsed(text)
+    from dsl.language.checker import check
+    assert [d for d in check(rules) if d.severity == "error"] == []
+    state = Game(rules, 3).new_initial_state()
+    assert sorted(state.current_actors()) == [0, 2]        # seat 2 has no coins: it does not choose
+    while not state.is_terminal():
+        seat = state.current_actors()[0]
+        state.apply(state.legal_moves(seat)[-1], seat)
+    assert state.returns()[1] < state.returns()[0] == state.returns()[2]
