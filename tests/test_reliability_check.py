@@ -33,17 +33,12 @@ def test_the_checker_calls_only_the_hooks_it_names():
     assert called and called <= set(checker.HOOKS)
 
 
-def test_every_construct_the_partial_check_keeps_has_every_hook_the_checker_calls():
-    """Statements and expressions stand inside declarations and cannot be left out: each must
-    have the checker's hooks. A declaration without one (a patch, a variant's head) is left out
-    of the partial tree of a file with syntax errors, so the checker never meets it."""
-    lacking = []
-    for node, c in registry.loaded().items():
-        for name in checker.HOOKS:
-            if name in registry.HOOKS[c.kind] and not registry.has(node, name):
-                lacking.append((node.__name__, c.kind, name))
-    assert all(kind == "declaration" for _, kind, _ in lacking), lacking
-    assert {n for n, _, _ in lacking} >= {"Patch", "Variant"}
+def test_every_construct_has_every_hook_the_checker_calls():
+    """The checker meets any construct a file can hold (a patch left in a game, a variant's
+    head in a file of strategies, either behind a syntax error): each has the hooks it calls."""
+    lacking = [f"{node.__name__}: {name}" for node in registry.loaded() for name in checker.HOOKS
+               if not registry.has(node, name)]
+    assert lacking == []
 
 
 PATCH_BEHIND_A_SYNTAX_ERROR = [
@@ -224,3 +219,15 @@ def test_the_filtered_simultaneous_choice_of_the_docs_lets_only_those_who_pass_c
         seat = state.current_actors()[0]
         state.apply(state.legal_moves(seat)[-1], seat)
     assert state.returns()[1] < state.returns()[0] == state.returns()[2]
+
+
+@pytest.mark.parametrize("stray, said", [
+    ("add value foo = 1", "strategies/bluff.rules:{line}:1: error: 'add' belongs in a variant file"),
+    ('variant v of bluff\n  title en "v"', "strategies/bluff.rules:{line}:1: error: 'variant v of bluff' begins a variant file"),
+])
+def test_a_patch_or_a_variant_head_in_a_file_of_strategies_is_a_positioned_error(stray, said, tmp_path, monkeypatch):
+    text = rules_text(ROOT / "strategies" / "bluff.rules") + f"\n{stray}\n"
+    monkeypatch.chdir(_game_and_strategies(tmp_path, text))
+    line = text.count("\n") - stray.count("\n")
+    for path in ("strategies/bluff.rules", "games/bluff.rules"):
+        assert said.format(line=line) in errors_printed(path)

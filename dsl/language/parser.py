@@ -459,12 +459,9 @@ def _errors_behind(text: str, mended: str, path: str) -> list[Diagnostic]:
     `pass`, or its declaration blanked), and an error that could come of the mending (one
     naming a word of a mended line: its declaration is gone) is left out, as are warnings."""
     from .checker import check
-    from ..constructs.registry import has
     tree, _, _ = _parse(mended, path)
     if tree is None or not _a_game(tree):
         return []
-    # a patch left in a game (an error of its own once the file parses) has nothing the checker can call
-    tree = replace(tree, decls=tuple(d for d in tree.decls if has(d, "check")))
     mended_lines = mended.split("\n")
     lost_lines, lost_words = set(), set()
     for n, line in enumerate(text.replace("\r\n", "\n").split("\n")):
