@@ -42,18 +42,20 @@ def test_every_construct_has_every_hook_the_checker_calls():
 
 
 PATCH_BEHIND_A_SYNTAX_ERROR = [
+    # (the file, whether the patch is reported: in a game, yes; before a variant's broken head,
+    # the variant is checked with its game once its head parses)
     # a game holding a patch, with a syntax error elsewhere
-    lambda: rules_text(BLUFF) + "\nadd value foo = 1\n\nrule broken(\n",
+    (lambda: rules_text(BLUFF) + "\nadd value foo = 1\n\nrule broken(\n", "'add'"),
     # a variant whose head is broken, a patch before it
-    lambda: "add value foo = 1\n\n" + rules_text(ROOT / "variants" / "bluff-life.rules")
-    .replace("variant bluff_life of bluff", "variant bluff_life of", 1),
-    # a patch replacing a rule, in a game with a stray character
-    lambda: rules_text(BLUFF).replace("\nplay\n", "\nreplace value x = 1\n\nplay (\n", 1),
+    (lambda: "add value foo = 1\n\n" + rules_text(ROOT / "variants" / "bluff-life.rules")
+     .replace("variant bluff_life of bluff", "variant bluff_life of", 1), None),
+    # a patch replacing a value, in a game with a stray character
+    (lambda: rules_text(BLUFF).replace("\nplay\n", "\nreplace value x = 1\n\nplay (\n", 1), "'replace'"),
 ]
 
 
-@pytest.mark.parametrize("make", PATCH_BEHIND_A_SYNTAX_ERROR)
-def test_a_patch_behind_a_syntax_error_is_a_positioned_error_not_a_traceback(make, tmp_path):
+@pytest.mark.parametrize("make, patch", PATCH_BEHIND_A_SYNTAX_ERROR)
+def test_a_patch_behind_a_syntax_error_is_a_positioned_error_not_a_traceback(make, patch, tmp_path):
     path = tmp_path / "g.rules"
     path.write_text(make(), encoding="utf-8")
     with pytest.raises(RuleFileError) as info:
@@ -61,6 +63,7 @@ def test_a_patch_behind_a_syntax_error_is_a_positioned_error_not_a_traceback(mak
     assert info.value.diagnostics and all(d.span.line >= 1 for d in info.value.diagnostics)
     out = errors_printed(path)
     assert "MissingHook" not in out and "no 'check' hook" not in out
+    assert (f"error: {patch} belongs in a variant file" in out) == (patch is not None), out
 
 
 def test_a_file_of_strategies_with_a_syntax_error_is_not_checked_as_a_game(tmp_path):
