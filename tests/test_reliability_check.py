@@ -234,3 +234,21 @@ def test_a_patch_or_a_variant_head_in_a_file_of_strategies_is_a_positioned_error
     line = text.count("\n") - stray.count("\n")
     for path in ("strategies/bluff.rules", "games/bluff.rules"):
         assert said.format(line=line) in errors_printed(path)
+
+
+# ---------------------------------------------------------------- found by mutating the strategies
+def test_a_line_longer_than_the_board_is_found_missing_without_building_it():
+    """A strategy's `in_a_row(1000000, ...)` on tic-tac-toe's grid, asked at every move, went
+    over the mutation bound: each space's run of a million was built before its end was found
+    off the board. Measured in memory, not time."""
+    import tracemalloc
+    from dsl.engine import geometry
+    assert geometry.lines.__wrapped__(3, 3, "all", 3) == geometry.lines(3, 3, "all", 3)
+    assert len(geometry.lines(3, 3, "all", 3)) == 8
+    tracemalloc.start()
+    try:
+        assert geometry.lines.__wrapped__(3, 3, "all", 1_000_000) == ()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 100_000, peak
