@@ -1,7 +1,7 @@
-"""Mutation fuzzing of the seed games and their files of strategies (make mutate): N mutants,
-each checked and, when it checks, played briefly under a time and memory bound; prints the
-tally and exits 1 on any traceback (MissingHook included) or run over the bound, saving those
-mutants under out/mutate/.
+"""Mutation fuzzing of the seed games, their files of strategies and their variants (make
+mutate): N mutants, each checked and, when it checks, played briefly under a time and memory
+bound; prints the tally and exits 1 on any traceback (MissingHook included) or run over the
+bound, saving those mutants under out/mutate/.
 
     python scripts/mutate.py [-n 10000] [--jobs 2] [--seed 1]
 """

@@ -1,8 +1,8 @@
-"""Mutation fuzzing of whole rule files: stacked edits of the seed games and of their files of
-strategies (many keep the file checkable), huge numbers, deep nesting, long texts and stray
-characters; each mutant is checked (a file of strategies joined to its game, as `check` reads
-it), and each checkable one is played briefly, under a time and memory bound (a game with
-strategies, by its strategies too).
+"""Mutation fuzzing of whole rule files: stacked edits of the seed games, their files of
+strategies and their variants (many keep the file checkable), huge numbers, deep nesting, long
+texts and stray characters; each mutant is checked as `check` reads it (a file of strategies
+joined to its game, a variant applied to it), and each checkable one is played briefly, under
+a time and memory bound (a game with strategies, by its strategies too).
 
 A run counts tracebacks (any exception but a RuleFileError from loading or a RuleError from
 compiling: a MissingHook, a construct asked for a hook it lacks, is one) and runs over the bound. `make mutate` runs 10,000 mutants (scripts/mutate.py);
@@ -25,8 +25,10 @@ MEMORY = 2 * 1024 ** 3          # per worker process
 
 # How often each game is the base: the small games more often, as checking the large ones
 # takes ten times as long (every game is mutated; the README gives the figures). A file of
-# strategies is checked with its whole game, so it is mutated as often as a large game.
+# strategies is checked with its whole game, so it is mutated as often as a large game; there
+# are many variants, each mutated half as often.
 WEIGHTS = {"games/bluff.rules": 3, "games/tictactoe.rules": 3, "games/democracy.rules": 2}
+FOLDER_WEIGHTS = {"variants": 0.5}
 
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|\d+")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
@@ -35,9 +37,10 @@ _STRAY = list("\t\r\x0b\x0c\x1b\x00\x85\u2028\ufeff\"'#()[]:=<>-|,.「」　")
 
 
 def sources() -> dict:
-    """games/NAME.rules and strategies/NAME.rules -> text: every file a mutant is made from."""
+    """games/NAME.rules, strategies/NAME.rules and variants/NAME.rules -> text: every file a
+    mutant is made from."""
     out = {}
-    for folder in ("games", "strategies"):
+    for folder in ("games", "strategies", "variants"):
         for path in sorted(glob.glob(os.path.join(ROOT, folder, "*.rules"))):
             with open(path, encoding="utf-8") as f:
                 out[f"{folder}/{os.path.basename(path)}"] = f.read()
@@ -137,7 +140,7 @@ def mutant(i: int, base: dict, seed: int = 1) -> tuple[str, str]:
     about half the mutants checkable (checking is most of the cost, so not every edit is checked)."""
     rng = random.Random(seed * 1_000_003 + i)
     names = sorted(base)
-    name = rng.choices(names, [WEIGHTS.get(n, 1) for n in names])[0]
+    name = rng.choices(names, [WEIGHTS.get(n, FOLDER_WEIGHTS.get(n.split("/")[0], 1)) for n in names])[0]
     text = base[name]
     for _ in range(rng.randint(1, 4)):
         new = edit(text, rng)
@@ -160,15 +163,15 @@ _last: list = [None, None]     # the text loaded last and what loading it gave: 
 
 
 def _load_text(name, text, base):
-    """The mutant loaded as `check` loads it: a game alone, a file of strategies joined to the
-    seed game beside it."""
+    """The mutant loaded as `check` loads it: a game alone; a file of strategies joined to the
+    seed game beside it; a variant applied to it, beside the variants it may build on."""
     from dsl.language.diagnostics import RuleFileError
     from dsl.loader import load
     if _last[0] != (name, text):
         with tempfile.TemporaryDirectory() as tmp:
             files = {name: text}
-            if name.startswith("strategies/"):
-                files["games/" + name.split("/", 1)[1]] = base.get("games/" + name.split("/", 1)[1], "")
+            if not name.startswith("games/"):
+                files = {**{n: t for n, t in base.items() if not n.startswith("strategies/")}, **files}
             for rel, body in files.items():
                 os.makedirs(os.path.join(tmp, os.path.dirname(rel)), exist_ok=True)
                 with open(os.path.join(tmp, rel), "w", encoding="utf-8", newline="") as f:
