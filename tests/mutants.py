@@ -5,8 +5,9 @@ joined to its game, a variant applied to it), and each checkable one is played b
 a time and memory bound (a game with strategies, by its strategies too).
 
 A run counts tracebacks (any exception but a RuleFileError from loading or a RuleError from
-compiling: a MissingHook, a construct asked for a hook it lacks, is one) and runs over the bound. `make mutate` runs 10,000 mutants (scripts/mutate.py);
-tests/test_mutants.py runs a slice of the same mutants in seconds.
+compiling: a MissingHook, a construct asked for a hook it lacks, is one) and runs over the
+bound. `make mutate` runs 10,000 mutants (scripts/mutate.py); tests/test_mutants.py runs a
+slice of the same mutants in seconds.
 """
 from __future__ import annotations
 
@@ -135,8 +136,8 @@ class Tally:
 
 
 def mutant(i: int, base: dict, seed: int = 1) -> tuple[str, str]:
-    """The i-th mutant: (file it comes from, as games/NAME.rules or strategies/NAME.rules,
-    text). Stacked edits; one edit in five is kept only if the file still checks, which keeps
+    """The i-th mutant: (file it comes from, as games/NAME.rules, strategies/NAME.rules or
+    variants/NAME.rules, text). Stacked edits; one edit in five is kept only if the file still checks, which keeps
     about half the mutants checkable (checking is most of the cost, so not every edit is checked)."""
     rng = random.Random(seed * 1_000_003 + i)
     names = sorted(base)

@@ -12,8 +12,8 @@ from .kinds import ANY, COLL, NUM, PLAYER, TEAM, ZONE, Scope
 from .kinds import a as a_kind
 
 
-# The hooks the checker calls on the constructs it meets (also over the partial tree of a file
-# with syntax errors, parser._errors_behind): a construct without one is left out before it runs.
+# The hooks the checker calls on the constructs it meets. It meets whatever a file can hold (a
+# patch left in a game, behind a syntax error too), so every construct has them, none Absent.
 HOOKS = ("check",)
 
 
