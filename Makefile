@@ -61,8 +61,9 @@ test: install
 test-slow: install
 	$(BIN)/python -m pytest -n auto -m slow -rs
 
-# 10,000 mutants of the seed games, each checked and the checkable ones played under a time and
-# memory bound: no traceback, no run over the bound (about 40 minutes on 2 cores; make test runs a slice).
+# 10,000 mutants of the seed games, their strategies and their variants, each checked and the
+# checkable ones played under a time and memory bound: no traceback, no run over the bound
+# (about 40 minutes on 2 cores; make test runs a slice).
 mutate: install
 	$(BIN)/python scripts/mutate.py -n 10000
 

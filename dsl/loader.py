@@ -1,7 +1,7 @@
 """Reading a game: parse, apply variant overlays, then check. Errors stop here with every diagnostic."""
 from __future__ import annotations
 
-from dataclasses import replace
+import os
 
 from .variants import overlay
 from .language import syntax as S
@@ -10,11 +10,14 @@ from .language.diagnostics import Diagnostic, RuleFileError
 from .language.parser import parse_file
 
 
-def load(path: str, variants: tuple[str, ...] | list[str] = ()) -> tuple[S.RuleFile, list[Diagnostic]]:
+def load(path: str, variants: tuple[str, ...] | list[str] = (), strategies_beside: bool = False
+         ) -> tuple[S.RuleFile, list[Diagnostic]]:
     """Parse, apply the variants in order and check; raises RuleFileError if there is any error.
 
     A variant file given as `path` stands for its base game with that variant applied; a file
-    of strategies (`strategies for GAME`), for its game with those strategies declared.
+    of strategies (`strategies for GAME`), for its game with those strategies declared. With
+    `strategies_beside`, a game that declares no strategies is checked with the file of
+    strategies beside it (strategies/GAME.rules), where the agents find them.
     """
     rules = parse_file(path)
     strategies = None
@@ -24,6 +27,11 @@ def load(path: str, variants: tuple[str, ...] | list[str] = ()) -> tuple[S.RuleF
     if overlay.head(rules) is not None:
         variants = [path, *variants]
         rules = parse_file(overlay.find_base(rules))
+    if strategies is None and strategies_beside and not rules.of(S.Strategy):
+        from .agents.strategy import beside
+        found = beside(rules.path)
+        if os.path.isfile(found):
+            strategies = parse_file(found if os.path.isabs(rules.path) else os.path.relpath(found))
     return checked(rules, overlay.stack(list(variants)), strategies)
 
 
@@ -34,12 +42,8 @@ def checked(game: S.RuleFile, variants: list[S.RuleFile], strategies: S.RuleFile
     if strategies is not None:
         from .agents.strategy import joined
         merged = joined(merged, strategies)
-    diagnostics = [_placed(d) for d in check(merged)]
+    diagnostics = check(merged)
     if any(d.severity == "error" for d in diagnostics):
         raise RuleFileError(diagnostics, dict(merged.sources) or {merged.path: merged.source})
     return merged, diagnostics
 
-
-def _placed(d: Diagnostic) -> Diagnostic:
-    """The checker reports against the game; a patch's span knows its own file."""
-    return replace(d, path=d.span.file) if d.span.file and d.span.file != d.path else d

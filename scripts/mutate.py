@@ -1,6 +1,7 @@
-"""Mutation fuzzing of the seed games (make mutate): N mutants, each checked and, when it
-checks, played briefly under a time and memory bound; prints the tally and exits 1 on any
-traceback or run over the bound, saving those mutants under out/mutate/.
+"""Mutation fuzzing of the seed games, their files of strategies and their variants (make
+mutate): N mutants, each checked and, when it checks, played briefly under a time and memory
+bound; prints the tally and exits 1 on any traceback (MissingHook included) or run over the
+bound, saving those mutants under out/mutate/.
 
     python scripts/mutate.py [-n 10000] [--jobs 2] [--seed 1]
 """
@@ -18,7 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import mutants  # noqa: E402
 # imported before the pool forks, so every worker plays the code the run started with
-import dsl.analyses.explore, dsl.analyses.simulate, dsl.analyses.replay, dsl.loader  # noqa: E402,F401
+import dsl.analyses.explore, dsl.analyses.simulate, dsl.analyses.replay, dsl.agents.play, dsl.loader  # noqa: E402,F401
 
 BASE = mutants.sources()
 
@@ -46,7 +47,7 @@ def main():
             if k % 500 == 0:
                 print(f"{k} mutants...", file=sys.stderr)
     minutes = (time.monotonic() - start) / 60
-    print(f"{total.mutants:,} mutants of {len(BASE)} games (seed {a.seed}): {total.checkable:,} checkable, "
+    print(f"{total.mutants:,} mutants of {len(BASE)} files (seed {a.seed}): {total.checkable:,} checkable, "
           f"{total.played:,} played; {total.tracebacks} tracebacks, {total.over_bound} over the bound "
           f"({mutants.SECONDS} s, {mutants.MEMORY // 1024 ** 3} GB); {minutes:.1f} min on {a.jobs} "
           f"of {os.cpu_count()} cores ({platform.machine()})")
@@ -58,7 +59,7 @@ def main():
             except Exception:           # making it again can hit the same bug; the detail below says where
                 print(f"  mutant {i}: {what}\n{detail}")
                 continue
-            path = f"out/mutate/mutant-{i}-{name}"
+            path = f"out/mutate/mutant-{i}-{name.replace('/', '-')}"
             with open(path, "w", encoding="utf-8", newline="") as f:
                 f.write(text)
             print(f"  mutant {i} ({name}): {what}  -> {path}\n{detail}")

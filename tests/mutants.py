@@ -1,10 +1,13 @@
-"""Mutation fuzzing of whole rule files: stacked edits of the seed games (many keep the file
-checkable), huge numbers, deep nesting, long texts and stray characters; each mutant is
-checked, and each checkable one is played briefly, under a time and memory bound.
+"""Mutation fuzzing of whole rule files: stacked edits of the seed games, their files of
+strategies and their variants (many keep the file checkable), huge numbers, deep nesting, long
+texts and stray characters; each mutant is checked as `check` reads it (a file of strategies
+joined to its game, a variant applied to it), and each checkable one is played briefly, under
+a time and memory bound (a game with strategies, by its strategies too).
 
 A run counts tracebacks (any exception but a RuleFileError from loading or a RuleError from
-compiling) and runs over the bound. `make mutate` runs 10,000 mutants (scripts/mutate.py);
-tests/test_mutants.py runs a slice of the same mutants in seconds.
+compiling: a MissingHook, a construct asked for a hook it lacks, is one) and runs over the
+bound. `make mutate` runs 10,000 mutants (scripts/mutate.py); tests/test_mutants.py runs a
+slice of the same mutants in seconds.
 """
 from __future__ import annotations
 
@@ -22,8 +25,11 @@ SECONDS = 10                    # per mutant: check, compile, two games, a small
 MEMORY = 2 * 1024 ** 3          # per worker process
 
 # How often each game is the base: the small games more often, as checking the large ones
-# takes ten times as long (every game is mutated; the README gives the figures).
-WEIGHTS = {"bluff.rules": 3, "tictactoe.rules": 3, "democracy.rules": 2}
+# takes ten times as long (every game is mutated; the README gives the figures). A file of
+# strategies is checked with its whole game, so it is mutated as often as a large game; there
+# are many variants, each mutated half as often.
+WEIGHTS = {"games/bluff.rules": 3, "games/tictactoe.rules": 3, "games/democracy.rules": 2}
+FOLDER_WEIGHTS = {"variants": 0.5}
 
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z_0-9]*|\d+")
 _NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
@@ -32,10 +38,13 @@ _STRAY = list("\t\r\x0b\x0c\x1b\x00\x85\u2028\ufeff\"'#()[]:=<>-|,.「」　")
 
 
 def sources() -> dict:
+    """games/NAME.rules, strategies/NAME.rules and variants/NAME.rules -> text: every file a
+    mutant is made from."""
     out = {}
-    for path in sorted(glob.glob(os.path.join(ROOT, "games", "*.rules"))):
-        with open(path, encoding="utf-8") as f:
-            out[os.path.basename(path)] = f.read()
+    for folder in ("games", "strategies", "variants"):
+        for path in sorted(glob.glob(os.path.join(ROOT, folder, "*.rules"))):
+            with open(path, encoding="utf-8") as f:
+                out[f"{folder}/{os.path.basename(path)}"] = f.read()
     return out
 
 
@@ -127,25 +136,25 @@ class Tally:
 
 
 def mutant(i: int, base: dict, seed: int = 1) -> tuple[str, str]:
-    """The i-th mutant: (game file it comes from, text). Stacked edits; one edit in five is
-    kept only if the file still checks, which keeps about half the mutants checkable (checking
-    is most of the cost, so not every edit is checked)."""
+    """The i-th mutant: (file it comes from, as games/NAME.rules, strategies/NAME.rules or
+    variants/NAME.rules, text). Stacked edits; one edit in five is kept only if the file still checks, which keeps
+    about half the mutants checkable (checking is most of the cost, so not every edit is checked)."""
     rng = random.Random(seed * 1_000_003 + i)
     names = sorted(base)
-    name = rng.choices(names, [WEIGHTS.get(n, 1) for n in names])[0]
+    name = rng.choices(names, [WEIGHTS.get(n, FOLDER_WEIGHTS.get(n.split("/")[0], 1)) for n in names])[0]
     text = base[name]
     for _ in range(rng.randint(1, 4)):
         new = edit(text, rng)
-        if rng.random() < 0.2 and not _checks(new):
+        if rng.random() < 0.2 and not _checks(name, new, base):
             continue
         text = new
     return name, text
 
 
-def _checks(text) -> bool:
+def _checks(name, text, base) -> bool:
     from dsl.language.diagnostics import RuleFileError
     try:
-        _load_text(text)
+        _load_text(name, text, base)
         return True
     except RuleFileError:
         return False
@@ -154,18 +163,24 @@ def _checks(text) -> bool:
 _last: list = [None, None]     # the text loaded last and what loading it gave: a mutant's last edit was often just checked
 
 
-def _load_text(text):
+def _load_text(name, text, base):
+    """The mutant loaded as `check` loads it: a game alone; a file of strategies joined to the
+    seed game beside it; a variant applied to it, beside the variants it may build on."""
     from dsl.language.diagnostics import RuleFileError
     from dsl.loader import load
-    if _last[0] != text:
+    if _last[0] != (name, text):
         with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "mutant.rules")
-            with open(path, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
+            files = {name: text}
+            if not name.startswith("games/"):
+                files = {**{n: t for n, t in base.items() if not n.startswith("strategies/")}, **files}
+            for rel, body in files.items():
+                os.makedirs(os.path.join(tmp, os.path.dirname(rel)), exist_ok=True)
+                with open(os.path.join(tmp, rel), "w", encoding="utf-8", newline="") as f:
+                    f.write(body)
             try:
-                _last[:] = [text, load(path)[0]]
+                _last[:] = [(name, text), load(os.path.join(tmp, name))[0]]
             except RuleFileError as e:
-                _last[:] = [text, e]
+                _last[:] = [(name, text), e]
     if isinstance(_last[1], RuleFileError):
         raise _last[1]
     return _last[1]
@@ -186,7 +201,7 @@ def try_one(i: int, base: dict, seed: int = 1) -> Tally:
         name, text = mutant(i, base, seed)
         stage = "checking"
         try:
-            rules = _load_text(text)
+            rules = _load_text(name, text, base)
         except RuleFileError as e:
             for d in e.diagnostics:
                 d.format(e.source_for(d.path))              # printing a diagnostic never fails
@@ -201,6 +216,8 @@ def try_one(i: int, base: dict, seed: int = 1) -> Tally:
         played = [play_random(game, game_rng(seed, k), k) for k in range(2)]
         replay.run(game, played[0].actions, log=True)
         explore(game, max_states=100)
+        stage = "playing the strategies"
+        _play_strategies(game, seed)
         t.played = 1
     except _Overtime:
         t.over_bound = 1
@@ -215,6 +232,19 @@ def try_one(i: int, base: dict, seed: int = 1) -> Tally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
     return t
+
+
+def _play_strategies(game, seed):
+    """One game with a declared strategy in every seat, each strategy in turn (none: nothing)."""
+    from dsl.agents.play import play
+    from dsl.agents.strategy import StrategyAgent, StrategyError, declared
+    from dsl.analyses.simulate import game_rng
+    try:
+        names = sorted(declared(game))
+    except StrategyError:           # the game beside a file of strategies checks; its strategies did not
+        return
+    if names:
+        play(game, [StrategyAgent(names[k % len(names)]) for k in range(game.n)], game_rng(seed, 2), record=False)
 
 
 def bound_memory():

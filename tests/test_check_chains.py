@@ -75,7 +75,7 @@ def test_the_longest_chain_that_checks_compiles_and_plays_and_one_more_link_is_r
     assert n >= limits.MAX_CHAIN_DEPTH // 5 - 2      # each link here is at most five levels deep
     assert at_depth(300, lambda: played(make(n))) >= 1
     refused = errors(make(n + 1))
-    assert len(refused) == 1 and f"(at most {limits.MAX_CHAIN_DEPTH})" in refused[0].message
+    assert len(refused) == 1 and f"(at most {limits.MAX_CHAIN_DEPTH} levels)" in refused[0].message
     assert refused[0].span.line >= 1 and "levels deep" in refused[0].message
 
 
@@ -89,7 +89,7 @@ def test_a_chain_of_1000_rules_is_one_positioned_error_not_a_crash(tmp_path):
     # the chain crosses the bound once: r1000 is two levels deep (a statement and its number),
     # each rule before it one more
     first = 1000 - limits.MAX_CHAIN_DEPTH + 1
-    assert len(found) == 1 and f"rule 'r{first}' goes down a chain of rules and values" in found[0]
+    assert len(found) == 1 and f"rule 'r{first}' is nested {limits.MAX_CHAIN_DEPTH + 1} levels deep" in found[0]
     assert found[0].startswith(f"{path}:{HEAD_LINES + 1 + 4 * first + 2}:3: error:")
 
 

@@ -74,7 +74,7 @@ def _found(game) -> tuple:
         return cache
     rules = game.rules
     path = beside(game.path)
-    if not rules.of(S.Strategy) and os.path.isfile(path):
+    if not rules.of(S.Strategy) and not rules.of(S.StrategiesFor) and os.path.isfile(path):   # not joined yet
         from ..language.checker import check
         from ..language.parser import parse_file
         try:

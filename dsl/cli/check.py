@@ -17,6 +17,10 @@ Seeded random games at the fewest and the most players allowed find a player cou
 which the game cannot be played (it ends before anyone decides, or the same way whatever
 anyone chooses).
 
+A game that declares no strategies is checked with the file of strategies beside it
+(strategies/GAME.rules, where the agents find them), so a change to the game that breaks a
+strategy is an error at the strategy's line.
+
 \b
 A variant file is checked applied to its game:
   playtest check variants/VARIANT.rules
@@ -33,7 +37,7 @@ def check(files, variants, as_json, lang):
     report = []
     for path in files:
         try:
-            rules, diags = load(path, variants)
+            rules, diags = load(path, variants, strategies_beside=True)
             diags = diags + unplayable(rules)
             source = lambda d, rules=rules: rules.source_of(d.span)
         except RuleFileError as e:

@@ -85,7 +85,10 @@ def _choose(meta, c):
 
 
 def _simultaneous(meta, c):
-    return Choose(span(meta), None, c[2], str(c[0]), c[1])
+    var, coll, where, options = str(c[0]), c[1], c[2], c[3]
+    if where is not None:       # `each q in C where W`: those of C who pass W choose, as `q in C where W` gives them
+        coll = S.Comprehension(span(meta), var, coll, where, None)
+    return Choose(span(meta), None, options, var, coll)
 
 
 GRAMMAR = {"param": _param, "option": _option, "options": _options, "single_option": _single_option, "choose": _choose, "simultaneous": _simultaneous}

@@ -152,12 +152,12 @@ def check(ck, d):
     if d.kind == "deck" and not d.cards:
         ck.error(d.span, f"deck '{d.name}' has no cards", "add 'card NAME with ...' lines or a 'cards' table")
     if d.count is not None:
-        ck.const(d.count, f"the count of '{d.name}'")
+        ck.count(d.count, f"the count of '{d.name}'")
     elif d.kind != "deck":
         ck.error(d.span, f"'{d.name}' does not say how many there are", "add 'count N' or 'count N per player'")
     for spec in d.cards:
         if spec.count is not None:
-            ck.const(spec.count, f"the count of '{spec.name}'")
+            ck.count(spec.count, f"the count of '{spec.name}'")
     if d.part_of is not None:
         whole = ck.declared.get(d.part_of)
         if d.part_of == d.name or not isinstance(whole, (S.Component, S.ExtraComponent)):

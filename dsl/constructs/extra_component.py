@@ -53,7 +53,7 @@ def check(ck, d):
     # play never reads it, so it is not reported unused; its count must be known before play
     ck.used.add(d.name)
     if d.count is not None:
-        ck.const(d.count, f"the count of '{d.name}'")
+        ck.count(d.count, f"the count of '{d.name}'")
     counters = lambda: [c.name for c in ck.of(S.Counter)]     # noqa: E731
     for n in d.kept_as:
         if not isinstance(ck.declared.get(n), S.Counter):

@@ -89,4 +89,12 @@ def _change_cards(meta, c):
 GRAMMAR = {"replace_item": _replace_item, "replace_block": _replace_block, "add_item": _add_item, "add_block": _add_block, "remove_item": _remove_item, "replace_inside": _replace_inside, "card_match": _card_match, "card_where": _card_where, "change_cards": _change_cards, "card_set": _card_where}
 
 
-register(Patch, "declaration", grammar=GRAMMAR, check=Absent("patches are applied and checked by the overlay, before the game is"), read=Absent("a patch is printed as the part it changes"))
+# ---------------------------------------------------------------- checks
+def check(ck, d):
+    """The overlay applies a variant's patches before the game is checked: one the checker
+    meets stands in a game or a file of strategies (or in a game behind a syntax error)."""
+    ck.error(d.span, f"'{d.op}' belongs in a variant file, not in a game or a file of strategies",
+             "move it to a file in variants/ that starts with 'variant NAME of GAME'")
+
+
+register(Patch, "declaration", grammar=GRAMMAR, check=check, read=Absent("a patch is printed as the part it changes"))

@@ -90,6 +90,12 @@ def hook(node, name: str):
     return construct_of(node).hook(name)
 
 
+def has(node_or_type, name: str) -> bool:
+    """Whether the construct has the hook itself (not left out, not registered as Absent)."""
+    found = construct_of(node_or_type).hooks.get(name)
+    return found is not None and not isinstance(found, Absent)
+
+
 def missing_hooks() -> list[str]:
     """Every hook a registered construct should have and does not ('Absent' counts as had)."""
     out = []

@@ -38,4 +38,12 @@ def _builds_on_line(meta, c):
 GRAMMAR = {"variant": _variant, "builds_on_line": _builds_on_line}
 
 
-register(Variant, "declaration", grammar=GRAMMAR, check=Absent("a variant's head is checked by the overlay, before the game is"), read=Absent("a variant book lists its variants from their titles"))
+# ---------------------------------------------------------------- checks
+def check(ck, d):
+    """The overlay reads a variant's head before the game is checked: one the checker meets
+    stands in a file joined to a game (a file of strategies)."""
+    ck.error(d.span, f"'variant {d.name} of {d.game}' begins a variant file, not a file of strategies",
+             "put the variant in a file of its own in variants/")
+
+
+register(Variant, "declaration", grammar=GRAMMAR, check=check, read=Absent("a variant book lists its variants from their titles"))

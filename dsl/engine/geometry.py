@@ -48,9 +48,9 @@ def lines(w: int, h: int, adjacency: str, k: int) -> tuple[tuple[tuple[int, int]
     for y in range(1, h + 1):
         for x in range(1, w + 1):
             for sx, sy in steps:
-                run = tuple((x + sx * i, y + sy * i) for i in range(k))
-                if on_board(w, h, *run[-1]):
-                    out.append(run)
+                # the far end first: a run longer than the board is never built, however long k is
+                if on_board(w, h, x + sx * (k - 1), y + sy * (k - 1)):
+                    out.append(tuple((x + sx * i, y + sy * i) for i in range(k)))
     return tuple(out)
 
 

@@ -12,7 +12,9 @@ from .kinds import ANY, COLL, NUM, PLAYER, TEAM, ZONE, Scope
 from .kinds import a as a_kind
 
 
-
+# The hooks the checker calls on the constructs it meets. It meets whatever a file can hold (a
+# patch left in a game, behind a syntax error too), so every construct has them, none Absent.
+HOOKS = ("check",)
 
 
 class Checker:
@@ -111,10 +113,11 @@ class Checker:
 
     # ------------------------------------------------------------ reporting
     def error(self, span, message, hint=None):
-        self.diags.append(Diagnostic("error", self.path, span, message, hint))
+        self.diags.append(Diagnostic("error", span.file or self.path, span, message, hint))
 
     def warning(self, span, message, hint=None):
-        self.diags.append(Diagnostic("warning", self.path, span, message, hint))
+        # a joined part (a patch, a file of strategies) keeps its own file in its spans
+        self.diags.append(Diagnostic("warning", span.file or self.path, span, message, hint))
 
     # ------------------------------------------------------------ the pass
     def run(self) -> list[Diagnostic]:
@@ -216,6 +219,27 @@ class Checker:
             self.error(node.span, f"{what} must be a number, but {why}", hint)
         elif kind not in (NUM, ANY):
             self.error(e.span, f"{what} must be a number, but this is {a_kind(kind)}", hint)
+
+    def count(self, e, what):
+        """A number of pieces: worked out before play, and never below 0 at any player count the
+        game allows (play would stop at its start)."""
+        self.const(e, what)
+        g = self.game
+        if g is None:
+            return
+        found = {}
+        for n in range(max(g.min_players, 1), min(g.max_players, limits.MAX_PLAYERS) + 1):
+            params = self.once(("parameters", n), lambda: constants.parameters_at(self.of(S.Parameter), n))
+            try:
+                found[n] = constants.evaluate(e, lambda name: n if name == "player_count" else params[name])
+            except (constants.NotConstant, ArithmeticError, TypeError, ValueError, KeyError):
+                return              # not a number known before play: reported by const
+        negative = [(n, v) for n, v in found.items() if isinstance(v, int) and not isinstance(v, bool) and v < 0]
+        if negative:
+            n, v = negative[0]
+            at = f" with {n} players" if len(set(found.values())) > 1 else ""
+            self.error(e.span, f"{what} is {v}{at}: a count cannot be below 0",
+                       "write how many there are, 0 or more" + (" at every player count the game allows" if at else ""))
 
     def _not_const(self, e, params):
         """The first part of e that is not known before play, and why; None if all is."""

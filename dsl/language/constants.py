@@ -98,3 +98,25 @@ def evaluate(e, value_of: Callable[[str], object]):
     if isinstance(e, S.IfExpr):
         return evaluate(e.then if evaluate(e.cond, value_of) else e.other, value_of)
     return _CONSTANT_CALLS[e.fn](*[evaluate(a, value_of) for a in e.args])
+
+
+def parameters_at(parameters, n: int) -> dict:
+    """The value of each parameter with n players, as the engine works it out; one that cannot
+    be worked out (an error the checker reports on its own) is left out."""
+    values: dict = {}
+
+    def value_of(name):
+        if name == "player_count":
+            return n
+        if name in ("true", "false"):
+            return name == "true"
+        return values[name]
+    for p in parameters:
+        expr = dict(p.by_players).get(n, p.otherwise) if p.by_players else p.value
+        try:
+            values[p.name] = evaluate(expr, value_of) if expr is not None else None
+        except (NotConstant, ArithmeticError, TypeError, ValueError, KeyError):
+            continue
+        if values[p.name] is None:
+            del values[p.name]
+    return values

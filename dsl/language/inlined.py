@@ -75,11 +75,14 @@ def check(ck):
         if depth[key] > limits.MAX_CHAIN_DEPTH and via[key] is not None and depth[via[key][2]] <= limits.MAX_CHAIN_DEPTH:
             _, node, name = via[key]
             path = _chain(key, via)
-            shown = " -> ".join(path[:_SHOWN]) + (f" -> ... ({len(path)} in all)" if len(path) > _SHOWN else "")
-            ck.error(node.span, f"{_what(d)} goes down a chain of rules and values {depth[key]} levels deep "
-                                f"(at most {limits.MAX_CHAIN_DEPTH}): {shown}",
-                     "the engine writes each rule and value out where it is used: make the chain shorter, "
-                     "e.g. put the steps of several rules one after another in one rule")
+            shown = " -> ".join(path if len(path) <= _SHOWN else path[:_SHOWN - 1] + ["...", path[-1]])
+            # one figure is a count of levels, the other of rules and values: each says which it is
+            ck.error(node.span, f"{_what(d)} is nested {depth[key]} levels deep (at most {limits.MAX_CHAIN_DEPTH} "
+                                f"levels) once its chain of {len(path)} rules and values, {shown}, "
+                                f"is written out where each is used",
+                     "a level is a statement or expression inside another, counted on through each rule and "
+                     "value used; make the chain shorter, e.g. put the steps of several rules one after "
+                     "another in one rule")
         grown = [name for _, node, name in refs[key] if name in size and _copies(node, keyed[name])]
         if size[key] > limits.MAX_WRITTEN_OUT and all(size[n] <= limits.MAX_WRITTEN_OUT for n in grown):
             ck.error(d.span, f"{_what(d)} is more than {limits.MAX_WRITTEN_OUT:,} parts long once the rules and values "

@@ -32,6 +32,8 @@ def element_kind(coll) -> str:
     """What the items of a collection are, where the checker can tell: players or teams, or
     the numbers of a range."""
     from . import syntax as S
+    if isinstance(coll, S.Comprehension) and coll.item is None:     # `x in C where W`: some items of C
+        return element_kind(coll.coll)
     if isinstance(coll, S.Name) and coll.id in ("players", "teams"):
         return PLAYER if coll.id == "players" else TEAM
     if isinstance(coll, S.Call) and coll.fn in ("alive_players", "members"):

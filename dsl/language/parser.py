@@ -445,6 +445,14 @@ def parse_file(path: str) -> S.RuleFile:
     return tree
 
 
+def _a_game(tree: S.RuleFile) -> bool:
+    """Whether a mended file reads as a game's own: a variant or a file of strategies is checked
+    joined to its game once it parses, and patches without a game are a variant whose head is lost."""
+    if tree.of(S.Variant) or tree.of(S.StrategiesFor):
+        return False
+    return bool(tree.of(S.Game)) or not tree.of(S.Patch)
+
+
 def _errors_behind(text: str, mended: str, path: str) -> list[Diagnostic]:
     """The checker's errors in the rest of a file with syntax errors, so that one mistake does
     not hide the others: the file is checked as mended to parse (each broken line made
@@ -452,7 +460,7 @@ def _errors_behind(text: str, mended: str, path: str) -> list[Diagnostic]:
     naming a word of a mended line: its declaration is gone) is left out, as are warnings."""
     from .checker import check
     tree, _, _ = _parse(mended, path)
-    if tree is None or tree.of(S.Variant):      # a variant is checked applied to its game, once it parses
+    if tree is None or not _a_game(tree):
         return []
     mended_lines = mended.split("\n")
     lost_lines, lost_words = set(), set()

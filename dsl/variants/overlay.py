@@ -232,7 +232,11 @@ def _apply_one(work: _Work, p: S.Patch, path: str) -> None:
         decls.append(p.item)
         return
     if i is None:
-        return fail(f"no {p.kind} '{p.name}' to {p.op}", _missing_hint(decls, p.kind, p.name))
+        whole = p.name == p.kind            # a section named by its keyword: setup, play
+        hint = _missing_hint(decls, p.kind, p.name)
+        if hint is None and p.op == "replace":
+            hint = f"the game has none: write 'add {p.kind}{'' if whole else ' ' + p.name}' to give it one"
+        return fail(f"no {p.kind}{'' if whole else f' {p.name!r}'} to {p.op}", hint)
     if p.op == "remove":
         del decls[i]
     else:
