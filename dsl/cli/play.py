@@ -108,7 +108,7 @@ def resumed_or_exit(path):
 Reads the replays `play` saved in FOLDER (and below; those where a person sat) and, for each
 game and player count, prints side by side: games and finished games, decisions per game,
 wins by seat, the share people's seats won against their fair share, the options people took
-(random play: every seat) and the dead ends met. Random play's column comes from -n random
+(random play: every seat), the dead ends met and the rulings made at the table. Random play's column comes from -n random
 games from --seed, as `simulate` plays them.
 
 \b
@@ -164,6 +164,8 @@ def _print_comparison(g):
         rows.append((f"dead end: {d}", str(t["dead_ends"].get(d, 0)), str(r["dead_ends"].get(d, 0))))
     if not dead:
         rows.append(("dead ends", "0", "0"))
+    for k, count in t.get("rulings", {}).items():
+        rows.append((f"ruling made at the table: {k}", str(count), "-"))
     rows.append((f"options taken (people: {t['decisions_counted']}; random: {r['decisions_counted']})", "", ""))
     for k in list(dict.fromkeys([*t["options_taken"], *r["options_taken"]])):
         rows.append((f"  {g['option_titles'][k]}", _pct(t["options_taken"].get(k, 0.0)), _pct(r["options_taken"].get(k, 0.0))))
