@@ -131,9 +131,12 @@ class Table:
         return lambda i: self._known_at_all(i)[seat]
 
     def _rng(self) -> random.Random:
+        # after an undo the dice are rolled afresh, not the ones already seen: the number of undos
+        # is mixed in (the replay's `undone` list keeps it, so a resume draws the same again)
+        n = str(len(self.actions)) + (f":undo{len(self.undone)}" if self.undone else "")
         if self.material is not None:
-            return random.Random(hmac.digest(self.material, str(len(self.actions)).encode(), hashlib.sha256))
-        return random.Random(f"{self.seed}:{len(self.actions)}")
+            return random.Random(hmac.digest(self.material, n.encode(), hashlib.sha256))
+        return random.Random(f"{self.seed}:{n}")
 
     # ------------------------------------------------------------ whose decision
     def ended(self) -> bool:
@@ -197,18 +200,32 @@ class Table:
         self._save()
         self.advance()
 
-    def undo(self) -> None:
-        """Back to the previous human decision, recorded in the replay's `undone` list."""
+    def undo(self, designer: bool = True) -> None:
+        """Back to the previous human decision, recorded in the replay's `undone` list and told
+        on every seat's log. Taking back what chance or a reveal has shown everyone needs the
+        designer (`designer`): the seats have seen it."""
         at = next((i for i in range(len(self.actions) - 1, -1, -1)
                    if self.actions[i][0] != CHANCE and self.seats[self.actions[i][0]] == HUMAN), None)
         if at is None:
             raise Refused("there is no decision of a person to undo")
+        if not designer and self.undo_reveals():
+            raise Refused("that undo takes back what was revealed: only the designer's link may")
         taken = self.actions[at:]
         self.undone.append({"at": at, "actions": taken})
         version = self.version
         self._start(self.actions[:at])
         self.version = version + 1
         self._save()
+
+    def undo_reveals(self) -> bool:
+        """Whether an undo now takes back a chance outcome or a reveal the seats have seen."""
+        at = next((i for i in range(len(self.actions) - 1, -1, -1)
+                   if self.actions[i][0] != CHANCE and self.seats[self.actions[i][0]] == HUMAN), None)
+        if at is None:
+            return False
+        start = self._known[at][0]
+        return any(a[0] == CHANCE for a in self.actions[at:]) or \
+            any(e.get("event") in ("reveal", "roll", "shuffle") for e in self.state.log[start:])
 
     # ------------------------------------------------------------ rulings
     @property
@@ -294,7 +311,18 @@ class Table:
 
     def log(self, seat, lang: str = "en") -> list:
         known = self._known_at(seat) if seat is not None else None
-        return V.told(self.words(lang), self.state, seat, known)
+        lines = V.told(self.words(lang), self.state, seat, known)
+        # each undo still in this game's past, told to every seat where play went back to
+        w = self.words(lang)
+        told = [u for u in self.undone if isinstance(u.get("at"), int) and 0 <= u["at"] <= len(self.actions)]
+        for u in sorted(told, key=lambda u: u["at"], reverse=True):
+            n = len(u.get("actions") or ())
+            first = u["actions"][0] if u.get("actions") else None
+            who = f"P{int(first[0]) + 1}" if first and isinstance(first[0], int) and first[0] >= 0 else w.say("人", "a person")
+            lines.insert(min(self._ends[u["at"]], len(lines)), w.say(
+                f"↶ 取り消し: {who}の選択まで{n}手戻した(この後のさいころや山札は引き直し)",
+                f"↶ undone: {n} actions taken back, to {who}'s decision (what chance brings next is drawn afresh)"))
+        return lines
 
     def view(self, seat, lang: str = "en") -> dict:
         """What `seat` may see (None: the designer's full view), as plain data."""

@@ -97,7 +97,7 @@ class Room(_Tokens):
         if msg["type"] == "undo":
             if seat is not None:
                 raise Refusal("only the designer's link may undo")
-            await anyio.to_thread.run_sync(t.undo)
+            await anyio.to_thread.run_sync(t.undo, True)
             return
         if msg["type"] == "rule":
             # a seat proposes; the designer's link rules, and the game plays on under the ruling
