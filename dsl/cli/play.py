@@ -31,7 +31,7 @@ Examples:
 @players_option
 @click.option("--seats", default=None, metavar="SEAT,SEAT,...",
               help="Who sits in each seat, in order: human, or a bot as --agents takes it (random, flat:N, "
-                   "ismcts:N). Default: one human and random bots.")
+                   "ismcts:N; ismcts:1s thinks a second a move). Default: one human and random bots.")
 @click.option("--seed", type=int, default=None, help="Seed for the shuffles, dice and bots (default: a new one each game, kept in the save).")
 @lang_option("Language of the table: en or ja.")
 @click.option("--save", "save", type=click.Path(), default=None,
