@@ -34,7 +34,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..language import syntax as S
-from . import links_file
+from . import choices, links_file
 from .game_table import Refused
 from .limits import Limits
 from .outbox import Outbox
@@ -90,7 +90,7 @@ class Room(_Tokens):
         t = self.table
         return {"type": "view", "mode": "table", "role": "designer" if seat is None else "seat", "lang": lang,
                 "seats": list(t.seats), "version": t.version, "dead_end": t.state.dead_end is not None,
-                "view": t.view(seat, lang), "ruling": t.ruling(lang)}
+                "view": t.view(seat, lang), "ruling": t.ruling(lang), "choices": choices.payload(t, seat, lang)}
 
     async def act(self, seat: Optional[int], msg: dict) -> None:
         t = self.table
