@@ -65,7 +65,11 @@ def open_ruling(table, lang: str) -> dict | None:
     v = Voice(rules, lang)
     ja = lang == "ja"
     choices = []
-    for path, h in settling(rules, q, d.rule):
+    key = (id(rules), d.rule)
+    cache = table.__dict__.setdefault("_settling", {})
+    if key not in cache:        # the variant files are read once a dead end, not at every page's view
+        cache[key] = settling(rules, q, d.rule)
+    for path, h in cache[key]:
         if not table.fits(path):        # it changes what was already played: not a ruling for now
             continue
         why = " ".join(t for k, t in notes_of(h.texts, lang) if k == "why")
