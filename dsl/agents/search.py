@@ -212,7 +212,11 @@ class ISMCTSAgent(_Searcher):
             + (f"/{rollout.strategy}" if rollout is not None else "")
 
     def choose(self, state, player, moves, rng):
-        root = self.search(state, player, rng)
+        # rollouts played by declared strategies may also say which moves are worth searching:
+        # a bid's fifty counts are then a handful, each searched well rather than all barely
+        narrow = getattr(self.rollout, "candidates", None)
+        only = narrow(state.game, self.determinizer(state.game, state, player), player, moves, rng) if narrow else None
+        root = self.search(state, player, rng, only)
         best, most = moves[0], -1
         for m in moves:
             e = root.edges.get((player, m))
@@ -220,7 +224,7 @@ class ISMCTSAgent(_Searcher):
                 best, most = m, e.visits
         return best
 
-    def search(self, state, player, rng: random.Random) -> _Node:
+    def search(self, state, player, rng: random.Random, only=None) -> _Node:
         game = state.game
         det = self.determinizer(game, state, player)
         visible = visible_zones(game, player)
@@ -258,9 +262,15 @@ class ISMCTSAgent(_Searcher):
                 if decision is None:
                     break
                 a, ms = decision
+                if only and node is root:
+                    ms = [x for x in ms if x in only] or ms
                 m, edge, expanded = _select(node, a, ms, rng, c)
                 path.append((edge, a))
                 game.apply(s, m, a, validate=False)
+                if only:
+                    # the tree stops at the root: below it every seat plays as the strategies do,
+                    # not by moves tried at random, which would make a reckless bid look safe
+                    break
                 if edge.node is None:
                     edge.node = _Node()
                 node = edge.node

@@ -8,12 +8,16 @@ May import .search, .strategy and .plugins only.
 from __future__ import annotations
 
 from .search import FlatAgent, ISMCTSAgent, RandomAgent
-from .strategy import StrategyAgent
+from .strategy import DeclaredMix, StrategyAgent
 
-FORMS = ("random", "flat:N", "ismcts:N", "ismcts:N:c=X", "ismcts:N:depth=D", "flat:N:time=S", "ismcts:N:time=S",
+# a time budget's iteration cap: far more than a second of search on any game makes
+TIMED_CAP = 1_000_000
+
+FORMS = ("random", "flat:N", "ismcts:N", "ismcts:Ss", "ismcts:N:c=X", "ismcts:N:depth=D", "flat:N:time=S", "ismcts:N:time=S",
          "ismcts:N/STRATEGY", "strategy:NAME", "plugin:NAME")
 _HINT = ("valid forms: " + ", ".join(FORMS)
-         + " (N iterations, a whole number >= 1; c > 0; D actions a rollout, a whole number >= 1; S seconds > 0)")
+         + " (N iterations, a whole number >= 1; c > 0; D actions a rollout, a whole number >= 1; S seconds > 0;"
+         " ismcts:Ss thinks S seconds a move, its rollouts played by the game's declared strategies)")
 
 
 def parse_agent(spec: str):
@@ -40,6 +44,8 @@ def parse_agent(spec: str):
         return agent
     if len(parts) < 2 or not parts[1].strip():
         raise ValueError(f"agent '{text}' needs an iteration budget ({kind}:N); {_HINT}")
+    if kind == "ismcts" and len(parts) == 2 and not slash and parts[1].strip().lower().endswith("s"):
+        return _timed(text, parts[1].strip()[:-1])
     try:
         n = int(parts[1])
     except ValueError:
@@ -68,6 +74,21 @@ def parse_agent(spec: str):
     depth = options.get("depth")
     return ISMCTSAgent(n, options.get("c", 0.7), seconds, None if depth is None else int(depth),
                        StrategyAgent(rollout.strip()) if slash else None)
+
+
+def _timed(text: str, seconds: str):
+    """`ismcts:Ss`: the table's bot, S seconds a move, as many iterations as fit, its imagined
+    games played the way the game's declared strategies play (random moves where it has none).
+    Its moves depend on the machine's speed: a game with it replays from its recorded moves."""
+    try:
+        s = float(seconds)
+    except ValueError:
+        raise ValueError(f"agent '{text}': '{seconds}s' is not a number of seconds; {_HINT}") from None
+    if not s > 0 or s == float("inf"):
+        raise ValueError(f"agent '{text}': the time budget must be a positive number of seconds; {_HINT}")
+    agent = ISMCTSAgent(TIMED_CAP, 0.7, s, None, DeclaredMix())
+    agent.name = f"ismcts:{seconds}s"
+    return agent
 
 
 def _is_name(text: str) -> bool:

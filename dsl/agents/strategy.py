@@ -150,6 +150,43 @@ def bounded(game, name: str, moves) -> None:
             f"name themselves (e.g. `prefer take where row(square) = 1`), or play it with random or ismcts:N")
 
 
+class DeclaredMix:
+    """Rollouts that play the way the game's own strategies do: each decision of an imagined
+    game is the move of one declared strategy, drawn at random, or (a share `explore` of the
+    time, and in a game that declares none) a random move. Imagined opponents who call a bid
+    past what the dice make likely punish it, which uniformly random ones hardly ever do."""
+    strategy = "declared"
+
+    def __init__(self, explore: float = 0.1):
+        self.explore = explore
+
+    def rollout(self, game, s, player, moves, rng):
+        try:
+            names = sorted(declared(game))
+        except StrategyError:
+            names = []
+        if not names or rng.random() < self.explore:
+            return rng.choice(moves)
+        return policy(game, names[rng.randrange(len(names))]).choose(s, player, moves, rng)
+
+    def candidates(self, game, det, player, moves, rng, deals: int = 4, spread: int = 1) -> set | None:
+        """The moves worth searching at a decision with many: each declared strategy's move over a
+        few deals of what the player cannot see, and `spread` random other(s) so the search can still
+        find what no strategy suggests; None (search them all) in a game that declares none."""
+        try:
+            names = sorted(declared(game))
+        except StrategyError:
+            return None
+        if not names or len(moves) <= len(names) * deals + spread:
+            return None
+        out = set()
+        for name in names:
+            for _ in range(deals):
+                out.add(tuple(policy(game, name).choose(det.sample(rng), player, moves, rng)))
+        out.update(tuple(m) for m in rng.sample(moves, spread))
+        return out
+
+
 class StrategyAgent:
     """A declared strategy in a seat. It reads a state dealt again from its seat's observation."""
 

@@ -31,7 +31,7 @@ Examples:
 @players_option
 @click.option("--seats", default=None, metavar="SEAT,SEAT,...",
               help="Who sits in each seat, in order: human, or a bot as --agents takes it (random, flat:N, "
-                   "ismcts:N). Default: one human and random bots.")
+                   "ismcts:N; ismcts:1s thinks a second a move). Default: one human and random bots.")
 @click.option("--seed", type=int, default=None, help="Seed for the shuffles, dice and bots (default: a new one each game, kept in the save).")
 @lang_option("Language of the table: en or ja.")
 @click.option("--save", "save", type=click.Path(), default=None,
@@ -108,7 +108,7 @@ def resumed_or_exit(path):
 Reads the replays `play` saved in FOLDER (and below; those where a person sat) and, for each
 game and player count, prints side by side: games and finished games, decisions per game,
 wins by seat, the share people's seats won against their fair share, the options people took
-(random play: every seat) and the dead ends met. Random play's column comes from -n random
+(random play: every seat), the dead ends met and the rulings made at the table. Random play's column comes from -n random
 games from --seed, as `simulate` plays them.
 
 \b
@@ -160,6 +160,8 @@ def _print_comparison(g):
         rows.append((f"dead end: {d}", str(t["dead_ends"].get(d, 0)), str(r["dead_ends"].get(d, 0))))
     if not dead:
         rows.append(("dead ends", "0", "0"))
+    for k, count in t.get("rulings", {}).items():
+        rows.append((f"ruling made at the table: {k}", str(count), "-"))
     rows.append((f"options taken (people: {t['decisions_counted']}; random: {r['decisions_counted']})", "", ""))
     for k in list(dict.fromkeys([*t["options_taken"], *r["options_taken"]])):
         rows.append((f"  {g['option_titles'][k]}", _pct(t["options_taken"].get(k, 0.0)), _pct(r["options_taken"].get(k, 0.0))))

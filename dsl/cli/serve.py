@@ -40,7 +40,7 @@ a designer link that sees everything and may undo, and a lobby link that lists t
 starts more. The game is written to its replay file after every move (--save DIR).""")
 @click.argument("game", required=False, type=RULE_FILE)
 @click.option("--seats", default=None, metavar="KIND[,KIND...]",
-              help="Who sits where: 'human' or an agent (random, flat:N, ismcts:N), one a seat, comma-separated; "
+              help="Who sits where: 'human' or an agent (random, flat:N, ismcts:N; ismcts:1s thinks a second a move), one a seat, comma-separated; "
                    "one kind for every seat. Default: human at every seat.")
 @players_option
 @click.option("--seed", type=int, default=None, help="Seed of the deal and the dice, to play a known game again "

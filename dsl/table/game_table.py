@@ -22,6 +22,7 @@ from ..analyses import replay as replay_mod
 from ..engine import CHANCE, Game
 from ..engine.program import plain_move
 from ..io_guard import read_bytes
+from ..language.diagnostics import RuleFileError
 from ..agents.infoset import simultaneous_pause
 from . import view as V
 from .words import Words
@@ -38,7 +39,7 @@ class Table:
     """One game being played: the rules, one state, who sits where, the replay written as it goes."""
 
     def __init__(self, rules, players: int, seats: list, seed: int | bytes, replay_path: str | None = None,
-                 variants=(), actions=(), undone=()):
+                 variants=(), actions=(), undone=(), rulings=()):
         if len(seats) != players:
             raise ValueError(f"{len(seats)} seats for {players} players: give one per seat")
         self.rules = rules
@@ -55,6 +56,9 @@ class Table:
         self.variants = list(variants)
         self.replay_path = replay_path
         self.undone = [dict(u) for u in undone]
+        self.rulings = [dict(r) for r in rulings]
+        self.proposal = None        # a seat's proposed ruling, until the designer's link confirms one
+        self._fits: dict = {}
         self.version = 0
         self._words: dict = {}
         self._zone_at = {name: z for z, name in enumerate(self.game.zone_names)}
@@ -127,9 +131,12 @@ class Table:
         return lambda i: self._known_at_all(i)[seat]
 
     def _rng(self) -> random.Random:
+        # after an undo the dice are rolled afresh, not the ones already seen: the number of undos
+        # is mixed in (the replay's `undone` list keeps it, so a resume draws the same again)
+        n = str(len(self.actions)) + (f":undo{len(self.undone)}" if self.undone else "")
         if self.material is not None:
-            return random.Random(hmac.digest(self.material, str(len(self.actions)).encode(), hashlib.sha256))
-        return random.Random(f"{self.seed}:{len(self.actions)}")
+            return random.Random(hmac.digest(self.material, n.encode(), hashlib.sha256))
+        return random.Random(f"{self.seed}:{n}")
 
     # ------------------------------------------------------------ whose decision
     def ended(self) -> bool:
@@ -193,18 +200,108 @@ class Table:
         self._save()
         self.advance()
 
-    def undo(self) -> None:
-        """Back to the previous human decision, recorded in the replay's `undone` list."""
+    def undo(self, designer: bool = True) -> None:
+        """Back to the previous human decision, recorded in the replay's `undone` list and told
+        on every seat's log. Taking back what chance or a reveal has shown everyone needs the
+        designer (`designer`): the seats have seen it."""
         at = next((i for i in range(len(self.actions) - 1, -1, -1)
                    if self.actions[i][0] != CHANCE and self.seats[self.actions[i][0]] == HUMAN), None)
         if at is None:
             raise Refused("there is no decision of a person to undo")
+        if not designer and self.undo_reveals():
+            raise Refused("that undo takes back what was revealed: only the designer's link may")
         taken = self.actions[at:]
         self.undone.append({"at": at, "actions": taken})
         version = self.version
         self._start(self.actions[:at])
         self.version = version + 1
         self._save()
+
+    def undo_reveals(self) -> bool:
+        """Whether an undo now takes back a chance outcome or a reveal the seats have seen."""
+        at = next((i for i in range(len(self.actions) - 1, -1, -1)
+                   if self.actions[i][0] != CHANCE and self.seats[self.actions[i][0]] == HUMAN), None)
+        if at is None:
+            return False
+        start = self._known[at][0]
+        return any(a[0] == CHANCE for a in self.actions[at:]) or \
+            any(e.get("event") in ("reveal", "roll", "shuffle") for e in self.state.log[start:])
+
+    # ------------------------------------------------------------ rulings
+    @property
+    def rulings_closed(self) -> bool:
+        """The table let this dead end stand: the game has ended there."""
+        return bool(self.rulings) and self.rulings[-1]["step"] == len(self.actions) and "variant" not in self.rulings[-1]
+
+    def ruling(self, lang: str = "en") -> dict | None:
+        from . import rulings
+        return rulings.open_ruling(self, lang)
+
+    def propose(self, seat: int, index: int, lang: str = "en") -> None:
+        """A seat proposes choice `index` of the open ruling; the designer's link confirms it."""
+        r = self.ruling(lang)
+        if r is None:
+            raise Refused("there is nothing to rule on now")
+        if isinstance(index, bool) or not isinstance(index, int) or not 1 <= index <= len(r["choices"]):
+            raise Refused(f"choose a ruling from 1 to {len(r['choices'])}")
+        self.proposal = {"seat": seat, "index": index, "name": r["choices"][index - 1]["name"]}
+        self.version += 1
+
+    def rule(self, index: int, lang: str = "en") -> None:
+        """The designer rules (choice `index`); the game plays on under the ruling."""
+        from . import rulings
+        try:
+            made = rulings.rule(self, index, lang)
+        except ValueError as e:
+            raise Refused(str(e))
+        self.rulings.append(made)
+        self.proposal = None
+        self.version += 1
+        self._save()
+        self.advance()
+
+    def fits(self, variant_path: str) -> bool:
+        """Whether the game so far plays the same under its rules with this variant too."""
+        key = (len(self.actions), tuple(self.variants), variant_path)
+        if key not in self._fits:
+            try:
+                self._under(variant_path)
+                self._fits[key] = True
+            except Refused:
+                self._fits[key] = False
+        return self._fits[key]
+
+    def take_up(self, variant_path: str) -> None:
+        """Play on under the rules with one more variant, the game so far replayed under them."""
+        rules, game = self._under(variant_path)
+        version = self.version
+        self.rules, self.game = rules, game
+        self.variants = self.variants + [variant_path]
+        self._words = {}
+        self.__dict__.pop("_stamp", None)
+        self._start(list(self.actions))
+        self.version = version + 1
+
+    def _under(self, variant_path: str):
+        """The game so far, under its rules with one more variant: every move replayed, and the
+        story up to the dead end the same, or Refused (the table unchanged)."""
+        from ..loader import checked
+        from ..variants import overlay
+        rep = self.replay()
+        trees = replay_mod._trees(rep)
+        try:
+            rules, _ = checked(trees[0], trees[1:] + overlay.stack([variant_path]))
+        except RuleFileError as e:
+            raise Refused(f"{variant_path} does not check with these rules: {e}")
+        old = [e for e in self.state.log if e.get("event") != "dead_end"]
+        game = Game(rules, self.game.n)
+        try:
+            state = replay_mod.run(game, self.actions, log=True)
+        except replay_mod.ReplayError as e:
+            raise Refused(f"that variant changes what was already played ({e}): it can only be played from the start")
+        if state.log[:len(old)] != old:
+            raise Refused("that variant changes what was already played: it can only be played from the start")
+        return rules, game
 
     # ------------------------------------------------------------ what a seat sees
     def words(self, lang: str) -> Words:
@@ -214,7 +311,18 @@ class Table:
 
     def log(self, seat, lang: str = "en") -> list:
         known = self._known_at(seat) if seat is not None else None
-        return V.told(self.words(lang), self.state, seat, known)
+        lines = V.told(self.words(lang), self.state, seat, known)
+        # each undo still in this game's past, told to every seat where play went back to
+        w = self.words(lang)
+        told = [u for u in self.undone if isinstance(u.get("at"), int) and 0 <= u["at"] <= len(self.actions)]
+        for u in sorted(told, key=lambda u: u["at"], reverse=True):
+            n = len(u.get("actions") or ())
+            first = u["actions"][0] if u.get("actions") else None
+            who = f"P{int(first[0]) + 1}" if first and isinstance(first[0], int) and first[0] >= 0 else w.say("人", "a person")
+            lines.insert(min(self._ends[u["at"]], len(lines)), w.say(
+                f"↶ 取り消し: {who}の選択まで{n}手戻した(この後のさいころや山札は引き直し)",
+                f"↶ undone: {n} actions taken back, to {who}'s decision (what chance brings next is drawn afresh)"))
+        return lines
 
     def view(self, seat, lang: str = "en") -> dict:
         """What `seat` may see (None: the designer's full view), as plain data."""
@@ -262,7 +370,7 @@ class Table:
                                  self._stamp[1], self.state.digest())
 
     def to_json(self) -> dict:
-        data = {**self.replay().to_json(), "seats": list(self.seats), "undone": self.undone}
+        data = {**self.replay().to_json(), "seats": list(self.seats), "undone": self.undone, "rulings": self.rulings}
         if self.material is not None:
             data["chance"] = self.material.hex()
         return data
@@ -278,12 +386,14 @@ class Table:
         rep = replay_mod.load(replay_path)
         # load has read and bounded the file already; what the table adds (seats, undone) is read again
         data = json.loads(read_bytes(replay_path, replay_mod.MAX_REPLAY_BYTES, "replay file").decode("utf-8"))
-        seats, undone = data.get("seats"), data.get("undone", [])
+        seats, undone, made = data.get("seats"), data.get("undone", []), data.get("rulings", [])
         if not isinstance(seats, list) or len(seats) != rep.players or not all(isinstance(x, str) for x in seats):
             raise replay_mod.ReplayError(f"{replay_path}: 'seats' must list who sits in each of the "
                                          f"{rep.players} seats (written by `playtest play`)")
         if not isinstance(undone, list):
             raise replay_mod.ReplayError(f"{replay_path}: 'undone' must be a list")
+        if not isinstance(made, list) or not all(isinstance(r, dict) and isinstance(r.get("step"), int) for r in made):
+            raise replay_mod.ReplayError(f"{replay_path}: 'rulings' must be a list of the rulings made, each with its 'step'")
         seed = rep.seed
         if "chance" in data:
             chance = data["chance"]
@@ -298,7 +408,7 @@ class Table:
             rules = replay_mod.embedded(rep)[0]
         replay_mod.run(Game(rules, rep.players), rep.actions, log=False)     # every action checked, or ReplayError
         try:
-            return cls(rules, rep.players, seats, seed, replay_path, rep.variants, rep.actions, undone)
+            return cls(rules, rep.players, seats, seed, replay_path, rep.variants, rep.actions, undone, made)
         except ValueError as e:
             raise replay_mod.ReplayError(f"{replay_path}: {e}")
 

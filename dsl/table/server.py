@@ -34,7 +34,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..language import syntax as S
-from . import links_file
+from . import choices, links_file
 from .game_table import Refused
 from .limits import Limits
 from .outbox import Outbox
@@ -90,14 +90,22 @@ class Room(_Tokens):
         t = self.table
         return {"type": "view", "mode": "table", "role": "designer" if seat is None else "seat", "lang": lang,
                 "seats": list(t.seats), "version": t.version, "dead_end": t.state.dead_end is not None,
-                "view": t.view(seat, lang)}
+                "view": t.view(seat, lang), "ruling": t.ruling(lang), "choices": choices.payload(t, seat, lang)}
 
     async def act(self, seat: Optional[int], msg: dict) -> None:
         t = self.table
         if msg["type"] == "undo":
             if seat is not None:
                 raise Refusal("only the designer's link may undo")
-            await anyio.to_thread.run_sync(t.undo)
+            await anyio.to_thread.run_sync(t.undo, True)
+            return
+        if msg["type"] == "rule":
+            # a seat proposes; the designer's link rules, and the game plays on under the ruling
+            index = msg.get("index")
+            if seat is None:
+                await anyio.to_thread.run_sync(t.rule, index, self.lang)
+            else:
+                t.propose(seat, index, self.lang)
             return
         index = msg.get("index")
         if seat is None:
@@ -340,8 +348,8 @@ class Host:
         if isinstance(room, ReplayRoom):
             conn.out.put(_replay_step(room, conn, msg))
             return
-        if msg["type"] not in ("act", "undo"):
-            raise Refusal(f"unknown message type {_short(msg['type'])}: act, undo or lang")
+        if msg["type"] not in ("act", "undo", "rule"):
+            raise Refusal(f"unknown message type {_short(msg['type'])}: act, undo, rule or lang")
         if msg.get("token", conn.token) != conn.token:
             raise Refusal("that token is not the one this connection joined with: one seat, one token")
         async with room.lock:

@@ -4,7 +4,7 @@ sees how people play differently from random moves.
 For each game (rule file, variants, player count) among the table replays: how many games,
 how many finished, decisions per finished game, wins by seat, the share won by people's
 seats, the options taken (by people at the table; by everyone in random play) and the dead
-ends met; random play's figures come from `games` random games from `seed`, as `simulate`
+ends met, and the rulings the table made (a dead end settled by a variant, or let stand); random play's figures come from `games` random games from `seed`, as `simulate`
 plays them. The figures are counts and shares only: a handful of table games says little,
 and the count is always printed beside them.
 """
@@ -32,13 +32,15 @@ def table_replays(folder: str) -> tuple[dict, list]:
         try:
             rep = replay_mod.load(path)
             with open(path, encoding="utf-8") as f:
-                seats = json.load(f).get("seats")
+                data = json.load(f)
+            seats, made = data.get("seats"), data.get("rulings", [])
         except replay_mod.ReplayError as e:
             skipped.append((path, str(e).removeprefix(path + ": ")))
             continue
         if not isinstance(seats, list) or HUMAN not in seats:
             skipped.append((path, "no person played in it (not a table's game)"))
             continue
+        rep.rulings = [r for r in made if isinstance(r, dict)] if isinstance(made, list) else []
         groups.setdefault((rep.rules, tuple(rep.variants), rep.players), []).append((rep, seats, path))
     return groups, skipped
 
@@ -56,6 +58,7 @@ class _Figures:
         self.at_table = False
         self.options: Counter = Counter()
         self.dead_ends: Counter = Counter()
+        self.rulings: Counter = Counter()     # at the table: 'question: what was chosen'
 
     def add(self, state, decisions: int, seats=None) -> None:
         self.games += 1
@@ -87,6 +90,7 @@ class _Figures:
                     "people_fair_share": round(self.people_seats / done / self.n, 4) if done else None}
                    if self.at_table else {}),
                 "dead_ends": dict(sorted(self.dead_ends.items())),
+                **({"rulings": dict(sorted(self.rulings.items()))} if self.at_table else {}),
                 "options_taken": {k: round(v / taken, 4) for k, v in self.options.most_common(8)},
                 "decisions_counted": taken}
 
@@ -139,6 +143,8 @@ def table_figures(game, replays, skipped: list) -> dict:
                 owner = getattr(game.pauses.get(ip), "owner", None)
                 fig.options[f"{owner}: {move[0]}" if owner else str(move[0])] += 1
         fig.add(state, decisions, seats)
+        for r in getattr(rep, "rulings", ()):
+            fig.rulings[f"{r.get('question') or r.get('rule')}: {r.get('title') or r.get('chosen')}"] += 1
     return fig.to_json()
 
 

@@ -109,6 +109,16 @@ class Terminal:
                 self.help()
                 continue
             if line.lower() == "u":
+                # the terminal is the designer's own table, but every seat has seen what chance or a
+                # reveal showed since: taking it back is asked once more
+                if t.undo_reveals():
+                    self.console.print(Text(self.say(
+                        "公開されたもの(さいころ・カード)も取り消されます。取り消すなら y を入力: ",
+                        "this takes back what everyone has seen revealed (dice, cards); type y to undo anyway: "),
+                        style="yellow"), end="")
+                    sure = self.read()
+                    if sure is None or sure.lower() != "y":
+                        continue
                 try:
                     t.undo()
                 except Refused as e:

@@ -115,6 +115,7 @@ async function receive(msg) {
   picking = null;
   document.body.dataset.picking = "no";
   render();
+  if (typeof drawRuling === "function") drawRuling(msg);     // ruling.js: a dead end the table rules on
 }
 
 function toast(text) {
