@@ -144,6 +144,7 @@ class Sight:
     def zone(self, d, key) -> str:
         if d.seen_by == "everyone":
             return SEEN
+        # 'others': which player a key names, this walk cannot tell apart from the acting one
         return SEEN if d.seen_by == "owner" and key == MINE else OPAQUE
 
     def value(self, d, args, use):
