@@ -107,7 +107,7 @@ def one_zone(c, e, env) -> bool:
 def read(v, z, counts=()) -> Runs:
     seen = {"owner": ("持ち主だけが見る", "only its owner looks"), "everyone": ("全員が見る", "open to everyone"),
             "nobody": ("誰も見ない", "nobody looks"),
-            "others": ("持ち主以外の全員が見る（持ち主は裏だけ見る）", "everyone but its owner looks (its owner sees the backs)")}[z.seen_by]
+            "others": ("持ち主以外の全員が見る(持ち主は裏だけ見る)", "everyone but its owner looks (its owner sees the backs)")}[z.seen_by]
     return [("", f"{kept_per(v, z)} · {say(v.lang, *seen)}")]
 
 
