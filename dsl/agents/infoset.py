@@ -119,6 +119,9 @@ class Determinizer:
                          if player in game.players_in(x))
             self.pending = (pause.pending_slot, mine)
         self.refers = self.hidden and _names_any(state, self.hidden)
+        # pieces others looked at that this player cannot see: in a sample, another looked at
+        # whatever now lies in that place
+        self.looked_hidden = bool(self.hidden) and any(p in self.hidden for p in state.looked)
         plain, kept = game.unseen_values(player)
         start = _starting_values(game)
         self.unseen = {i: start.vars[i] for i in plain}
@@ -138,9 +141,12 @@ class Determinizer:
         if self.pending is not None:
             slot, mine = self.pending
             s.loc_slots[slot] = mine
-        if self.refers:
+        if self.refers or self.looked_hidden:
             rename = {self.true_at[place]: p for place, p in new_at.items()}
-            _rename(s, rename)
+            if self.refers:
+                _rename(s, rename)
+            if self.looked_hidden:
+                s.looked = {rename.get(p, p): w for p, w in s.looked.items()}
         if self.unseen:         # a new list, as making a state does: no code is running on this one yet
             s.vars = [self.unseen.get(i, v) for i, v in enumerate(s.vars)]
         for i, k, v in self.unseen_kept:
