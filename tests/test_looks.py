@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 
+from dsl.agents import ISMCTSAgent, RandomAgent, play
 from dsl.agents.infoset import Determinizer
 from dsl.analyses.simulate import game_rng, play_random
 from dsl.engine import Game
@@ -79,6 +80,14 @@ def test_a_look_is_known_to_the_looker_while_the_piece_stays_and_dealt_again_for
             g.apply(s, rng.choice(d[1]), d[0])
         assert s.outcome is not None
     assert looks and fixed > 20 and differed > 20
+
+
+def test_searching_agents_play_games_of_looks_and_cards_facing_out_to_the_end():
+    for path in (LOOKS, FACING_OUT):
+        g = game_of(path, 3)
+        for i in range(2):
+            s = play(g, [ISMCTSAgent(8), RandomAgent(), ISMCTSAgent(8)], game_rng(2, i), record=False, index=i).state
+            assert s.outcome is not None and s.dead_end is None
 
 
 def test_a_piece_moved_after_a_look_is_no_longer_known_by_its_looker():

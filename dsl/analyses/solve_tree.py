@@ -130,10 +130,10 @@ class _Seen:
 
     def table(self, s, p) -> tuple:
         vis = self.visible[p]
-        classes, face, shown = self.classes, s.face, s.revealed
+        classes, face, shown, looked = self.classes, s.face, s.revealed, s.looked
         zones = []
         for z, pieces in enumerate(s.zones):
-            seen = [(classes[x], face[x]) if vis[z] or shown[x] else None for x in pieces]
+            seen = [(classes[x], face[x]) if vis[z] or shown[x] or p in looked.get(x, ()) else None for x in pieces]
             if z in self.free:
                 seen.sort(key=repr)
             zones.append(tuple(seen))
