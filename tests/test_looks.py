@@ -373,3 +373,14 @@ def test_the_looks_example_of_the_language_guide_checks_plays_and_reads(tmp_path
     en, ja = _book(rules, "en"), _book(rules, "ja")
     assert "Show the other player's hand to that player only." in en and "the 1st item in that player's hand" in en
     assert "もう一方のプレイヤーの手札をそのプレイヤーにだけ見せる。" in ja and "そのプレイヤーの手札の1番目" in ja
+
+
+def test_random_play_out_keeps_the_same_looks_as_the_game_played_move_by_move():
+    """The play-out's own code clears a look where a piece moves, as the instructions do."""
+    g = game_of(LOOKS, 3)
+    for i in range(30):
+        p = play_random(g, game_rng(1, i), i)
+        s = g.new_initial_state(log=True)
+        for actor, m in p.actions:
+            g.apply(s, m) if actor == -1 else g.apply(s, tuple(m) if isinstance(m, list) else m, actor)
+        assert s.looked and s.looked == p.state.looked and s.to_json() == p.state.to_json()
