@@ -6,10 +6,10 @@ What a seat sees is the engine's observation, which the agents' information sets
 (dsl/agents/infoset.py): a zone seen by everyone, its own (or its team's) zone seen by its
 owner, another's zone seen by others, a revealed piece, a piece shown to it (`show`); counters
 and variables as their `seen by` says. A hidden piece is `null` (its zone's count stays
-public). The log names a piece only where the seat could see it just before or just after the action that moved it, wherever the event names it
-(moved, drawn, chosen, set as a value, or keyed by a value kept per piece: "a hidden card's
-slot = 2"), and a face-down choice of another seat reads "P3 chose (face down)" until everyone
-has chosen.
+public). The log names a piece only where the seat could see it just before or just after the
+action that moved it, wherever the event names it (moved, drawn, chosen, set as a value, or
+keyed by a value kept per piece: "a hidden card's slot = 2"), and a face-down choice of another
+seat reads "P3 chose (face down)" until everyone has chosen.
 """
 from __future__ import annotations
 
