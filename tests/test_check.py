@@ -237,11 +237,10 @@ def test_a_mistake_in_a_declarations_own_line_still_blanks_only_that_declaration
 
 @pytest.mark.parametrize("line, hint", [
     ("  set c to 1 == 1\n", "`=` compares"),
-    ("  set c to players[1]\n", "no indexing"),
+    ("  set c to 3[1]\n", "e.g. `hand(p)[3]`"),
     ("  repeat forever\n    pass\n", "repeat until CONDITION"),
     ("  if c = 1 or\n     c = 2\n    pass\n", "a statement is one line"),
     ("  set c to seat(seat_of(1))\n", "the player in seat 1 is `player(1)`"),
-    ("  set c to seat(players[2])\n", "the player in seat 1 is `player(1)`"),
 ])
 def test_a_newcomers_mistake_gets_the_hint_it_needs(line, hint):
     from dsl.language.checker import check

@@ -55,7 +55,7 @@ play
 # locals of a generated move lister, fused statement (a move's m-names) or play-out (and its
 # random generator), and the values the generator bound (k0, k1, ...). A rule file's own name
 # never appears.
-_ALLOWED_NAME = re.compile(r"^(s|loc_slots|vars|pvars|face|zones|loc|revealed|memo|fired|log|outcome|dead_end|rounds|"
+_ALLOWED_NAME = re.compile(r"^(s|loc_slots|vars|pvars|face|zones|loc|revealed|looked|pop|memo|fired|log|outcome|dead_end|rounds|"
                            r"get|setdefault|moves|append|extend|insert|remove|clear|size|L|out|x|a|b|v|coll|d|d\d|v\d|at|ip|"
                            r"err|items\d+|k\d+|k|keys|m[zdskmplrn]|sv|z|rng|actions|watch|p|chooser|move|pending|"
                            r"alive|ticks|moves|saved|whole|i|j|x0|drawn|c[ztpfojrin]|choice|randrange|parts|"

@@ -37,8 +37,10 @@ def _counts(path):
 
 
 CASES = [(os.path.basename(p)[:-6], p, n) for p in GAMES for n in _counts(p)]
-# draws into hidden hands, a public number kept per card, a player chosen as a target
-FIXTURES = [os.path.join(os.path.dirname(__file__), "fixtures", "draw_targets.rules")]
+# draws into hidden hands, a public number kept per card, a player chosen as a target; hands
+# looked at privately (`show`); cards held facing out (`seen by others`)
+FIXTURES = [os.path.join(os.path.dirname(__file__), "fixtures", name)
+            for name in ("draw_targets.rules", "looks.rules", "facing_out.rules")]
 CASES += [(os.path.basename(p)[:-6], p, n) for p in FIXTURES for n in _counts(p)]
 
 
@@ -77,6 +79,9 @@ def _swapped_log(game, table, seat, rng) -> list:
         ev = dict(ev)
         if ev["event"] in ("move", "draw"):
             ev["pieces"] = [swap(p) for p in ev["pieces"]]
+        elif ev["event"] == "look":
+            ev["pieces"] = [swap(p) for p in ev["pieces"]]
+            ev["shown"] = [game.piece_label[p] for p in ev["pieces"]]
         elif ev["event"] == "set":
             if "piece" in ev:
                 ev["piece"] = swap(ev["piece"])     # a value kept per piece names its piece

@@ -1,8 +1,9 @@
 """Information sets from the rules: draw a full state a player cannot tell from the true one.
 
 What a player sees comes from the rule file alone: a zone `seen by everyone`, a zone
-`seen by owner` that is theirs (or their team's), and any piece `reveal`ed since it last
-moved. Everything else is hidden, and a `Determinizer` deals it again:
+`seen by owner` that is theirs (or their team's), a zone `seen by others` that is not, any
+piece `reveal`ed since it last moved, and any piece shown to them (`show X to p`) since it
+last moved. Everything else is hidden, and a `Determinizer` deals it again:
 
 * hidden pieces are dealt uniformly among the hidden places, each piece staying among
   pieces of the same component and owner (a player tells a die from a card, and the
@@ -43,8 +44,7 @@ from ..engine.values import Piece
 
 def visible_zones(game, player) -> list:
     """Per zone: whether `player` sees its contents."""
-    seen = game.zone_seen
-    return [s == "everyone" or (s == "owner" and game.owned_by(i, player)) for i, s in enumerate(seen)]
+    return [game.zone_visible(z, player) for z in range(len(game.zone_seen))]
 
 
 def named_pieces(state, player=None) -> set:
@@ -75,6 +75,8 @@ def hidden_places(game, state, player, visible=None) -> list:
     visible = visible_zones(game, player) if visible is None else visible
     revealed = state.revealed
     named = named_pieces(state, player)
+    if state.looked:        # a piece shown to this player (`show`) is known while it stays put
+        named |= {p for p, seers in state.looked.items() if player in seers}
     return [(z, k, p) for z, pieces in enumerate(state.zones) if not visible[z]
             for k, p in enumerate(pieces) if not revealed[p] and p not in named]
 
@@ -117,6 +119,9 @@ class Determinizer:
                          if player in game.players_in(x))
             self.pending = (pause.pending_slot, mine)
         self.refers = self.hidden and _names_any(state, self.hidden)
+        # pieces others looked at that this player cannot see: in a sample, another looked at
+        # whatever now lies in that place
+        self.looked_hidden = bool(self.hidden) and any(p in self.hidden for p in state.looked)
         plain, kept = game.unseen_values(player)
         start = _starting_values(game)
         self.unseen = {i: start.vars[i] for i in plain}
@@ -136,9 +141,12 @@ class Determinizer:
         if self.pending is not None:
             slot, mine = self.pending
             s.loc_slots[slot] = mine
-        if self.refers:
+        if self.refers or self.looked_hidden:
             rename = {self.true_at[place]: p for place, p in new_at.items()}
-            _rename(s, rename)
+            if self.refers:
+                _rename(s, rename)
+            if self.looked_hidden:
+                s.looked = {rename.get(p, p): w for p, w in s.looked.items()}
         if self.unseen:         # a new list, as making a state does: no code is running on this one yet
             s.vars = [self.unseen.get(i, v) for i, v in enumerate(s.vars)]
         for i, k, v in self.unseen_kept:
@@ -194,6 +202,7 @@ class Recall:
 
     def __init__(self, game, player):
         self.game = game
+        self.player = int(player)
         self.visible = visible_zones(game, player)
         self.zone_of = {name: z for z, name in enumerate(game.zone_names)}
         self.place = dict(enumerate(game.initial_zone))
@@ -210,9 +219,12 @@ class Recall:
             if kind == "move" or kind == "draw":
                 # a draw moves pieces as a move does; which ones, only where the player sees them land
                 self._moved(e)
-            elif kind == "reveal":
+            elif kind == "reveal" or kind == "look" and self.player in e["to"]:
                 for p, shown in zip(e["pieces"], e["shown"]):
-                    self.shown.add(p)
+                    if kind == "reveal":
+                        # shown face up: wherever it goes next, they watch it go; a piece looked
+                        # at privately goes on face down, and which one left they cannot tell
+                        self.shown.add(p)
                     if self.zone_left is not None:
                         self.place[p] = self.zone_left[p]
                     if self.game.kind_of[p] in self.game.faces:

@@ -102,7 +102,7 @@ def seat_view(game, state, player) -> dict:
 
     def shown(v):
         if type(v) is Piece:
-            return int(v) if visible[state.loc[v]] or state.revealed[v] else None
+            return int(v) if visible[state.loc[v]] or state.revealed[v] or player in state.looked.get(v, ()) else None
         if isinstance(v, tuple):
             return [shown(x) for x in v]
         return plain(v)

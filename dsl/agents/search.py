@@ -238,7 +238,7 @@ class ISMCTSAgent(_Searcher):
             while s.outcome is None and s.dead_end is None and not expanded:
                 if game.is_chance(s):
                     game.apply(s, rng.randrange(game.chance_outcomes(s)), validate=False)
-                    node = _child(node.chance, _seen(s, visible))
+                    node = _child(node.chance, _seen(s, visible, player))
                     continue
                 if simultaneous_pause(game, s) is not None:
                     actors = game.current_actors(s)
@@ -315,9 +315,9 @@ def _select(node, actor, moves, rng, c):
     return best, best_e, False
 
 
-def _seen(s, visible) -> tuple:
+def _seen(s, visible, player) -> tuple:
     """What the searching player sees of the whole table: the key of a chance outcome."""
-    face, revealed = s.face, s.revealed
+    face, revealed, looked = s.face, s.revealed, s.looked
     return tuple(tuple((p, face[p]) for p in z) if visible[i]
-                 else tuple((p, face[p]) if revealed[p] else -1 for p in z)
+                 else tuple((p, face[p]) if revealed[p] or player in looked.get(p, ()) else -1 for p in z)
                  for i, z in enumerate(s.zones))

@@ -252,8 +252,7 @@ class _Words:
         if len(states) < 2:
             return [None] * len(states)
         g, n = self.game, self.n
-        seen = g.zone_seen
-        visible = [z for z, s in enumerate(seen) if s == "everyone" or (s == "owner" and g.owned_by(z, player))]
+        visible = [z for z in range(len(g.zone_seen)) if g.zone_visible(z, player)]
         apart = self._apart()
         def named(st, x):
             return n.card(x) + apart[x] + (f"({st.face[x]})" if st.face[x] is not None else "")

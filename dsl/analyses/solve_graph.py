@@ -46,8 +46,7 @@ class _Sight:
     def __init__(self, game):
         self.game = game
         self.classes = piece_classes(game)
-        seen = game.zone_seen
-        self.hidden = [[z for z, s in enumerate(seen) if not (s == "everyone" or (s == "owner" and game.owned_by(z, p)))]
+        self.hidden = [[z for z in range(len(game.zone_seen)) if not game.zone_visible(z, p)]
                        for p in range(game.n)]
 
     def all_seen(self, s) -> bool:

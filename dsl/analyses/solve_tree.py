@@ -108,8 +108,7 @@ class _Seen:
         self.game = game
         self.classes = piece_classes(game)
         self.free = order_free_zones(game)
-        seen = game.zone_seen
-        self.visible = [[s == "everyone" or (s == "owner" and game.owned_by(z, p)) for z, s in enumerate(seen)]
+        self.visible = [[game.zone_visible(z, p) for z in range(len(game.zone_seen))]
                         for p in range(game.n)]
         # the values each player may not see (a counter's `seen by`): left out of what they note
         unseen = [game.unseen_values(p) for p in range(game.n)]
@@ -117,7 +116,8 @@ class _Seen:
         self.unseen_kept = [set(kept) for _, kept in unseen]
 
     def piece(self, s, p, viewer=None):
-        if viewer is not None and not self.visible[viewer][s.loc[p]] and not s.revealed[p]:
+        if viewer is not None and not self.visible[viewer][s.loc[p]] and not s.revealed[p] \
+                and viewer not in s.looked.get(p, ()):
             return ("piece", None)
         return ("piece", self.classes[p], s.loc[p], s.face[p])
 
@@ -130,10 +130,10 @@ class _Seen:
 
     def table(self, s, p) -> tuple:
         vis = self.visible[p]
-        classes, face, shown = self.classes, s.face, s.revealed
+        classes, face, shown, looked = self.classes, s.face, s.revealed, s.looked
         zones = []
         for z, pieces in enumerate(s.zones):
-            seen = [(classes[x], face[x]) if vis[z] or shown[x] else None for x in pieces]
+            seen = [(classes[x], face[x]) if vis[z] or shown[x] or p in looked.get(x, ()) else None for x in pieces]
             if z in self.free:
                 seen.sort(key=repr)
             zones.append(tuple(seen))

@@ -1,9 +1,9 @@
 """The language's constructs, one module each, and the registry the passes dispatch through.
 
 Statements: pass_, unhandled, block (step, phase, assume), move, shuffle, roll, assign, eliminate,
-reveal, do, end_game, if_, cases, repeat, for_each, choose, pass_zones.
+reveal, look, do, end_game, if_, cases, repeat, for_each, choose, pass_zones.
 Expressions: number, text, list_literal, name, attribute, unary, binary, conditional,
-comprehension, call.
+comprehension, call, index.
 Declarations: game, parameter, counter, component, board, zone, order, question, define, rule,
 trigger, flow, variant, patch, strategy (with `strategies for`).
 

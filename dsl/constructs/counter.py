@@ -27,7 +27,7 @@ class Counter(Decl):
     initial: Expr
     minimum: Optional[Expr]
     maximum: Optional[Expr]
-    seen_by: str = "everyone"   # 'everyone' | 'owner' (the player or team it is kept for) | 'nobody'
+    seen_by: str = "everyone"   # 'everyone' | 'owner' (the player or team it is kept for) | 'others' (all but the owner) | 'nobody'
 
 
 # ---------------------------------------------------------------- grammar
@@ -74,8 +74,9 @@ def check(ck, d):
         ck.needs_teams(d.span)
     elif d.per not in (None, "player") and not _per_key(ck, d.per):
         check_per_piece(ck, d, d.kind)
-    if d.seen_by == "owner" and d.per not in ("player", "team"):
-        ck.error(d.span, f"{d.kind} '{d.name}' is seen by its owner, but it is not kept per player or per team",
+    if d.seen_by in ("owner", "others") and d.per not in ("player", "team"):
+        whom = "its owner" if d.seen_by == "owner" else "everyone but its owner"
+        ck.error(d.span, f"{d.kind} '{d.name}' is seen by {whom}, but it is not kept per player or per team",
                  "write 'seen by nobody' or 'seen by everyone', or keep it 'per player'")
     ck.expr(d.initial, Scope())
     for b, which in ((d.minimum, "minimum"), (d.maximum, "maximum")):
@@ -162,6 +163,8 @@ def read(v, c, counts=()) -> Runs:
     out = idioms.kept(v, c, kept_per(v, c))
     if c.seen_by == "owner":
         out = out + [("", say(v.lang, "、持ち主だけが見る", ", seen only by its owner"))]
+    elif c.seen_by == "others":
+        out = out + [("", say(v.lang, "、持ち主以外の全員が見る", ", seen by everyone but its owner"))]
     elif c.seen_by == "nobody":
         out = out + [("", say(v.lang, "、誰にも見えない", ", seen by nobody"))]
     return out

@@ -81,6 +81,8 @@ def compile(c, st, env, owner):
             src.remove(p)
             s.loc[p] = d
             s.revealed[p] = False
+            if s.looked:
+                s.looked.pop(p, None)
         if to_top:
             s.zones[d].extend(drawn)
         else:

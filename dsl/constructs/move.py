@@ -106,6 +106,8 @@ def compile(c, st, env, owner):
                 s.zones[d].insert(0, p)
             s.loc[p] = d
             s.revealed[p] = False
+            if s.looked:
+                s.looked.pop(p, None)
             if s.log is not None:
                 logged(s, (p,), None, d)
             if fires:
@@ -117,7 +119,8 @@ def compile(c, st, env, owner):
             put = "s.zones[md].append(mp)" if to_top else "s.zones[md].insert(0, mp)"
             return ([f"at = {first!r}", f"mp = {f.of(item)}", "if mp is None:", f"    raise {f.name(empty)}()",
                      f"md = {f.of(dest)}", "if s.memo:", "    s.memo.clear()", "s.zones[s.loc[mp]].remove(mp)", put,
-                     "s.loc[mp] = md", "s.revealed[mp] = False", "if s.log is not None:",
+                     "s.loc[mp] = md", "s.revealed[mp] = False", "if s.looked:", "    s.looked.pop(mp, None)",
+                     "if s.log is not None:",
                      f"    {f.name(logged)}(s, (mp,), None, md)"] + after(f))
         c.fuse(first, fused_item)
         return
@@ -152,6 +155,8 @@ def compile(c, st, env, owner):
             for p in moved:
                 s.loc[p] = d
                 s.revealed[p] = False
+                if s.looked:
+                    s.looked.pop(p, None)
             if s.log is not None:
                 logged(s, moved, src_id, d)
         if fires:
@@ -171,7 +176,8 @@ def compile(c, st, env, owner):
             take = ["if mk:", "    mm = ms[mn - mk:]", "    del ms[mn - mk:]"]
         put = "s.zones[md].extend(mm)" if to_top else "s.zones[md][0:0] = mm"
         return (lines + ["if s.memo:", "    s.memo.clear()"] + take + [f"    {put}", "    ml = s.loc", "    mr = s.revealed", "    for mp in mm:",
-                                "        ml[mp] = md", "        mr[mp] = False",
+                                "        ml[mp] = md", "        mr[mp] = False", "        if s.looked:",
+                                "            s.looked.pop(mp, None)",
                                 "    if s.log is not None:", f"        {f.name(logged)}(s, mm, mz, md)"] + after(f))
     c.fuse(first, fused)
 

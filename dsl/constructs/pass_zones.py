@@ -65,6 +65,8 @@ def compile(c, st, env, owner):
                 for piece in held[p]:
                     s.loc[piece] = family[q]
                     s.revealed[piece] = False
+                    if s.looked:
+                        s.looked.pop(piece, None)
             s.memo.clear()
             if s.log is not None:
                 s.log.append({"event": "pass", "zone": name, "side": side})

@@ -50,6 +50,7 @@ def _in_place(c, f) -> list:
             "co = k", "cr = [] if s.log is not None else None",
             "for cp in ci:", f"    cf = {faces}[cp]", "    if cf is None:", "        continue",
             f"    co, cj = {n(divmod)}(co, {counts}[cp])", "    s.face[cp] = cf[cj]", "    s.revealed[cp] = False",
+            "    if s.looked:", "        s.looked.pop(cp, None)",
             "    if cr is not None:", "        cr.append(cf[cj])",
             "if cr is not None:", f"    {n(_logged)}({n(c)}, s, cz, ci, cr)"]
 
@@ -74,6 +75,8 @@ def _settle(game, s, zone, items, outcome):
         outcome, k = divmod(outcome, counts[p])
         face[p] = faces[k]
         shown[p] = False        # a die rolled again is hidden again
+        if s.looked:
+            s.looked.pop(p, None)
         if rolled is not None:
             rolled.append(faces[k])
     if rolled is not None:

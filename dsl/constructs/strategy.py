@@ -144,6 +144,7 @@ class Sight:
     def zone(self, d, key) -> str:
         if d.seen_by == "everyone":
             return SEEN
+        # 'others': which player a key names, this walk cannot tell apart from the acting one
         return SEEN if d.seen_by == "owner" and key == MINE else OPAQUE
 
     def value(self, d, args, use):
@@ -179,6 +180,18 @@ class Sight:
         if all(s in (SEEN, MINE) for s in sights):
             return SEEN, None
         return self.hidden(e, f"{_text(e)}, of pieces the player cannot see")
+
+    def _Index(self, e, names):
+        at, why = self.of(e.k, names)
+        if at == HIDDEN:
+            return at, why
+        coll, why = self.of(e.coll, names)
+        if coll == HIDDEN:
+            return coll, why
+        if at == SEEN and coll in (SEEN, MINE):
+            return SEEN, None
+        # an item of a zone the player cannot look into: which piece, they cannot tell (as `top`)
+        return (PIECE, None) if at == SEEN and coll == OPAQUE else self.hidden(e, f"{_text(e)}, of pieces the player cannot see")
 
     def _Attr(self, e, names):
         sight, why = self.of(e.obj, names)
@@ -294,6 +307,10 @@ def _text(e) -> str:
         return f"{e.fn}({', '.join(_text(a) for a in e.args)})"
     if isinstance(e, S.Comprehension):
         return f"{e.var} in {_text(e.coll)}"
+    if isinstance(e, S.Index):
+        return f"{_text(e.coll)}[{_text(e.k)}]"
+    if isinstance(e, S.Num):
+        return str(e.value)
     return type(e).__name__.lower()
 
 

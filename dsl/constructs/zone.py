@@ -22,7 +22,7 @@ class Zone(Decl):
     kind: str
     per: Optional[str]          # one zone per 'player', per 'team' (its members are owners), or per
                                 # piece of the component named here (`per space`); None: shared
-    seen_by: str                # 'owner' | 'everyone' | 'nobody'
+    seen_by: str                # 'owner' | 'everyone' | 'others' (all but the owner) | 'nobody'
 
 
 # ---------------------------------------------------------------- grammar
@@ -60,6 +60,9 @@ def check(ck, d):
         ck.needs_teams(d.span)
     elif d.per not in (None, "player"):
         check_per_piece(ck, d, "zone")
+    if d.seen_by == "others" and d.per not in ("player", "team"):
+        ck.error(d.span, f"zone '{d.name}' is seen by everyone but its owner, but it is not kept per player or per team",
+                 "keep it 'per player' (cards held facing out), or write 'seen by everyone'")
 
 
 # ---------------------------------------------------------------- compilation
@@ -103,7 +106,8 @@ def one_zone(c, e, env) -> bool:
 # ---------------------------------------------------------------- reading
 def read(v, z, counts=()) -> Runs:
     seen = {"owner": ("持ち主だけが見る", "only its owner looks"), "everyone": ("全員が見る", "open to everyone"),
-            "nobody": ("誰も見ない", "nobody looks")}[z.seen_by]
+            "nobody": ("誰も見ない", "nobody looks"),
+            "others": ("持ち主以外の全員が見る(持ち主は裏だけ見る)", "everyone but its owner looks (its owner sees the backs)")}[z.seen_by]
     return [("", f"{kept_per(v, z)} · {say(v.lang, *seen)}")]
 
 

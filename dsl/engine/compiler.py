@@ -167,7 +167,8 @@ class Compiler:
             self.trigger_reads |= self.names_read(t.cond)
             if t.coll is not None:
                 self.trigger_reads |= self.names_read(t.coll)
-        self.triggers_read_faces = bool(self.trigger_reads & {"face", "wild", "top", "first"})
+        # a shuffle or a roll changes these without moving a piece ("[]": an item by its place, hand(p)[2])
+        self.triggers_read_faces = bool(self.trigger_reads & {"face", "wild", "top", "first", "[]"})
         env = Env(self, {})
         setup = [f for f in self.rules.of(S.Flow) if f.name == "setup"]
         play = [f for f in self.rules.of(S.Flow) if f.name == "play"]
@@ -212,7 +213,7 @@ class Compiler:
         out = set()
         for x in S.walk(e):
             name = x.id if isinstance(x, S.Name) else x.fn if isinstance(x, S.Call) else \
-                x.name if isinstance(x, S.Attr) else None
+                x.name if isinstance(x, S.Attr) else "[]" if isinstance(x, S.Index) else None
             if name is None:
                 continue
             out.add(name)

@@ -460,11 +460,10 @@ class Machine:
     def observation(self, s, player) -> dict:
         zones = {}
         for i, name in enumerate(self.zone_names):
-            seen = self.zone_seen[i]
-            visible = seen == "everyone" or (seen == "owner" and self.owned_by(i, player))
+            visible = self.zone_visible(i, player)
             content = []
             for p in s.zones[i]:
-                if visible or s.revealed[p]:
+                if visible or s.revealed[p] or (s.looked and player in s.looked.get(p, ())):
                     content.append({"piece": int(p), "label": self.piece_label[p],
                                     **({"face": s.face[p]} if s.face[p] is not None else {})})
                 else:
@@ -487,7 +486,8 @@ class Machine:
         if seen == "nobody":
             return False
         per = self.var_decls[name].per
-        return k == int(player) if per == "player" else self.team_of[int(player)] == k
+        own = k == int(player) if per == "player" else self.team_of[int(player)] == k
+        return own if seen == "owner" else not own          # 'others': everyone but its owner
 
     def unseen_values(self, player) -> tuple:
         """(game-wide variable slots, [(slot, key)] of values kept per player, team or piece) that

@@ -32,7 +32,7 @@ class DeadEnd:
 
 
 class State:
-    __slots__ = ("game", "n", "zones", "loc", "face", "revealed", "vars", "pvars", "alive",
+    __slots__ = ("game", "n", "zones", "loc", "face", "revealed", "looked", "vars", "pvars", "alive",
                  "ip", "loc_slots", "latches", "playing", "outcome", "payoffs", "dead_end", "moves", "ticks", "rounds", "log", "fired",
                  "memo", "settling")
 
@@ -43,6 +43,7 @@ class State:
         self.loc: list[int] = []            # zone index of each piece
         self.face: list = []                # die face (None for other pieces)
         self.revealed: list[bool] = []      # shown to everyone since it last moved
+        self.looked: dict = {}              # piece -> the players it was shown to since it last moved
         self.vars: list = []
         self.pvars: list[list] = []
         self.alive: list[bool] = []
@@ -70,6 +71,7 @@ class State:
         c.loc = list(self.loc)
         c.face = list(self.face)
         c.revealed = list(self.revealed)
+        c.looked = dict(self.looked)
         c.vars = list(self.vars)
         c.pvars = list(map(list, self.pvars))
         c.alive = list(self.alive)
@@ -104,6 +106,8 @@ class State:
             zones = tuple(tuple(sorted(z)) if i in order_free else tuple(z) for i, z in enumerate(self.zones))
             body = (zones, tuple(self.face), tuple(self.revealed), tuple(self.vars),
                     tuple(tuple(v) for v in self.pvars), tuple(self.alive))
+            if self.looked:     # only where a private look happened, so other games' keys stay as they were
+                body += (tuple(sorted(self.looked.items())),)
         else:
             face, shown = self.face, self.revealed
             place: dict = {}
@@ -117,6 +121,8 @@ class State:
             canon = partial(_placed, place=place)
             body = (tuple(zones), canon(tuple(self.vars)), canon(tuple(tuple(v) for v in self.pvars)),
                     tuple(self.alive))
+            if self.looked:
+                body += (tuple(sorted((place[p], who) for p, who in self.looked.items())),)
         if self.outcome is not None or self.dead_end is not None:
             d = self.dead_end
             return body + ("end", self.outcome, self.payoffs, (d.kind, d.rule, d.line, d.column) if d else None)
@@ -142,6 +148,7 @@ class State:
             "zones": {self.game.zone_names[i]: [int(p) for p in z] for i, z in enumerate(self.zones)},
             "faces": {str(i): f for i, f in enumerate(self.face) if f is not None},
             "revealed": [i for i, r in enumerate(self.revealed) if r],
+            **({"looked": {str(int(p)): sorted(w) for p, w in sorted(self.looked.items())}} if self.looked else {}),
             "variables": {name: plain(self.vars[i]) for name, i in self.game.var_slots.items()},
             "player_variables": {name: plain(self.pvars[i]) for name, i in self.game.pvar_slots.items()},
             "alive": list(self.alive),

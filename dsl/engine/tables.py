@@ -227,6 +227,16 @@ class Tables:
             return self.team_members[x]
         return (x,)
 
+    def zone_visible(self, zone, player) -> bool:
+        """Whether `player` sees the contents of a zone, as its `seen by` says: everyone, its
+        owner (the player or their team), the others (everyone but its owner), or nobody."""
+        seen = self.zone_seen[zone]
+        if seen == "everyone":
+            return True
+        if seen == "owner":
+            return self.owned_by(zone, player)
+        return seen == "others" and not self.owned_by(zone, player)
+
     def owned_by(self, zone, player) -> bool:
         """Whether a zone belongs to this player: their own, or their team's."""
         owner = self.zone_owner[zone]

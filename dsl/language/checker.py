@@ -383,7 +383,7 @@ class Checker:
 # (Words that only begin a declaration or one of its lines, such as `number` or `hand`, can
 # still name things: the seed games do.)
 RESERVED = frozenset("""add and assume cases chooses do each eliminate else end for if in move not option or otherwise
-    pass phase repeat reveal roll set shuffle simultaneously step subtract then times together unhandled until when
+    pass phase repeat reveal roll set show shuffle simultaneously step subtract then times together unhandled until when
     where while""".split())
 # Their names are read, not given; or, for a step or phase, given but only ever read after
 # `step`, `phase`, `before` or `after`, where no statement can begin (a `step roll`)

@@ -157,10 +157,6 @@ def _mistaken_for(text: str, tok, line: int, col: int) -> str | None:
     value = str(tok.value)
     if value == "=" and before.endswith("="):
         return "`=` compares (there is no `==`); `set X to V` assigns"
-    if value == "[" and before and (before[-1].isalnum() or before[-1] in "_)"):
-        if before.endswith("players"):
-            return "there is no indexing: the player in seat 1 is `player(1)`"
-        return "there is no indexing: use first(...), top(...), or `for each x in ...`"
     if before.endswith("repeat") or before.endswith("repeat forever"):
         return "repeat until CONDITION, repeat while CONDITION, or repeat N times"
     if tok.type == "_NL" and before.endswith((" or", " and", "+", "-", "*", ",", "(")):

@@ -4,12 +4,12 @@ is public, so it holds nothing the seat may not see.
 
 What a seat sees is the engine's observation, which the agents' information sets leave fixed
 (dsl/agents/infoset.py): a zone seen by everyone, its own (or its team's) zone seen by its
-owner, a revealed piece; counters and variables as their `seen by` says. A hidden
-piece is `null` (its zone's count stays public). The log names a piece only where the seat
-could see it just before or just after the action that moved it, wherever the event names it
-(moved, drawn, chosen, set as a value, or keyed by a value kept per piece: "a hidden card's
-slot = 2"), and a face-down choice of another seat reads "P3 chose (face down)" until everyone
-has chosen.
+owner, another's zone seen by others, a revealed piece, a piece shown to it (`show`); counters
+and variables as their `seen by` says. A hidden piece is `null` (its zone's count stays
+public). The log names a piece only where the seat could see it just before or just after the
+action that moved it, wherever the event names it (moved, drawn, chosen, set as a value, or
+keyed by a value kept per piece: "a hidden card's slot = 2"), and a face-down choice of another
+seat reads "P3 chose (face down)" until everyone has chosen.
 """
 from __future__ import annotations
 
@@ -23,8 +23,9 @@ def visible_pieces(game, state, seat) -> frozenset:
     if seat is None:
         return frozenset(game.pieces)
     seen = visible_zones(game, seat)
-    revealed = state.revealed
-    return frozenset(p for z, pieces in enumerate(state.zones) for p in pieces if seen[z] or revealed[p])
+    revealed, looked = state.revealed, state.looked
+    return frozenset(p for z, pieces in enumerate(state.zones) for p in pieces
+                     if seen[z] or revealed[p] or seat in looked.get(p, ()))
 
 
 def seen_in(game, events, seat, at: dict) -> frozenset:
@@ -34,7 +35,8 @@ def seen_in(game, events, seat, at: dict) -> frozenset:
     out = set()
     for ev in events:
         k = ev["event"]
-        if k == "reveal" or (k in ("move", "draw") and (seen[at[ev["to"]]] or ("from" in ev and seen[at[ev["from"]]]))):
+        if k == "reveal" or (k == "look" and seat in ev["to"]) or \
+                (k in ("move", "draw") and (seen[at[ev["to"]]] or ("from" in ev and seen[at[ev["from"]]]))):
             out.update(ev["pieces"])
     return frozenset(out)
 
