@@ -71,10 +71,13 @@ class MatchTally:
 
     def fold(self, i: int, end: tuple) -> None:
         """Game i's end, as `_match_game` gives it."""
-        u, won, ended, dead_end, moves = end
+        u, won, ended, dead_end, moves, alone = end
         n, seat = self.n, i % self.n
         r = Fraction(u[seat])
-        self.gaps.add(float(r - (sum(map(Fraction, u)) - r) / (n - 1)) if n > 1 else 0.0)
+        if alone is not None:       # cooperative: what A in the team adds to the team's win
+            self.gaps.add(float(r - Fraction(alone)))
+        else:
+            self.gaps.add(float(r - (sum(map(Fraction, u)) - r) / (n - 1)) if n > 1 else 0.0)
         self.games += 1
         self.score += r
         self.by_seat[seat][0] += r
@@ -131,13 +134,19 @@ def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], 
 
 
 def _match_game(game, a, b, seed: int, i: int) -> tuple:
-    """How game i of a match ended: (utilities, someone won, it ended, a dead end, decisions)."""
+    """How game i of a match ended: (utilities, someone won, it ended, a dead end, decisions,
+    and in a cooperative game the team's utility in the same game (seed) with b in every seat)."""
     n = game.n
     agents = [b] * n
     agents[i % n] = a
     s = play(game, agents, game_rng(seed, i), record=False, index=i).state
+    alone = None
+    if game.cooperative:
+        # every seat shares one result, so A is measured against the team without it
+        alone = win_share(game, play(game, [b] * n, game_rng(seed, i), record=False, index=i).state)[0]
     # a match measures winning, also where a game pays out chips
-    return tuple(win_share(game, s)), bool(s.outcome), s.outcome is not None, s.dead_end is not None, s.moves
+    return (tuple(win_share(game, s)), bool(s.outcome), s.outcome is not None, s.dead_end is not None, s.moves,
+            alone)
 
 
 def _match_batch(task) -> MatchTally:
