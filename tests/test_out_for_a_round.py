@@ -106,3 +106,11 @@ def test_checks_and_readings():
     # read alone, q is any player; in the book it is the option's player
     assert plain(Voice(rules, "en").stmt(st).runs) == "Each player is out until the next round (passed over until then)."
     assert plain(Voice(rules, "ja").stmt(st).runs) == "各プレイヤーは次のラウンドまで抜ける(その間は手番が飛ばされる)。"
+
+
+def test_the_example_of_the_language_guide_is_the_one_played_here():
+    import re
+    from pathlib import Path
+    text = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    at = text.index("### 3.8.1 `eliminate P until the next round`")
+    assert re.search(r"```rules\n(.*?)```", text[at:], re.S).group(1) == KNOCK

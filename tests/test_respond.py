@@ -116,3 +116,11 @@ def test_checks_and_readings():
                   "the following; the first who chooses does it, and nobody after them is asked:"), en
     assert ja.startswith("手番の順に、各プレイヤーの次のプレイヤーから、残っている各プレイヤーはパスするか、"
                          "次のどれか一つを選ぶ。最初に選んだプレイヤーがそれを行い、それより後のプレイヤーには聞かない:"), ja
+
+
+def test_the_example_of_the_language_guide_is_the_one_played_here():
+    import re
+    from pathlib import Path
+    text = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    at = text.index("### 3.5.1 `in turn order after P")
+    assert re.search(r"```rules\n(.*?)```", text[at:], re.S).group(1) == CLAIM
