@@ -471,7 +471,9 @@ def _empty(game: Game, seed: int, agents, score_name, options: bool = True) -> S
     return Summary(players=game.n, seed=seed, wins=[0] * game.n, teams=teams,
                    cooperative=game.cooperative, team_lower=game.team_lower,
                    agents=tuple(_spec(a) for a in agents) if agents else ("random",) * game.n, score=score_name,
-                   tally=Tally(game.n, teams, score_name is not None, options, game.score_lower))
+                   tally=Tally(game.n, teams, score_name is not None, options,
+                               # --score's counters are read as higher is better
+                               game.score_lower and score_name == score_label(game)))
 
 
 def _simulate_batch(task) -> Summary:
