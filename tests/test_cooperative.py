@@ -164,3 +164,15 @@ def test_the_example_of_the_language_guide_is_the_one_checked_here():
     text = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
     at = text.index("### 2.10b `cooperative`")
     assert re.search(r"```rules\n(.*?)```", text[at:], re.S).group(1) == CLIMB
+
+
+def test_the_skill_sentence_says_what_the_agent_adds_to_the_team():
+    from dsl.agents.match import skill
+    from dsl.analyses.verdicts import skill_sentence
+    game = Game(_rules(), 2)
+    r = skill(game, [parse_agent("flat:8")], RandomAgent(), 40, 1)
+    assert r["cooperative"] and r["fair_share"] < 0.3
+    en = skill_sentence(r, "en")
+    assert en.startswith("Skill pays at 2 players: the best agent, flat:8, scores") and \
+        f"with random seats, where a team of random seats wins {round(r['fair_share'] * 100)}%" in en, en
+    assert "全員ランダムのチームなら" in skill_sentence(r, "ja")
