@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine.program import Label
-from ..language import syntax as S
 from ..language.building import span
 from ..language.kinds import PLAYER
 from ..language.syntax import Expr, Stmt
