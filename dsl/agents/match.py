@@ -16,6 +16,10 @@ and the random seats never do. When every game has a winner it equals
 (best score - 1/n) / (1 - 1/n), how far the best agent gets from the fair share toward
 always winning; unlike that, it is not pulled down by dead ends, which are worth 0 to all.
 
+In a cooperative game every seat shares one result (1 when the team wins, else 0), so A's
+advantage is measured against the same game (the same seed) played with B in every seat:
+how much A in the team raises the team's win rate. The fair share is then that team's rate.
+
 May import .play and .spec, and the analyses' `game_rng` and the batches' running (where games are played)
 and `Histogram`.
 """
@@ -66,15 +70,20 @@ class MatchTally:
         self.n = n
         self.games = self.wins = self.shared = self.draws = self.losses = self.dead = self.turns = 0
         self.score = Fraction(0)
+        self.alone = Fraction(0)        # cooperative: the team's results with no A in it, added up
         self.by_seat = [[Fraction(0), 0] for _ in range(n)]
         self.gaps = Histogram()
 
     def fold(self, i: int, end: tuple) -> None:
         """Game i's end, as `_match_game` gives it."""
-        u, won, ended, dead_end, moves = end
+        u, won, ended, dead_end, moves, alone = end
         n, seat = self.n, i % self.n
         r = Fraction(u[seat])
-        self.gaps.add(float(r - (sum(map(Fraction, u)) - r) / (n - 1)) if n > 1 else 0.0)
+        if alone is not None:       # cooperative: what A in the team adds to the team's win
+            self.alone += Fraction(alone)
+            self.gaps.add(float(r - Fraction(alone)))
+        else:
+            self.gaps.add(float(r - (sum(map(Fraction, u)) - r) / (n - 1)) if n > 1 else 0.0)
         self.games += 1
         self.score += r
         self.by_seat[seat][0] += r
@@ -87,7 +96,7 @@ class MatchTally:
         self.turns += moves
 
     def merge(self, other: "MatchTally") -> None:
-        for name in ("games", "wins", "shared", "draws", "losses", "dead", "turns", "score"):
+        for name in ("games", "wins", "shared", "draws", "losses", "dead", "turns", "score", "alone"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.by_seat = [[t + u, c + d] for (t, c), (u, d) in zip(self.by_seat, other.by_seat)]
         self.gaps.merge(other.gaps)
@@ -112,6 +121,8 @@ def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], 
     if stopped and not tally.games:
         raise Stopped()         # nothing to report
     played_games = tally.games
+    if game.cooperative and played_games:
+        fair = float(tally.alone) / played_games     # the team's win rate without A: what A is measured against
     score = float(tally.score)
     lo, hi = wilson(score, played_games)
     mean, a_lo, a_hi = mean_interval(tally.gaps)
@@ -131,13 +142,19 @@ def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], 
 
 
 def _match_game(game, a, b, seed: int, i: int) -> tuple:
-    """How game i of a match ended: (utilities, someone won, it ended, a dead end, decisions)."""
+    """How game i of a match ended: (utilities, someone won, it ended, a dead end, decisions,
+    and in a cooperative game the team's utility in the same game (seed) with b in every seat)."""
     n = game.n
     agents = [b] * n
     agents[i % n] = a
     s = play(game, agents, game_rng(seed, i), record=False, index=i).state
+    alone = None
+    if game.cooperative:
+        # every seat shares one result, so A is measured against the team without it
+        alone = win_share(game, play(game, [b] * n, game_rng(seed, i), record=False, index=i).state)[0]
     # a match measures winning, also where a game pays out chips
-    return tuple(win_share(game, s)), bool(s.outcome), s.outcome is not None, s.dead_end is not None, s.moves
+    return (tuple(win_share(game, s)), bool(s.outcome), s.outcome is not None, s.dead_end is not None, s.moves,
+            alone)
 
 
 def _match_batch(task) -> MatchTally:
@@ -162,7 +179,9 @@ def skill(game, levels: list, opponent, games: int, seed: int,
         raise Stopped()
     report = {
         "game": game.name, "players": game.n, "games_per_level": games, "seed": seed,
-        "opponent": opponent.name, "fair_share": round(1 / game.n, 4),
+        "opponent": opponent.name,
+        "fair_share": curve[0]["fair_share"] if game.cooperative else round(1 / game.n, 4),
+        **({"cooperative": True} if game.cooperative else {}),
         "curve": [{"agent": m["a"], "score": m["score"], "ci95": m["ci95"], "advantage": m["advantage"],
                    "advantage_ci95": m["advantage_ci95"], "wins": m["wins"], "shared_wins": m["shared_wins"],
                    "draws": m["draws"], "losses": m["losses"], "dead_end_games": m["dead_end_games"],

@@ -67,7 +67,7 @@ def utility(game, s) -> list:
 def win_share(game, s) -> list:
     """Each player's share of the win: winners share 1; a game that ends with nobody winning
     is a draw, 1/n each; a dead end (a gap in the rules) is worth 0 to all."""
-    if s.outcome is not None and not s.outcome:
+    if s.outcome is not None and not s.outcome and not game.cooperative:
         return [1.0 / game.n] * game.n
     return game.win_shares(s)
 

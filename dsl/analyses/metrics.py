@@ -127,8 +127,10 @@ class Tally:
     (`merge`), in any order and for any split of the games, and the figures (`figures`) are the
     same to the bit as from all the logs at once. Nothing is kept per game."""
 
-    def __init__(self, n_players: int, teams: tuple = (), with_score: bool = False, options: bool = True):
+    def __init__(self, n_players: int, teams: tuple = (), with_score: bool = False, options: bool = True,
+                 lower: bool = False):
         self.n_players = n_players
+        self.lower = lower              # the score is golf-like: the least leads
         self.read_options = options     # False: the logs hold (seat, moves offered) per decision, no option use
         self.teams = tuple(tuple(t) for t in teams)
         self.team_play = any(len(t) > 1 for t in teams)
@@ -189,7 +191,9 @@ class Tally:
     def _fold_scores(self, g: GameLog) -> None:
         n, scores = self.n_players, g.scores
         self.scored += 1
-        self.lead_changes.add(lead_changes(scores))
+        # the standing is read with the sign turned where less is better; the score over time stays as kept
+        ranked = [tuple(-v for v in row) for row in scores] if self.lower else scores
+        self.lead_changes.add(lead_changes(ranked))
         samples = [scores[round(f * (len(scores) - 1))] for f in PROGRESS]
         for j, row in enumerate(samples):
             for p in range(n):
@@ -197,8 +201,8 @@ class Tally:
         if g.end == "won" and len(g.winners) == 1 and n > 1:
             w = g.winners[0]
             self.single += 1
-            self.comebacks += comeback(scores, w)
-            self.margins.add(margin(scores[-1], w))
+            self.comebacks += comeback(ranked, w)
+            self.margins.add(margin(ranked[-1], w))
             for j, row in enumerate(samples):
                 self.winner_line[j] += _exact(row[w])
                 self.other_line[j] += _exact(sum(row) - row[w])

@@ -42,6 +42,9 @@ def _seats(players: int) -> str:
 
 
 def _winners(returns: tuple) -> str:
+    if returns and returns[0] == "team":
+        _, won, score = returns
+        return ("the team wins" if won else "the team loses") + ("" if score is None else f" with a score of {score}")
     best = max(returns)
     if all(r == best for r in returns) and len(returns) > 1:
         return "every seat shares the win" if best > 0 else "nobody wins"
@@ -61,7 +64,11 @@ def verdict(rules: S.RuleFile, players: int, games: int = GAMES_PER_COUNT) -> st
         played = play_random(game, game_rng(SEED, index), index)
         if played.state.outcome is None:
             return None                     # a dead end or the step limit: inconclusive
-        outcomes.add(tuple(played.state.returns()))
+        s = played.state
+        if game.cooperative:        # one result for the whole table: the team's win and score
+            outcomes.add(("team", bool(s.outcome), None if game.team_score is None else game.team_score(s)))
+        else:
+            outcomes.add(tuple(s.returns()))
         decisions.append(sum(1 for actor, _ in played.actions if actor >= 0))
     if max(decisions) == 0:
         return (f"with {_seats(players)} the game ends before anyone decides anything "

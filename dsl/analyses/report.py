@@ -313,6 +313,10 @@ def _length_sentences(configs, who, lang, say) -> list:
     nobody = sum(c["summary"]["metrics"]["outcomes"]["nobody"]["count"] for c in configs)
     shared = sum(c["summary"]["metrics"]["outcomes"]["shared"]["count"] for c in configs)
     ends = []
+    teams = [(c, c["summary"]["team"]) for c in configs if "team" in c["summary"]]
+    if teams:       # cooperative: the team's result takes the place of winners and shared wins
+        nobody = shared = 0
+        ends.append(_team_sentence(teams, lang, say))
     if late:
         ends.append(say(f"{pct(late / games)}% pass the step limit", f"{pct(late / games)}%が手数の上限を超える"))
     if nobody:
@@ -328,6 +332,21 @@ def _length_sentences(configs, who, lang, say) -> list:
         parts = [say(f"from {parts[0]} to {parts[1]} (every count below)", f"最短は{parts[0]}、最長は{parts[1]}（全人数は下の表）")]
     return [say(f"Games{who} run " + "; ".join(parts) + "; " + ", ".join(ends),
                 f"ゲーム{who}の長さ: " + "、".join(parts) + "。" + "、".join(ends))]
+
+
+def _team_sentence(teams, lang, say) -> str:
+    """A cooperative game's result at each count: the team's win rate and mean score, with intervals."""
+    parts = []
+    for c, t in teams:
+        at = _counts([c["players"]], lang)
+        sc = t.get("score")
+        ci = "" if not sc else f"[{sc['mean_ci95'][0]:.1f}, {sc['mean_ci95'][1]:.1f}]"
+        better = "" if not sc else say(f", scoring {sc['mean']:.1f} {ci} ({sc['better']} is better)",
+                                       f"、得点{sc['mean']:.1f} {ci}"
+                                       f"（{'低' if sc['better'] == 'lower' else '高'}いほど良い）")
+        parts.append(say(f"{pct(t['win_rate'])}% {interval(t['win_rate_ci95'])}{better} at {at}",
+                         f"{at}で{pct(t['win_rate'])}% {interval(t['win_rate_ci95'])}{better}"))
+    return say("the team wins " + ", ".join(parts), "チームの勝率: " + "、".join(parts))
 
 
 def _first_player_sentences(configs, who, lang, say) -> list:

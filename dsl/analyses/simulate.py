@@ -18,7 +18,7 @@ from ..engine.state import State
 from ..engine.values import Piece
 from .batches import Stopped, play_all, played
 from .metrics import GameLog, Tally
-from .stats import Histogram
+from .stats import Histogram, mean_interval, wilson
 
 
 def _added(totals: list, more) -> list:
@@ -299,6 +299,10 @@ class Summary:
     score: Optional[str] = None                       # what the score is, when there is one
     payoff_games: int = 0                             # games that ended with a pay-off per seat
     payoff_totals: list = field(default_factory=list) # each seat's pay-offs over those games, added up
+    cooperative: bool = False                         # all seats win or lose together
+    team_lower: bool = False                          # the team's score is better when lower
+    team_won: int = 0                                 # cooperative: games the team won
+    team_scores: Histogram = field(default_factory=Histogram)   # cooperative: the team's score at each end
     asked: int = 0                                    # the games asked for
     partial: bool = False                             # stopped (Ctrl-C) before all of them were played
 
@@ -325,6 +329,10 @@ class Summary:
                 if best is None or len(p.actions) < len(best.actions):
                     self.examples[key] = p
             return
+        if self.cooperative:
+            self.team_won += bool(s.outcome)
+            if s.game.team_score is not None:
+                self.team_scores.add(s.game.team_score(s))
         if s.payoffs is not None:
             self.payoff_games += 1
             self.payoff_totals = _added(self.payoff_totals, s.payoffs)
@@ -347,6 +355,8 @@ class Summary:
         self.wins = [a + b for a, b in zip(self.wins, part.wins)]
         self.draws += part.draws
         self.no_winner += part.no_winner
+        self.team_won += part.team_won
+        self.team_scores.merge(part.team_scores)
         for team, won in part.team_wins.items():
             self.team_wins[team] = self.team_wins.get(team, 0) + won
         if part.payoff_games:           # whole numbers: their sum does not depend on the split
@@ -378,8 +388,27 @@ class Summary:
             "median_turns": turns.median(),
             "max_turns": turns.max(),
             **self.payoff_figures(),
+            **self.team_figures(),
             **self.new_figures(),
         }
+
+    def team_figures(self) -> dict:
+        """A cooperative game's figures: how often the team won and what it scored, with 95%
+        intervals (Wilson's for the rate, Student's t for the mean), over the games that ended."""
+        if not self.cooperative:
+            return {}
+        ended = self.games - sum(d["count"] for d in self.dead_ends.values())
+        lo, hi = wilson(self.team_won, ended) if ended else (0.0, 0.0)
+        team = {"games": ended, "won": self.team_won,
+                "win_rate": round(self.team_won / ended, 4) if ended else 0.0,
+                "win_rate_ci95": [round(lo, 4), round(hi, 4)]}
+        if self.team_scores:
+            h = self.team_scores
+            m_lo, m_hi = mean_interval(h)
+            team["score"] = {"better": "lower" if self.team_lower else "higher", "mean": round(h.mean(), 4),
+                             "mean_ci95": [round(m_lo, 4), round(m_hi, 4)], "min": h.min(), "median": h.median(),
+                             "max": h.max(), "distribution": h.pairs()}
+        return {"team": team}
 
     def payoff_figures(self) -> dict:
         """Each seat's mean pay-off over the games that ended with pay-offs (none without)."""
@@ -440,8 +469,11 @@ def simulate(game: Game, n: int, seed: int, progress: Optional[Callable[[int], N
 def _empty(game: Game, seed: int, agents, score_name, options: bool = True) -> Summary:
     teams = tuple(tuple(int(p) for p in t) for t in game.team_members)
     return Summary(players=game.n, seed=seed, wins=[0] * game.n, teams=teams,
+                   cooperative=game.cooperative, team_lower=game.team_lower,
                    agents=tuple(_spec(a) for a in agents) if agents else ("random",) * game.n, score=score_name,
-                   tally=Tally(game.n, teams, score_name is not None, options))
+                   tally=Tally(game.n, teams, score_name is not None, options,
+                               # --score's counters are read as higher is better
+                               game.score_lower and score_name == score_label(game)))
 
 
 def _simulate_batch(task) -> Summary:

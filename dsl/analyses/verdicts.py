@@ -73,14 +73,18 @@ def skill_sentence(r: dict, lang: str = "en") -> str:
     if lang == "ja":
         head = (f"{n}人では技量が効く: 最も強い{best['agent']}" if pays else
                 f"{n}人では技量がはっきりしない: ランダム相手に95%の確かさで勝るエージェントはなく、最も良い{best['agent']}")
-        text = f"{head}はランダムの席を相手に得点{score}（互角なら{pct(r['fair_share'])}%）、技量の余地{room}。"
+        base = (f"全員ランダムのチームなら{pct(r['fair_share'])}%" if r.get("cooperative")
+                else f"互角なら{pct(r['fair_share'])}%")
+        text = f"{head}はランダムの席を相手に得点{score}（{base}）、技量の余地{room}。"
         if best["dead_end_games"]:
             text += f"その{r['games_per_level']}ゲーム中{best['dead_end_games']}ゲームが行き止まりで終わった（全員0）。"
         return text
     head = (f"Skill pays at {n} players: the best agent, {best['agent']}, scores {score}" if pays else
             f"Skill does not show at {n} players: no agent beats random seats with 95% confidence; "
             f"the best, {best['agent']}, scores {score}")
-    text = f"{head} against random seats where equal agents score {pct(r['fair_share'])}%, skill room {room}."
+    base = (f"with random seats, where a team of random seats wins {pct(r['fair_share'])}%" if r.get("cooperative")
+            else f"against random seats where equal agents score {pct(r['fair_share'])}%")
+    text = f"{head} {base}, skill room {room}."
     if best["dead_end_games"]:
         text += f" {best['dead_end_games']} of its {r['games_per_level']} games ended in a dead end (0 to everyone)."
     return text

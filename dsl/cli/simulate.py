@@ -192,24 +192,10 @@ def _print_summary(name, r, lang):
         click.echo(say(lang, f"  partial: stopped after {r['games']} of {r['games_asked']} games",
                        f"  途中まで: {r['games_asked']}ゲーム中{r['games']}ゲームで停止"))
     click.echo("")
-    paid = r.get("mean_payoff_by_seat")
-    click.echo(f"  {by:>{5 - (lang == 'ja')}}    " + say(lang, "wins  win rate  95% interval", "勝ち    勝率    95%区間")
-               + (say(lang, "  mean pay-off", "  平均得点") if paid else ""))
-    for w in out["wins"]:
-        side = ",".join(str(s) for s in w["seats"])
-        bar = "#" * round(w["value"] * 40)
-        share, fair = w["share_of_decided"]["value"], out["fair_share"]
-        flag = say(lang, f"  {w['flag']} the fair share: {share:.1%} of the games won (fair {fair:.1%})",
-                   f"  公平な取り分より{'上' if w['flag'] == 'above' else '下'}: 勝者の出たゲームの{share:.1%}"
-                   f"（公平なら{fair:.1%}）") if w["flag"] else ""
-        mean = f"  {paid[side]:>+12.3f}" if paid and side in paid else ""
-        click.echo(f"  {side:>5}  {w['count']:>6}  {_pct(w)}{mean}  {bar}{flag}")
-    click.echo("")
-    for label, key in ((say(lang, "draws: the game ended and nobody won", "引き分け: 勝者なしで終了"), "nobody"),
-                       (say(lang, f"draws: a win shared across {out['by']}s", f"引き分け: 複数の{by}で勝ちを分け合った"),
-                        "shared"),
-                       (say(lang, "games past the step limit", "手数の上限を超えたゲーム"), "step_limit")):
-        click.echo(f"  {pad(label, 38)} {out[key]['count']:>6}  {_pct(out[key])}")
+    if "team" in r:
+        _print_team(r["team"], lang)
+    else:
+        _print_seats(r, out, by, lang)
     click.echo("")
     d, rd = m["decisions"], m["rounds"]
     click.echo(say(lang, f"  decisions per game: mean {d['mean']}, median {d['median']}, max {d['max']}",
@@ -236,3 +222,42 @@ def _print_summary(name, r, lang):
         click.echo(click.style(say(lang, "  no dead ends", "  行き止まりなし"), fg="green"))
     for path in r.get("saved", []):
         click.echo(say(lang, f"  saved {path}", f"  保存: {path}"))
+
+
+def _print_seats(r, out, by, lang):
+    paid = r.get("mean_payoff_by_seat")
+    click.echo(f"  {by:>{5 - (lang == 'ja')}}    " + say(lang, "wins  win rate  95% interval", "勝ち    勝率    95%区間")
+               + (say(lang, "  mean pay-off", "  平均得点") if paid else ""))
+    for w in out["wins"]:
+        side = ",".join(str(s) for s in w["seats"])
+        bar = "#" * round(w["value"] * 40)
+        share, fair = w["share_of_decided"]["value"], out["fair_share"]
+        flag = say(lang, f"  {w['flag']} the fair share: {share:.1%} of the games won (fair {fair:.1%})",
+                   f"  公平な取り分より{'上' if w['flag'] == 'above' else '下'}: 勝者の出たゲームの{share:.1%}"
+                   f"（公平なら{fair:.1%}）") if w["flag"] else ""
+        mean = f"  {paid[side]:>+12.3f}" if paid and side in paid else ""
+        click.echo(f"  {side:>5}  {w['count']:>6}  {_pct(w)}{mean}  {bar}{flag}")
+    click.echo("")
+    for label, key in ((say(lang, "draws: the game ended and nobody won", "引き分け: 勝者なしで終了"), "nobody"),
+                       (say(lang, f"draws: a win shared across {out['by']}s", f"引き分け: 複数の{by}で勝ちを分け合った"),
+                        "shared"),
+                       (say(lang, "games past the step limit", "手数の上限を超えたゲーム"), "step_limit")):
+        click.echo(f"  {pad(label, 38)} {out[key]['count']:>6}  {_pct(out[key])}")
+
+
+def _print_team(t, lang):
+    """A cooperative game: the team's win rate and score, each with its 95% interval."""
+    lo, hi = t["win_rate_ci95"]
+    click.echo(say(lang, f"  the team won {t['won']} of {t['games']} games: {t['win_rate']:.1%}  (95% interval {lo:.1%} - {hi:.1%})",
+                   f"  チームの勝ち: {t['games']}ゲーム中{t['won']}、{t['win_rate']:.1%}(95%区間 {lo:.1%} - {hi:.1%})"))
+    sc = t.get("score")
+    if sc:
+        a, b = sc["mean_ci95"]
+        better = say(lang, f"{sc['better']} is better", "低いほど良い" if sc["better"] == "lower" else "高いほど良い")
+        click.echo(say(lang, f"  team score ({better}): mean {sc['mean']} (95% interval {a:.2f} - {b:.2f}), "
+                             f"median {sc['median']}, {sc['min']} to {sc['max']}",
+                       f"  チームの得点({better}): 平均{sc['mean']}(95%区間 {a:.2f} - {b:.2f})、"
+                       f"中央値{sc['median']}、{sc['min']}〜{sc['max']}"))
+        most = max(k for _, k in sc["distribution"])
+        for v, k in sc["distribution"]:
+            click.echo(f"    {v!s:>6}  {k:>6}  {'#' * max(1, round(k / most * 30))}")

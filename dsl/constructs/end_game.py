@@ -64,6 +64,10 @@ GRAMMAR = {"end_game": _end_game, "rank_key": _rank_key, "ranking": _ranking, "e
 
 # ---------------------------------------------------------------- checks
 def check(ck, st, scope, t):
+    if (st.keys or st.payoff is not None) and ck.of(S.Cooperative):
+        ck.error(st.span, "in a cooperative game the players win or lose together; a ranking or pay-offs set them apart",
+                 "end with 'end game winners players' (the team wins) or 'end game' (the team loses), "
+                 "and measure how well with 'cooperative score NAME'")
     if st.winners is not None:
         ck.expr(st.winners, scope, want=COLL)
     if st.keys or st.payoff is not None:
@@ -82,9 +86,12 @@ def compile(c, st, env, owner):
     span = st.span
     if st.winners is not None:
         winners = c.collection(st.winners, env)
+        every = tuple(c._players) if c.cooperative else None
 
         def end(s):
             w = tuple(sorted({p for x in winners(s) for p in game.players_in(x)}))
+            if every is not None and w:
+                w = every           # one winner in a cooperative game is the team's win
             s.outcome = w
             if s.log is not None:
                 s.log.append({"event": "end", "winners": [int(p) for p in w]})
@@ -175,8 +182,13 @@ def _read(v, st) -> Item:
                         [("", "The game ends: ")] + who_en + [("", " is paid ")] + x
                         + [("", " (pays when it is negative), and the highest pay-off wins.")])
     if not st.keys:
+        coop = bool(v.rules.of(S.Cooperative))
         if st.winners is None:
+            if coop:
+                return sentence(v, st, [("", "ゲーム終了。チームの負け。")], [("", "The game ends: the team loses.")])
             return sentence(v, st, [("", "ゲーム終了。勝者はいない。")], [("", "The game ends with no winner.")])
+        if coop:
+            return sentence(v, st, [("", "ゲーム終了。チーム全員の勝ち。")], [("", "The game ends: the team wins.")])
         w = v.expr(st.winners)
         return sentence(v, st, [("", "ゲーム終了。")] + w + [("", "の勝ち。")],
                          [("", "The game ends: ")] + w + [("", " wins." if _one(st.winners) else " win.")])

@@ -22,17 +22,22 @@ from .registry import register
 class Score(Decl):
     keyword = "score"
     parts: tuple[str, ...]      # counters per player or one-parameter values, added up
+    better: str = "higher"      # 'lower': a golf-like score, where the least leads
 
 
 # ---------------------------------------------------------------- grammar
 def _score(meta, c):
-    parts = tuple(str(x) for x in c[:-1])
+    parts = tuple(str(x) for x in c[:-2])
     # The declaration's own name is its keyword: a file has one score, and the names it adds
     # up stay the counters' and values' own.
-    return Score("score", c[-1], span(meta), parts)
+    return Score("score", c[-1], span(meta), parts, c[-2] or "higher")
 
 
-GRAMMAR = {"score": _score}
+def _better(meta, c):
+    return str(c[0])
+
+
+GRAMMAR = {"score": _score, "better": _better}
 
 
 # ---------------------------------------------------------------- checks
@@ -45,6 +50,9 @@ def usable(ck) -> list[str]:
 
 def check(ck, d):
     from ..language import syntax as S
+    if ck.of(S.Cooperative):
+        ck.error(d.span, "in a cooperative game the players score together, and this score is kept for each player",
+                 "write the team's score on the cooperative line: 'cooperative score NAME'")
     first = ck.of(S.Score)[0]
     if first is not d:
         ck.error(d.span, f"a rule file has one score; this is a second (the first is at line {first.span.line})",
@@ -116,8 +124,10 @@ def compile(c, d):
 # ---------------------------------------------------------------- reading
 def read(v, d, counts=()) -> Runs:
     names = [v.title(n) for n in d.parts]
-    return [("", say(v.lang, "各プレイヤーの" + "と".join(names) + ("の合計" if len(names) > 1 else ""),
-                     "each player's " + " plus ".join(names)))]
+    lower = d.better == "lower"
+    return [("", say(v.lang, "各プレイヤーの" + "と".join(names) + ("の合計" if len(names) > 1 else "")
+                     + ("(低いほど良い)" if lower else ""),
+                     "each player's " + " plus ".join(names) + (" (lower is better)" if lower else "")))]
 
 
 register(Score, "declaration", grammar=GRAMMAR, check=check, compile=compile, read=read)

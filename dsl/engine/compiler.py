@@ -173,6 +173,8 @@ class Compiler:
         setup = [f for f in self.rules.of(S.Flow) if f.name == "setup"]
         play = [f for f in self.rules.of(S.Flow) if f.name == "play"]
         self.round_loop = next((x for f in play for x in _outermost_loops(f.body)), None)
+        # players put out until the next round (alive None) come back as each round begins
+        self.rounds_return = any(isinstance(n, S.Eliminate) and n.for_round for f in play for n in S.walk(f))
         for flow in setup:
             self.block(flow.body, env, flow.name)
 
@@ -229,6 +231,17 @@ class Compiler:
         position and output stays as it was."""
         if st is not self.round_loop:
             return test
+
+        if self.rounds_return:
+            from ..constructs.eliminate import back_in
+
+            def counted_returning(s):
+                nxt = test(s)
+                if nxt == body:
+                    s.rounds += 1
+                    back_in(s)
+                return nxt
+            return counted_returning
 
         def counted(s):
             nxt = test(s)

@@ -130,7 +130,12 @@ class Fuser:
     def rounds(self, st) -> list:
         """The outermost play loop counts its passes (rounds) as it enters each, as its
         instruction does (Compiler.counting_rounds)."""
-        return ["s.rounds += 1"] if st is self.c.round_loop else []
+        if st is not self.c.round_loop:
+            return []
+        if self.c.rounds_return:
+            from ..constructs.eliminate import back_in
+            return ["s.rounds += 1", f"{self.name(back_in)}(s)"]
+        return ["s.rounds += 1"]
 
     def indented(self, lines) -> list:
         return ["    " + x for x in lines] or ["    pass"]

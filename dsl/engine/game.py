@@ -43,6 +43,9 @@ class Game(Tables, Compiler, Moves, Machine, RandomPlay):
             declared = self.rules.of(S.Score)
             # (state, seat) -> number, or None: what the rule file says measures standing
             self.score_of = hook(declared[0], "compile")(self, declared[0]) if declared else None
+            coop = self.rules.of(S.Cooperative)
+            # state -> the team's score, or None: a cooperative game's one number
+            self.team_score = hook(coop[0], "compile")(self, coop[0]) if coop else None
         self.live_at: dict[int, tuple[int, ...]] = {
             ip: tuple(sl for sl, (a, b) in sorted(self.slot_scopes.items()) if a <= ip < b) for ip in self.pauses}
         self.blank_state()              # starting values are the same in every game: a bad one is found here, once
@@ -62,6 +65,12 @@ class Game(Tables, Compiler, Moves, Machine, RandomPlay):
         self.n = n_players
         game = rules.game
         self.name = game.name
+        coop = rules.of(S.Cooperative)
+        # all seats win or lose together; `team_lower`: the team's score is better when lower
+        self.cooperative = bool(coop)
+        self.team_lower = bool(coop) and coop[0].better == "lower"
+        scored = rules.of(S.Score)
+        self.score_lower = bool(scored) and scored[0].better == "lower"
         self.direction = 1 if game.seating == "clockwise" else -1
         self._players = tuple(Player(i) for i in range(n_players))
         # next_player (step 1) and previous_player (-1): the players after each one in turn order, itself last

@@ -454,6 +454,8 @@ class Machine:
     def win_shares(self, s) -> list[float]:
         if s.outcome is None:
             return [0.0] * self.n
+        if self.cooperative:        # the team's win is every seat's whole win
+            return [1.0 if s.outcome else 0.0] * self.n
         w = set(int(p) for p in s.outcome)
         return [1.0 / len(w) if i in w else 0.0 for i in range(self.n)]
 

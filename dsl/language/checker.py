@@ -131,7 +131,7 @@ class Checker:
             if g.min_players < 1 or g.min_players > g.max_players:
                 self.error(g.span, f"players {g.min_players} to {g.max_players} is not a range of player counts")
         for d in r.decls:
-            if isinstance(d, (S.Game, S.Flow, S.Score)):      # named by their keyword, not by the designer
+            if isinstance(d, (S.Game, S.Flow, S.Score, S.Cooperative)):      # named by their keyword, not by the designer
                 continue
             if d.name in self.declared:
                 first = self.declared[d.name]
@@ -387,7 +387,7 @@ RESERVED = frozenset("""add and assume cases chooses do each eliminate else end 
     where while""".split())
 # Their names are read, not given; or, for a step or phase, given but only ever read after
 # `step`, `phase`, `before` or `after`, where no statement can begin (a `step roll`)
-_NOT_NAMING = {"Attr", "Flow", "Patch", "Score", "Target", "CardSpec", "Block"}
+_NOT_NAMING = {"Attr", "Flow", "Patch", "Score", "Cooperative", "Target", "CardSpec", "Block"}
 
 
 def _decl_kind(d) -> str:

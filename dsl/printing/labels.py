@@ -41,6 +41,7 @@ LABELS = {
     "numbers": ("数値", "Numbers"),
     "markers": ("ゲーム中に覚えておくこと", "What players keep track of"),
     "score": ("スコア", "Score"),
+    "cooperative": ("協力ゲーム", "Cooperative"),
     "terms": ("用語", "Terms"),
     "setup": ("準備", "Setup"),
     "play": ("ゲームの流れ", "How to play"),

@@ -296,10 +296,10 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
                for p in rules.of(S.Parameter)]
     sections.append(Section("numbers", label(lang, "numbers"), entries=numbers))
     markers = [b.entry(c, describe(v, c)) for c in rules.of(S.Counter)]
-    for d in rules.of(S.Score):
+    for d in rules.of(S.Cooperative) + rules.of(S.Score):
         e = b.entry(d, describe(v, d))
         if d.name not in v.titles:
-            e.title = label(lang, "score")      # its name is the keyword, not a word to print
+            e.title = label(lang, d.name)      # its name is the keyword, not a word to print
         markers.append(e)
     sections.append(Section("markers", label(lang, "markers"), entries=markers))
     terms = []
