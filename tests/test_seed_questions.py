@@ -12,6 +12,7 @@ READINGS = [
     ("bluff", "bid_range"),             # faces 1-5, counts up to the dice in play
     ("byzantine", "trumps_ranked"),     # how several trumps rank: by the governor's rule
     ("byzantine", "parent_stakes"),     # the parent always proposes a card, never stakes
+    ("byzantine", "one_round"),         # a game is one round of the 7 cards
     ("democracy", "tied_vote_card"),    # 「残りのカード」 takes the face-up vote too
     ("populus", "almighty_count"),      # one almighty card per player below 5 players
     ("populus", "optional_placement"),  # 「配置することができます」: a worker may stay home
