@@ -22,6 +22,7 @@ READINGS = [
     ("dream-duels", "charged_token"),   # the token spent on a card charge goes to the box
     ("dream-duels", "token_optional"),  # 「入手できる」: a team may leave the token
     ("dream-duels", "joker_landing"),   # a joker's team picks its square after the reveal, in team order
+    ("dream-duels", "revival_order"),   # teams on one space take its life tokens in team number order
 ]
 
 
