@@ -34,3 +34,18 @@ def test_check_lists_the_reading_with_its_provisional_answer(game, question):
     assert warning in r.output, f"{game}: {question} is not reported"
     after = r.output[r.output.index(warning):]
     assert f"play uses the provisional answer marked 'assume {question}'" in after.split("warning:")[1]
+
+
+# Readings whose provisional answer is a declaration (a deck's table), which no `assume` can wrap:
+# `check` still lists each, saying no rule carries it.
+DECLARED = [
+    ("populus", "tile_numbers"),        # the 15 tiles are the 15 pairs 1-1 to 5-5, one each
+]
+
+
+@pytest.mark.parametrize("game, question", DECLARED, ids=lambda x: x)
+def test_check_lists_the_reading_a_declaration_answers(game, question):
+    r = playtest("check", GAMES / f"{game}.rules")
+    assert r.exit_code == 0, r.output
+    assert f"warning: open question '{question}':" in r.output, f"{game}: {question} is not reported"
+    assert f"warning: open question '{question}' is not attached to any rule" in r.output
