@@ -15,14 +15,15 @@ import pytest
 from dsl.analyses.explore import explore
 from dsl.analyses.simulate import simulate
 from dsl.engine import CHANCE
+from dsl.engine.values import Player
 
 from _util import ROOT, game_of, playtest, step_random
 
 CLASSICS = ROOT / "games" / "classics"
-NIM, PIG, GOOF, HEX, LOST = (str(CLASSICS / f) for f in
-                             ("nim.rules", "pig.rules", "goofspiel.rules", "hex.rules", "lost-cities.rules"))
+NIM, PIG, GOOF, HEX, LOST, SKULL = (str(CLASSICS / f) for f in ("nim.rules", "pig.rules", "goofspiel.rules",
+                                                              "hex.rules", "lost-cities.rules", "skull.rules"))
 ALL = sorted(CLASSICS.glob("*.rules"))
-PLAYERS = {"nim": [2], "pig": [2, 4], "goofspiel": [2, 3], "hex": [2], "lost-cities": [2]}
+PLAYERS = {"nim": [2], "pig": [2, 4], "goofspiel": [2, 3], "hex": [2], "lost-cities": [2], "skull": [3, 6]}
 
 
 def test_every_classic_is_in_the_table():
@@ -57,6 +58,7 @@ def _random_game(path, n, seed):
     state, rng, trace = game.new_initial_state(), random.Random(seed), []
     while not state.is_terminal():
         before = state.to_json()
+        before["scores"] = game.scores(state)
         trace.append((before, step_random(state, rng.randrange)))
     return game, state, trace
 
@@ -325,8 +327,9 @@ def _expeditions_by_hand(game, zones, seat):
     return total
 
 
-def test_a_seeded_lost_cities_game_scores_as_worked_out_by_hand():
-    game, state, trace = _random_game(LOST, 2, 7)
+@pytest.mark.parametrize("seed", [1, 2, 7])
+def test_a_seeded_lost_cities_game_scores_as_worked_out_by_hand(seed):
+    game, state, trace = _random_game(LOST, 2, seed)
     totals, last = [0, 0], None
     for before, (actor, move) in trace:
         zones = before["zones"]
@@ -337,6 +340,7 @@ def test_a_seeded_lost_cities_game_scores_as_worked_out_by_hand():
                 totals[s] += _expeditions_by_hand(game, last, s + 1)
         last = zones
         assert before["player_variables"]["total"] == totals
+        assert before["scores"] == [totals[s] + _expeditions_by_hand(game, zones, s + 1) for s in (0, 1)]
     for s in (0, 1):
         totals[s] += _expeditions_by_hand(game, last, s + 1)
     assert state.to_json()["player_variables"]["total"] == totals == game.scores(state)
@@ -354,3 +358,99 @@ def test_lost_cities_expeditions_only_rise():
                     ranks.setdefault(a["colour"], []).append(a["rank"])
                 for r in ranks.values():
                     assert r == sorted(r) and len(set(x for x in r if x)) == len([x for x in r if x])
+
+
+# ---------------------------------------------------------------- Skull
+def test_skull_gives_each_player_three_roses_and_a_skull():
+    for n in (3, 6):
+        game = game_of(SKULL, n)
+        state = game.new_initial_state()
+        zones = state.to_json()["zones"]
+        skulls = set(game.kind_pieces["skull_disc"])
+        for p in range(1, n + 1):
+            hand = zones[f"hand({p})"]
+            assert len(hand) == 4 and len([d for d in hand if d in skulls]) == 1
+            assert {int(game.piece_owner[d]) for d in hand} == {p - 1}
+
+
+def _skull_by_hand(game, trace, n):
+    """Each challenge settled from the mats as the bidding closed and the mats the Challenger
+    chose: own stack from the top first, then the chosen tops; any skull fails it."""
+    skulls = set(game.kind_pieces["skull_disc"])
+    wins, fails, pending = [0] * n, [0] * n, None
+
+    def settle():
+        bid, who, mats, chosen = pending
+        mats = {k: list(v) for k, v in mats.items()}
+        turned = []
+        while mats[who] and len(turned) < bid and not skulls & set(turned):
+            turned.append(mats[who].pop())
+        for q in chosen:
+            assert not skulls & set(turned) and q != who and not mats[who]
+            turned.append(mats[q].pop())
+        assert len(turned) == bid or turned[-1] in skulls
+        (fails if any(d in skulls for d in turned) else wins)[who] += 1
+
+    bid = who = mats = None
+    for before, (actor, move) in trace:
+        if actor == CHANCE:
+            continue
+        kind = move[0]
+        if kind == "choose" and isinstance(move[1], Player):
+            pending[3].append(int(move[1]))
+            continue
+        if kind == "choose" and pending is not None:        # the next round's first disc
+            settle()
+            pending = None
+        if kind in ("challenge", "raise"):
+            bid, who = move[1], actor
+            mats = {q: before["zones"][f"mat({q + 1})"] for q in range(n)}
+        if kind in ("challenge", "raise", "pass_bid"):
+            pending = [bid, who, mats, []]
+    settle()
+    return wins, fails
+
+
+@pytest.mark.parametrize("n,seed", [(3, s) for s in range(1, 11)] + [(4, 3), (5, 2), (6, 1), (6, 2)])
+def test_a_seeded_skull_game_counts_successes_and_losses_as_worked_out_by_hand(n, seed):
+    game, state, trace = _random_game(SKULL, n, seed)
+    wins, fails = _skull_by_hand(game, trace, n)
+    end = state.to_json()
+    assert end["player_variables"]["points"] == wins == game.scores(state)
+    left = [sum(len(end["zones"][f"{z}({p + 1})"]) for z in ("hand", "mat", "shown")) for p in range(n)]
+    assert [4 - k for k in left] == fails                            # one disc lost per failure
+    assert [p for p in range(n) if not end["alive"][p]] == [p for p in range(n) if left[p] == 0]
+    [winner] = [int(p) for p in state.outcome]
+    assert wins[winner] == 2 or [p for p in range(n) if left[p]] == [winner]
+
+
+def _laid(state, game, seat, cards):
+    """Lay the given cards (wherever they are) on the seat's expeditions, in that order."""
+    target = game.zone_names.index(f"expedition({seat})")
+    for c in cards:
+        state.zones[state.loc[c]].remove(c)
+        state.zones[target].append(c)
+        state.loc[c] = target
+
+
+@pytest.mark.parametrize("yellow,red", [
+    ([0, 0, 2, 3, 4, 5, 6, 7], []),            # 8 cards, two wagers: (27 - 20) x 3 + 20 = 41
+    ([0, 2, 3, 4, 5, 6, 7], [10]),             # 7 cards, no bonus: 7 x 2, and red 10 - 20
+    ([0, 0, 0], [2, 3, 4, 5, 6, 7, 8, 9, 10]),  # wagers alone: -20 x 4; red 54 - 20 + 20
+])
+def test_a_lost_cities_expedition_scores_as_the_rulebook_counts_it(yellow, red):
+    # random play seldom lays 8 cards of a colour, so the bonus is checked on laid-out expeditions
+    game = game_of(LOST, 2)
+    state = game.new_initial_state()
+    while state.is_chance():
+        state.apply(0)
+    pick = {}
+    for c in range(len(game.pieces)):
+        a = game.piece_attrs[c]
+        pick.setdefault((a["colour"], a["rank"]), []).append(c)
+    cards = [pick[("yellow", r)].pop() for r in yellow] + [pick[("red", r)].pop() for r in red]
+    _laid(state, game, 1, cards)
+    by_hand = _expeditions_by_hand(game, state.to_json()["zones"], 1)
+    assert game.scores(state) == [by_hand, 0]
+    expected = {(8, 0): 41, (7, 1): 14 - 10, (3, 9): -80 + 54}[(len(yellow), len(red))]
+    assert by_hand == expected
