@@ -286,6 +286,35 @@ def test_hex_3x3_explores_to_the_brute_force_count_and_never_draws():
     assert {o["outcome"]: o["games"] for o in r.outcomes} == {"P1 wins": red, "P2 wins": blue}
 
 
+def _hex_winning_openings(side=3):
+    """Red's first stones that win with perfect play: minimax over the boards, by hand."""
+    cells = [(x, y) for y in range(1, side + 1) for x in range(1, side + 1)]
+
+    @lru_cache(maxsize=None)
+    def mover_wins(red, blue):
+        red_moves = len(red) == len(blue)
+        for c in cells:
+            if c in red or c in blue:
+                continue
+            mine = (red if red_moves else blue) | {c}
+            if _joined(mine, red_moves, side):
+                return True
+            if not (mover_wins(mine, blue) if red_moves else mover_wins(red, mine)):
+                return True
+        return False
+    return {c for c in cells if _joined({c}, True, side) or not mover_wins(frozenset({c}), frozenset())}
+
+
+def test_hex_3x3_solves_to_a_first_player_win_by_the_openings_minimax_finds():
+    winning = _hex_winning_openings()
+    assert winning == {(3, 1), (1, 2), (2, 2), (3, 2), (1, 3)}
+    r = playtest("solve", HEX, "-p", "2")
+    assert r.exit_code == 0 and "value of the game for P1: +1.0000" in r.output, r.output
+    line = re.search(r"P1: worth \+1 \(optimal\): (.*?); worth -1", r.output)[1]
+    said = {(int(x), int(y)) for x, y in re.findall(r"column (\d), row (\d)", line)}
+    assert said == winning
+
+
 def test_a_seeded_hex_game_is_won_by_the_chain_a_flood_fill_finds():
     game = game_of(HEX, 2)
     for seed in range(1, 6):
