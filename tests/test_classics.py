@@ -286,6 +286,19 @@ def test_hex_3x3_explores_to_the_brute_force_count_and_never_draws():
     assert {o["outcome"]: o["games"] for o in r.outcomes} == {"P1 wins": red, "P2 wins": blue}
 
 
+def test_hex_2x2_explores_to_the_brute_force_count(tmp_path):
+    text = open(HEX, encoding="utf-8").read()
+    small = text.replace("parameter side = 3", "parameter side = 2").replace("count 5 per player", "count 2 per player")
+    assert small != text
+    path = tmp_path / "hex2.rules"
+    path.write_text(small, encoding="utf-8")
+    positions, ends, (red, blue, drawn) = _hex_brute_force(2)
+    r = explore(game_of(str(path), 2))
+    assert r.finished and r.proof and drawn == 0
+    assert r.positions == positions and r.terminal_states == ends[0] + ends[1]
+    assert {o["outcome"]: o["games"] for o in r.outcomes} == {"P1 wins": red, "P2 wins": blue}
+
+
 def _hex_winning_openings(side=3):
     """Red's first stones that win with perfect play: minimax over the boards, by hand."""
     cells = [(x, y) for y in range(1, side + 1) for x in range(1, side + 1)]
