@@ -22,8 +22,9 @@ from _util import ROOT, game_of, playtest, step_random
 CLASSICS = ROOT / "games" / "classics"
 NIM, PIG, GOOF, HEX, LOST, SKULL = (str(CLASSICS / f) for f in ("nim.rules", "pig.rules", "goofspiel.rules",
                                                               "hex.rules", "lost-cities.rules", "skull.rules"))
+CHEAT = str(CLASSICS / "cheat.rules")
 ALL = sorted(CLASSICS.glob("*.rules"))
-PLAYERS = {"nim": [2], "pig": [2, 4], "goofspiel": [2, 3], "hex": [2], "lost-cities": [2], "skull": [3, 6]}
+PLAYERS = {"nim": [2], "pig": [2, 4], "goofspiel": [2, 3], "hex": [2], "lost-cities": [2], "skull": [3, 6], "cheat": [3, 6]}
 
 
 def test_every_classic_is_in_the_table():
@@ -496,3 +497,57 @@ def test_a_lost_cities_expedition_scores_as_the_rulebook_counts_it(yellow, red):
     assert game.scores(state) == [by_hand, 0]
     expected = {(8, 0): 41, (7, 1): 14 - 10, (3, 9): -80 + 54}[(len(yellow), len(red))]
     assert by_hand == expected
+
+
+# ---------------------------------------------------------------- Cheat
+@pytest.mark.parametrize("n,sizes", [(3, [18, 17, 17]), (4, [13] * 4), (5, [11, 11, 10, 10, 10]), (6, [9, 9, 9, 9, 8, 8])])
+def test_cheat_deals_the_whole_pack_out(n, sizes):
+    game = game_of(CHEAT, n)
+    state = game.new_initial_state()
+    while state.is_chance():
+        state.apply(0)
+    zones = state.to_json()["zones"]
+    assert len(game.pieces) == 52 and not zones["pack"]
+    assert [len(zones[f"hand({p})"]) for p in range(1, n + 1)] == sizes
+
+
+def _cheat_by_hand(game, trace, n, sizes):
+    """Hand sizes kept from the moves: a lay, then a call settled by the ranks laid."""
+    hands, pile, due, laid, layer, caller = list(sizes), 0, 1, [], None, None
+
+    def settle():
+        nonlocal pile, due, laid, caller
+        if caller is None:
+            pile += len(laid)
+        else:
+            honest = all(game.piece_attrs[c]["rank"] == due for c in laid)
+            hands[caller if honest else layer] += pile + len(laid)
+            pile = 0
+        due, laid, caller = due % 13 + 1, [], None
+
+    for before, (actor, move) in trace:
+        if actor == CHANCE:
+            continue
+        if move[0] == "choose":
+            if laid:
+                settle()
+            layer = actor
+        if move[0] in ("choose", "another"):
+            laid.append(int(move[1]))
+            hands[actor] -= 1
+        if move[0] == "call":
+            caller = actor
+    settle()
+    return hands
+
+
+@pytest.mark.parametrize("n,seed", [(3, 1), (3, 2), (4, 1), (6, 3)])
+def test_a_seeded_cheat_game_moves_the_pile_as_kept_by_hand(n, seed):
+    game, state, trace = _random_game(CHEAT, n, seed)
+    first = next(b for b, (a, m) in trace if a != CHANCE)
+    sizes = [len(first["zones"][f"hand({p})"]) for p in range(1, n + 1)]
+    hands = _cheat_by_hand(game, trace, n, sizes)
+    end = state.to_json()["zones"]
+    assert [len(end[f"hand({p})"]) for p in range(1, n + 1)] == hands
+    [winner] = [int(p) for p in state.outcome]
+    assert hands[winner] == 0 and all(h > 0 for i, h in enumerate(hands) if i != winner)
