@@ -3,7 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PLAYTEST := $(BIN)/playtest
-GAMES := $(wildcard games/*.rules)
+# The seed games and the classics (games/classics/: published games, kept out of generated/ and
+# the seed-game tests, but played at every player count here as any game is).
+GAMES := $(wildcard games/*.rules) $(wildcard games/classics/*.rules)
 N ?= 500
 
 .PHONY: fuzz-cli fuzz-lsp bench-check demo simulate-all test test-slow install bench bench-instructions clean variants-table findings generated skill reports mutate strategies traces docs-printing report-pages bench-scale
