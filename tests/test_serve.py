@@ -159,10 +159,13 @@ def play_whole_game(table, room, client, pick: random.Random, lang="en"):
     designer, _ = joined(client, room, None, lang)
     received = 0
     while not table.ended():
-        seat = table.humans_to_act()[0]
-        options = table.options(seat, lang)
-        socks[seat].send_json({"type": "act", "token": room.token_of(seat),
-                               "index": pick.randrange(len(options)) + 1, "version": table.version})
+        if table.moment is not None:        # the table holds a moment: each person continues
+            socks[min(table.moment["waiting"])].send_json({"type": "continue"})
+        else:
+            seat = table.humans_to_act()[0]
+            options = table.options(seat, lang)
+            socks[seat].send_json({"type": "act", "token": room.token_of(seat),
+                                   "index": pick.randrange(len(options)) + 1, "version": table.version})
         for s, ws in [*socks.items(), (None, designer)]:
             msg = ws.receive_json()
             assert msg["type"] == "view", msg
@@ -313,9 +316,12 @@ def test_every_game_sends_each_seat_only_what_it_may_see(path, seed, choices):
         for _ in range(40):             # a long game is checked over its first decisions
             if table.ended():
                 break
-            seat = table.humans_to_act()[0]
-            socks[seat].send_json({"type": "act", "token": room.token_of(seat), "version": table.version,
-                                   "index": choices.randrange(len(table.options(seat))) + 1})
+            if table.moment is not None:
+                socks[min(table.moment["waiting"])].send_json({"type": "continue"})
+            else:
+                seat = table.humans_to_act()[0]
+                socks[seat].send_json({"type": "act", "token": room.token_of(seat), "version": table.version,
+                                       "index": choices.randrange(len(table.options(seat))) + 1})
             for s, ws in socks.items():
                 msg = ws.receive_json()
                 assert not FORBIDDEN_KEYS & set(keys_in(msg))
