@@ -136,7 +136,7 @@ def test_two_people_at_one_keyboard_never_see_each_others_hand(tmp_path):
     for s in screens[:4]:
         me = s[:2]
         other = "P2" if me == "P1" else "P1"
-        own = re.search(me + r"'s hand \(\d+\): (.*)", s).group(1)
+        own = re.search(r"your hand \(\d+\): (.*)", s).group(1)
         theirs = re.search(other + r"'s hand \(\d+\): (.*)", s).group(1)
         assert re.fullmatch(r"(\S{2,3} )+", own) and "▮" not in own
         assert set(theirs.strip()) == {"▮"}
@@ -152,7 +152,7 @@ def test_in_a_terminal_the_screen_is_cleared_before_the_next_person_takes_the_ke
     child.sendline("")
     child.expect(PROMPT["en"])
     shown = plain(child.before)
-    assert "P1's hand (6): " in shown and "P2's hand (6): ▮▮▮▮▮▮" in shown
+    assert "your hand (6): " in shown and "P2's hand (6): ▮▮▮▮▮▮" in shown
     child.sendline("1")
     child.expect("hand over to P2")
     assert "\x1b[2J" in child.before          # the whole screen cleared, P1's hand with it
