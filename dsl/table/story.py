@@ -130,7 +130,7 @@ def _moved(n, ev, seat) -> str:
     else:
         kinds = {n.game.kind_of[p] for p in pieces}
         noun = n.name(next(iter(kinds))) if len(kinds) == 1 else n.say("", "pieces")
-        what = n.say(f"{count}{n.counter(pieces)}", f"{count} {_plural(noun)}")
+        what = n.say(f"{count}{n.counter(pieces)}", f"{count} {_plural(noun) if count != 1 else noun}")
     return n.say(f"   {what}: {src + 'から' if src else ''}{dst}へ",
                  f"   {what} {'go' if count > 1 else 'goes'}{' from ' + src if src else ''} to {dst}")
 
@@ -144,13 +144,13 @@ def _plural(noun: str) -> str:
 
 
 def owner_of_piece(game, state, p: int):
-    """The seat a piece belongs to: its printed owner (`count N per player`), else the player
-    whose zone holds it; None for a piece of nobody's."""
-    o = game.piece_owner[p]
-    if o is not None:
-        return int(o)
+    """The seat a piece belongs to: the player whose zone holds it, else its own owner (`count
+    N per player`: a mark on the board); None for a piece of nobody's."""
     z = game.zone_owner[state.loc[p]]
-    return int(z) if type(z) is Player else None
+    if type(z) is Player:
+        return int(z)
+    o = game.piece_owner[p]
+    return int(o) if o is not None else None
 
 
 # a seat's colour and, for those who cannot tell the colours apart, a shape: on its pieces, its
