@@ -176,3 +176,37 @@ def test_bad_seats_and_a_missing_game_are_clear_errors(tmp_path):
     assert out.returncode == 2 and "name the game's rule file" in out.stderr
     out = cli("play", "--resume", str(tmp_path / "none.json"))
     assert out.returncode == 1 and "no such replay file" in out.stderr
+
+
+def test_the_terminal_holds_a_reveal_until_each_person_presses_enter():
+    """After a call of bluff the terminal shows what just happened (the dice revealed) and waits
+    for Enter from each person before the dice are rolled again."""
+    import io
+
+    from rich.console import Console
+
+    from dsl.loader import load
+    from dsl.table import Table
+    from dsl.table.terminal import Terminal
+
+    table = Table(load(os.path.join(ROOT, "games", "bluff.rules"))[0], 2, ["human", "human"], 5)
+    out = io.StringIO()
+    console = Console(file=out, width=120, color_system=None)
+    held = []
+
+    def read():
+        screen = out.getvalue()
+        if screen.rstrip().endswith("Press Enter to continue (q to stop):"):
+            # the game waits: nothing has been rolled since the reveal
+            held.append((table.moment is not None, len(table.actions), screen.rsplit("What just happened", 1)[1]))
+            return "" if len(held) < 4 else "q"
+        if screen.rstrip().endswith("(q to stop)."):
+            return ""
+        numbers = re.findall(r"(\d+)\. Call bluff", screen.rsplit("Your choice", 1)[0].rsplit("Raise or call", 1)[-1])
+        return numbers[-1] if numbers else "1"
+
+    Terminal(table, "en", console=console, read=read).run()
+    assert len(held) >= 2 and all(h[0] for h in held)
+    first, second = held[0], held[1]
+    assert "revealed dice under your cup" in first[2] and "revealed dice under P" in first[2]
+    assert second[1] == first[1]        # the second person still looked: nothing was played meanwhile
