@@ -81,3 +81,20 @@ def test_bluff_tells_a_call_and_its_outcome_in_the_seats_own_words():
     assert "dice under your cup" in titles and "dice under P1's cup" in titles
     tiles = {c["title"] for c in table.view(0)["counters"]}
     assert all(c["text"] != "nobody" for c in table.view(0)["counters"]), tiles
+
+
+def test_the_last_rounds_bid_is_no_tile_once_the_next_round_begins_but_stays_through_its_reveal():
+    table = Table(_rules(os.path.join("games", "bluff.rules")), 3, ["human", "human", "random"], 4)
+    table.holds_moments = True
+    table.advance()
+    while table.moment is None:
+        seat = table.humans_to_act()[0]
+        texts = [o["text"] for o in table.options(seat)]
+        table.act(seat, texts.index("Call bluff") + 1 if "Call bluff" in texts else 1)
+    held = {c["title"] for c in table.view(0)["counters"]}
+    assert {"bid face", "bid count", "challenger"} <= held          # the call is judged against them
+    for seat in sorted(table.moment["waiting"]):
+        table.carry_on(seat)
+    assert table.view(0)["turn"]["step"] == "Opening bid"       # the bot opens the next round
+    tiles = {c["title"] for c in table.view(0)["counters"]}
+    assert not {"bid face", "bid count", "challenger"} & tiles, tiles

@@ -268,7 +268,7 @@ class Table:
                 "turn": {"actors": actors, "waiting_for_you": seat in self.humans_to_act(),
                          "step": V.step_title(w, s.log)},
                 "zones": V.zones(w, s, seat),
-                "counters": V.counters(w, s, seat),
+                "counters": V.counters(w, s, seat, s.log[:self.moment["start"]] if self.moment else None),
                 "alive": list(s.alive),
                 "marks": story.seat_marks(self.game.n),
                 "face_down": V.face_down(w, s, seat, self._known_at(seat) if seat is not None else None),

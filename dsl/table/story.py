@@ -162,3 +162,31 @@ _SHAPES = ("●", "▲", "■", "◆", "★", "✚", "⬟", "✖")
 def seat_marks(players: int) -> list:
     return [{"seat": i, "name": f"P{i + 1}", "colour": _COLOURS[i % len(_COLOURS)],
              "shape": _SHAPES[i % len(_SHAPES)]} for i in range(players)]
+
+
+def stale_values(game, log) -> set:
+    """The values for the game set in an earlier round and not since: the last round's bid is
+    no tile once the next round has begun. A round begins at the first step of the play's
+    outermost `repeat`."""
+    first = _round_step(game)
+    if first is None:
+        return set()
+    begun = next((i for i in range(len(log) - 1, -1, -1)
+                  if log[i]["event"] in ("step", "phase") and log[i]["name"] == first), None)
+    if begun is None:
+        return set()
+    before = {ev["name"] for ev in log[:begun] if ev["event"] == "set"}
+    since = {ev["name"] for ev in log[begun:] if ev["event"] == "set"}
+    return before - since
+
+
+def _round_step(game):
+    if not hasattr(game, "_table_round_step"):
+        from ..constructs.block import Block
+        from ..constructs.repeat import Repeat
+        flows = [d for d in game.rules.decls if getattr(d, "name", None) == "play" or type(d).__name__ == "Flow"]
+        rep = next((x for d in flows for x in S.walk(d) if isinstance(x, Repeat)), None)
+        step = next((x for x in S.walk(rep) if isinstance(x, Block) and x.kind in ("step", "phase")), None) \
+            if rep is not None else None
+        game._table_round_step = step.name if step is not None else None
+    return game._table_round_step

@@ -75,13 +75,15 @@ def zones(words, state, seat) -> list:
     return out
 
 
-def counters(words, state, seat=None) -> list:
+def counters(words, state, seat=None, log=None) -> list:
     """Counters and variables: one value, or one per player, team or piece; a value `seat` may
     not see (`seen by owner` or `nobody`) is None, its text '?' (seat None: the designer sees all)."""
     game = words.game
     n = words.narrator
     # a piece a public value names is told as the seat sees it: hidden in another's hand, hidden here
     known = visible_pieces(game, state, seat) if seat is not None else None
+    # a round held at a moment is still the round on the felt: staleness by the log before it
+    stale = story.stale_values(game, (state.log or ()) if log is None else log)
     out = []
     for name, i in game.var_slots.items():
         if name in game.pvar_slots:
@@ -90,7 +92,7 @@ def counters(words, state, seat=None) -> list:
         if seat is not None and game.var_decls[name].seen_by != "everyone":
             out.append({"name": name, "title": n.name(name), "per": None, "value": None, "text": "?"})
             continue
-        if v is None:       # a value not held now (nobody to speak, no tie) is no tile
+        if v is None or name in stale:      # nobody to speak, no tie, the last round's bid: no tile
             continue
         out.append({"name": name, "title": n.name(name), "per": None, "value": plain(v),
                     "text": words.value(v, known)})
