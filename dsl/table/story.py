@@ -130,8 +130,8 @@ def _moved(n, ev, seat) -> str:
     else:
         kinds = {n.game.kind_of[p] for p in pieces}
         noun = n.name(next(iter(kinds))) if len(kinds) == 1 else n.say("", "pieces")
-        what = n.say(f"{count}{n.counter(pieces)}", f"{count} {_plural(noun) if count != 1 else noun}")
-    return n.say(f"   {what}: {src + 'から' if src else ''}{dst}へ",
+        what = n.say(f"{noun}{count}{n.counter(pieces)}", f"{count} {_plural(noun) if count != 1 else noun}")
+    return n.say(f"   {what}が{src + 'から' if src else ''}{dst}へ",
                  f"   {what} {'go' if count > 1 else 'goes'}{' from ' + src if src else ''} to {dst}")
 
 

@@ -465,8 +465,10 @@ function logLine(line) {
   if (line.startsWith("== ")) return el("li", "heading", line.slice(3));
   const li = el("li", "", line.trim());
   const who = /^(?:\s*)P(\d+)\b/.exec(line) || /\bP(\d+)\b/.exec(line);
-  if (who && markOf(Number(who[1]) - 1)) {       // the seat the line is about, by its colour and shape
-    const seat = Number(who[1]) - 1;
+  // the seat the line is about, by its colour and shape: a line of "your cup" is this page's seat's
+  const me = last && last.view && Number.isInteger(last.view.seat) ? last.view.seat : null;
+  const seat = who ? Number(who[1]) - 1 : (me !== null && /\byour\b|あなたの/.test(line) ? me : null);
+  if (seat !== null && markOf(seat)) {
     li.dataset.seat = seat;
     li.prepend(seatBadge(seat), " ");
     li.style.borderLeftColor = colour(markOf(seat).colour) || "";
