@@ -346,3 +346,23 @@ def test_serve_refuses_what_it_cannot_start_with_one_clear_line(args, says, tmp_
     result = CliRunner().invoke(main, ["serve", *args, "--save", str(tmp_path)])
     assert result.exit_code in (1, 2) and says in result.output and "Traceback" not in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_ended_game_links_each_person_to_its_replay_seen_through_their_own_seat(stack):
+    table = table_of(BLUFF, ["human", "human", "random"], 3)
+    host, room, client = served(table, stack)
+    play_whole_game(table, room, client, random.Random(3))
+    assert room.replay is not None
+    ws, msg = joined(client, room, 1)
+    assert msg["view"]["final"]["ranking"] and msg["replay"].startswith(f"/replay/{room.replay.id}#")
+    token = msg["replay"].split("#")[1]
+    assert room.replay.tokens[token] == 1
+    page = client.sockets.enter_context(client.websocket_connect(f"/ws/{room.replay.id}"))
+    page.send_json({"type": "join", "token": token})
+    first = page.receive_json()
+    assert first["mode"] == "replay" and first["looking_as"] == 1
+    # asking for the designer's view or another seat's still shows this seat's own
+    for seat in (None, 0):
+        page.send_json({"type": "step", "step": 2, "seat": seat})
+        got = page.receive_json()
+        assert got["looking_as"] == 1 and got["view"]["seat"] == 1
