@@ -194,7 +194,12 @@ def test_the_terminal_holds_a_reveal_until_each_person_presses_enter():
     console = Console(file=out, width=120, color_system=None)
     held = []
 
+    asked = []
+
     def read():
+        asked.append(1)
+        if len(asked) > 300:        # a terminal that never stops at a moment: give up, keeping the game
+            return "q"
         screen = out.getvalue()
         if screen.rstrip().endswith("Press Enter to continue (q to stop):"):
             # the game waits: nothing has been rolled since the reveal
