@@ -74,6 +74,9 @@ def finish(pages, clickable) -> int:
             before = version(looking)
             looking.locator("button.carry-on").click()
             looking.wait_for_function("v => document.body.dataset.version !== v", arg=before)
+            now = version(looking)
+            for other in pages:     # every page has the table after that continue before the next look
+                other.wait_for_function("v => document.body.dataset.version === v", arg=now)
             continue
         page = next((p for p in pages if p.locator("#turn .turn-line.yours").count()), None)
         if page is None:        # the other page's update is on its way: wait for any page to change
