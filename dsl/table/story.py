@@ -47,11 +47,8 @@ def zone_title(n, name: str, seat) -> str:
 
 def is_moment(ev: dict) -> bool:
     """Whether a person must see this event before the game moves on: a reveal, an
-    elimination, the end, a score of a player set, or pieces changing owner."""
-    k = ev["event"]
-    if k in MOMENT_KINDS:
-        return True
-    return False
+    elimination, the end (pieces changing owner: `moves_owner`)."""
+    return ev["event"] in MOMENT_KINDS
 
 
 def moves_owner(game, ev) -> bool:
