@@ -69,6 +69,15 @@ def finish(pages, clickable) -> int:
     rest by option buttons; returns how many choices the pages made."""
     made = 0
     while not all(p.evaluate("document.body.dataset.ended") == "yes" for p in pages):
+        looking = next((p for p in pages if p.evaluate("document.body.dataset.moment") == "yours"), None)
+        if looking is not None:     # the table holds what just happened until each person continues
+            before = version(looking)
+            looking.locator("button.carry-on").click()
+            looking.wait_for_function("v => document.body.dataset.version !== v", arg=before)
+            now = version(looking)
+            for other in pages:     # every page has the table after that continue before the next look
+                other.wait_for_function("v => document.body.dataset.version === v", arg=now)
+            continue
         page = next((p for p in pages if p.locator("#turn .turn-line.yours").count()), None)
         if page is None:        # the other page's update is on its way: wait for any page to change
             seen = [version(p) for p in pages]

@@ -246,8 +246,10 @@ def test_narration_names_the_cards_only_to_the_seat_that_sees_them():
     at = {name: z for z, name in enumerate(game.zone_names)}
     told = [V.told(Words(game, "en"), s, seat, lambda i, seat=seat: V.visible_pieces(game, s, seat) | V.seen_in(game, s.log, seat, at))[:2]
             for seat in (0, 1)]
-    assert told[0][0] == "   draw J from deck to P1's hand" and "J" not in told[1][0]
-    assert told[1][1] == "   draw K from deck to P2's hand" and "K" not in told[0][1]
+    # the table's words: the reader's own hand is "your hand"
+    assert told[0][0] == "   J drawn from deck to your hand" and "J" not in told[1][0]
+    assert told[1][1] == "   K drawn from deck to your hand" and "K" not in told[0][1]
+    assert told[1][0] == "   a hidden card drawn from deck to P1's hand"
 
 
 def test_the_ghost_variation_draws_a_card_unseen_from_the_neighbours_hand():

@@ -122,7 +122,7 @@ def test_the_table_shows_a_hidden_counter_to_its_owner_only():
         coins = next(c for c in view["counters"] if c["name"] == "coins")
         assert coins["values"][mine] is not None and coins["values"][theirs] is None
         assert coins["texts"][theirs] == "?"
-        assert view["log"][-1].strip() == ("P1's coins = 4" if seat == 0 else "P1's coins = ?")
+        assert view["log"][-1].strip() == ("P1's coins is now 4" if seat == 0 else "P1's coins is now ?")
     assert next(c for c in table.view(None)["counters"] if c["name"] == "coins")["values"] == {"P1": 4, "P2": 3}
 
 

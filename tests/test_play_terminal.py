@@ -136,7 +136,7 @@ def test_two_people_at_one_keyboard_never_see_each_others_hand(tmp_path):
     for s in screens[:4]:
         me = s[:2]
         other = "P2" if me == "P1" else "P1"
-        own = re.search(me + r"'s hand \(\d+\): (.*)", s).group(1)
+        own = re.search(r"your hand \(\d+\): (.*)", s).group(1)
         theirs = re.search(other + r"'s hand \(\d+\): (.*)", s).group(1)
         assert re.fullmatch(r"(\S{2,3} )+", own) and "▮" not in own
         assert set(theirs.strip()) == {"▮"}
@@ -152,7 +152,7 @@ def test_in_a_terminal_the_screen_is_cleared_before_the_next_person_takes_the_ke
     child.sendline("")
     child.expect(PROMPT["en"])
     shown = plain(child.before)
-    assert "P1's hand (6): " in shown and "P2's hand (6): ▮▮▮▮▮▮" in shown
+    assert "your hand (6): " in shown and "P2's hand (6): ▮▮▮▮▮▮" in shown
     child.sendline("1")
     child.expect("hand over to P2")
     assert "\x1b[2J" in child.before          # the whole screen cleared, P1's hand with it
@@ -190,3 +190,42 @@ def test_a_number_too_long_or_a_digit_int_cannot_read_is_refused_and_asked_again
     # the long number refused once, 00…01 taken as 1, ² refused once
     assert out.stdout.count("choose an option from 1 to 9") == 1 and out.stdout.count("type a number from 1 to ") == 1
     assert "Result: " in out.stdout
+
+
+def test_the_terminal_holds_a_reveal_until_each_person_presses_enter():
+    """After a call of bluff the terminal shows what just happened (the dice revealed) and waits
+    for Enter from each person before the dice are rolled again."""
+    import io
+
+    from rich.console import Console
+
+    from dsl.loader import load
+    from dsl.table import Table
+    from dsl.table.terminal import Terminal
+
+    table = Table(load(os.path.join(ROOT, "games", "bluff.rules"))[0], 2, ["human", "human"], 5)
+    out = io.StringIO()
+    console = Console(file=out, width=120, color_system=None)
+    held = []
+
+    asked = []
+
+    def read():
+        asked.append(1)
+        if len(asked) > 300:        # a terminal that never stops at a moment: give up, keeping the game
+            return "q"
+        screen = out.getvalue()
+        if screen.rstrip().endswith("Press Enter to continue (q to stop):"):
+            # the game waits: nothing has been rolled since the reveal
+            held.append((table.moment is not None, len(table.actions), screen.rsplit("What just happened", 1)[1]))
+            return "" if len(held) < 4 else "q"
+        if screen.rstrip().endswith("(q to stop)."):
+            return ""
+        numbers = re.findall(r"(\d+)\. Call bluff", screen.rsplit("Your choice", 1)[0].rsplit("Raise or call", 1)[-1])
+        return numbers[-1] if numbers else "1"
+
+    Terminal(table, "en", console=console, read=read).run()
+    assert len(held) >= 2 and all(h[0] for h in held)
+    first, second = held[0], held[1]
+    assert "revealed dice under your cup" in first[2] and "revealed dice under P" in first[2]
+    assert second[1] == first[1]        # the second person still looked: nothing was played meanwhile

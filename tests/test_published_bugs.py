@@ -71,9 +71,10 @@ def test_a_value_kept_on_a_hidden_card_is_not_told_under_its_name():
         hidden_sets = [(i, ev["piece"]) for i, ev in enumerate(log)
                        if ev["event"] == "set" and "piece" in ev and ev["piece"] not in known_at(i)]
         assert hidden_sets, "the game sets a value on a card the seat cannot see"
-        for i, p in hidden_sets:
-            line = told[i]
-            assert words.narrator.piece(p) not in line and line.startswith("   a hidden card's slot"), line
+        # the table tells each value set on a card, the hidden ones by their kind alone
+        slots = [line for line in told if "'s slot" in line]
+        assert sum(line.startswith("   a hidden card's slot") for line in slots) == len(hidden_sets), slots
+        assert not any(words.narrator.piece(p) in line for _, p in hidden_sets for line in slots)
 
 
 def test_a_player_chosen_as_a_target_is_told_as_that_player_to_every_seat():
@@ -84,11 +85,11 @@ def test_a_player_chosen_as_a_target_is_told_as_that_player_to_every_seat():
     for i in chose:
         ev = log[i]
         target = f"P{ev['move'][2] + 1}"
-        designer = t.log(None, "en")[i]
+        designer = t.log(None, "en", trace=True)[i]
         assert designer.endswith(f", player {target}"), designer
         for seat in range(2):
-            assert t.log(seat, "en")[i].endswith(f", player {target}")
-        assert t.log(None, "ja")[i].endswith(f"、プレイヤー {target}")
+            assert t.log(seat, "en", trace=True)[i].endswith(f", player {target}")
+        assert t.log(None, "ja", trace=True)[i].endswith(f"、プレイヤー {target}")
 
 
 def test_a_member_chosen_by_a_team_is_told_as_that_player():
@@ -158,9 +159,9 @@ def test_an_option_named_like_a_zone_is_told_by_its_own_title(tmp_path):
         t.advance()
         assert [o["text"] for o in t.view(0, "en")["options"]][0] == f"{en}: guard"
         t.act(0, 1)
-        assert f"P1: {en} guard" in t.log(None, "en")
-        assert f"P1: {ja} guard" in t.log(None, "ja")
-        assert "   move guard to discard pile" in t.log(None, "en")     # the zone keeps its title
+        assert f"P1: {en} guard" in t.log(None, "en", trace=True)
+        assert f"P1: {ja} guard" in t.log(None, "ja", trace=True)
+        assert "   move guard to discard pile" in t.log(None, "en", trace=True)     # the zone keeps its title
 
 
 def test_a_game_for_one_player_count_is_not_told_to_start_at_another(tmp_path):
@@ -356,9 +357,9 @@ def test_a_piece_set_as_a_value_is_told_by_name_only_to_those_who_see_it(tmp_pat
     t.act(0, 1)
     picked = t.state.vars[t.game.var_slots["picked"]]
     name = t.words("en").name(picked)
-    assert f"   picked = {name}" in t.log(None, "en") and f"   picked = {name}" in t.log(0, "en")
-    assert "   picked = a hidden card" in t.log(1, "en")
-    assert not any("#" in line for line in t.log(1, "en"))
+    assert f"   picked = {name}" in t.log(None, "en", trace=True) and f"   picked = {name}" in t.log(0, "en", trace=True)
+    assert "   picked = a hidden card" in t.log(1, "en", trace=True)
+    assert not any("#" in line for line in t.log(1, "en") + t.log(1, "en", trace=True))
 
 
 NUMBERED = """game numbered

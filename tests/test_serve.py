@@ -159,10 +159,13 @@ def play_whole_game(table, room, client, pick: random.Random, lang="en"):
     designer, _ = joined(client, room, None, lang)
     received = 0
     while not table.ended():
-        seat = table.humans_to_act()[0]
-        options = table.options(seat, lang)
-        socks[seat].send_json({"type": "act", "token": room.token_of(seat),
-                               "index": pick.randrange(len(options)) + 1, "version": table.version})
+        if table.moment is not None:        # the table holds a moment: each person continues
+            socks[min(table.moment["waiting"])].send_json({"type": "continue"})
+        else:
+            seat = table.humans_to_act()[0]
+            options = table.options(seat, lang)
+            socks[seat].send_json({"type": "act", "token": room.token_of(seat),
+                                   "index": pick.randrange(len(options)) + 1, "version": table.version})
         for s, ws in [*socks.items(), (None, designer)]:
             msg = ws.receive_json()
             assert msg["type"] == "view", msg
@@ -313,9 +316,12 @@ def test_every_game_sends_each_seat_only_what_it_may_see(path, seed, choices):
         for _ in range(40):             # a long game is checked over its first decisions
             if table.ended():
                 break
-            seat = table.humans_to_act()[0]
-            socks[seat].send_json({"type": "act", "token": room.token_of(seat), "version": table.version,
-                                   "index": choices.randrange(len(table.options(seat))) + 1})
+            if table.moment is not None:
+                socks[min(table.moment["waiting"])].send_json({"type": "continue"})
+            else:
+                seat = table.humans_to_act()[0]
+                socks[seat].send_json({"type": "act", "token": room.token_of(seat), "version": table.version,
+                                       "index": choices.randrange(len(table.options(seat))) + 1})
             for s, ws in socks.items():
                 msg = ws.receive_json()
                 assert not FORBIDDEN_KEYS & set(keys_in(msg))
@@ -340,3 +346,23 @@ def test_serve_refuses_what_it_cannot_start_with_one_clear_line(args, says, tmp_
     result = CliRunner().invoke(main, ["serve", *args, "--save", str(tmp_path)])
     assert result.exit_code in (1, 2) and says in result.output and "Traceback" not in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_ended_game_links_each_person_to_its_replay_seen_through_their_own_seat(stack):
+    table = table_of(BLUFF, ["human", "human", "random"], 3)
+    host, room, client = served(table, stack)
+    play_whole_game(table, room, client, random.Random(3))
+    assert room.replay is not None
+    ws, msg = joined(client, room, 1)
+    assert msg["view"]["final"]["ranking"] and msg["replay"].startswith(f"/replay/{room.replay.id}#")
+    token = msg["replay"].split("#")[1]
+    assert room.replay.tokens[token] == 1
+    page = client.sockets.enter_context(client.websocket_connect(f"/ws/{room.replay.id}"))
+    page.send_json({"type": "join", "token": token})
+    first = page.receive_json()
+    assert first["mode"] == "replay" and first["looking_as"] == 1
+    # asking for the designer's view or another seat's still shows this seat's own
+    for seat in (None, 0):
+        page.send_json({"type": "step", "step": 2, "seat": seat})
+        got = page.receive_json()
+        assert got["looking_as"] == 1 and got["view"]["seat"] == 1

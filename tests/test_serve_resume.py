@@ -61,11 +61,15 @@ def play(seats: dict, k: int, until, frames=None) -> int:
             socks[seat].send(json.dumps({"type": "join", "token": token}))
             views[seat] = json.loads(socks[seat].recv())
         while not until(k) and not views[0]["view"]["ended"]:
-            seat = next(s for s, v in views.items() if v["view"]["turn"]["waiting_for_you"])
-            n = len(views[seat]["view"]["options"])
-            socks[seat].send(json.dumps({"type": "act", "token": seats[seat][1], "index": pick(k, n),
-                                         "version": views[seat]["version"]}))
-            k += 1
+            looking = [s for s, v in views.items() if (v["view"]["moment"] or {}).get("yours")]
+            if looking:         # the table holds a moment until each person continues
+                socks[looking[0]].send(json.dumps({"type": "continue"}))
+            else:
+                seat = next(s for s, v in views.items() if v["view"]["turn"]["waiting_for_you"])
+                n = len(views[seat]["view"]["options"])
+                socks[seat].send(json.dumps({"type": "act", "token": seats[seat][1], "index": pick(k, n),
+                                             "version": views[seat]["version"]}))
+                k += 1
             for s, ws in socks.items():
                 raw = ws.recv()
                 views[s] = json.loads(raw)

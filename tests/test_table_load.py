@@ -112,6 +112,11 @@ def test_the_server_keeps_only_the_latest_finished_games_in_memory(tmp_path):
                     msg = ws.receive_json()
             assert room.table.ended()
         listed = client.post("/games", content=json.dumps({"key": host.key})).json()["games"]
-    assert len(host.rooms) == 3 and len(host.finished) == 2 and playing.id in host.rooms and not playing.table.ended()
-    assert [g["id"] for g in listed] == [playing.id, *host.finished]
+    # the two finished games kept, each with its replay to step through; the forgotten ones' replays gone too
+    from dsl.table.server import Room
+    tables = [r for r in host.rooms.values() if isinstance(r, Room)]
+    assert len(tables) == 3 and len(host.rooms) == 5 and len(host.finished) == 2 and playing.id in host.rooms \
+        and not playing.table.ended()
+    assert {r.replay.id for r in tables if r.replay} == set(host.rooms) - {r.id for r in tables}
+    assert [g["id"] for g in listed if g["id"] in {r.id for r in tables}] == [playing.id, *host.finished]
     assert len(list(tmp_path.glob("*.json"))) == 6

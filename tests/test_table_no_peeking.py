@@ -124,7 +124,7 @@ def _check_seat(table, seat, rng):
         sample = det.sample(rng)
         sample.log = state.log
         assert V.zones(w, sample, seat) == view["zones"]
-        assert V.counters(w, sample) == view["counters"]
+        assert V.counters(w, sample, seat) == view["counters"]
         if moves:
             assert [o["text"] for o in V.options(w, sample, seat, sample.legal_moves(seat))] \
                 == [o["text"] for o in view["options"]]
@@ -199,8 +199,8 @@ def test_a_hidden_die_is_never_named_in_another_seats_log():
     table = Table(_rules(os.path.join("games", "bluff.rules")), 2, ["human", "human"], 5)
     table.advance()
     rolled = [ln for ln in table.view(0, "en")["log"] if ln.startswith("   rolled")]
-    assert rolled[0].startswith("   rolled P1's") and "?" not in rolled[0]
-    assert rolled[1] == "   rolled P2's dice under your cup: ?, ?, ?, ?, ?"
+    assert rolled[0].startswith("   rolled dice under your cup") and "?" not in rolled[0]
+    assert rolled[1] == "   rolled dice under P2's cup: ?, ?, ?, ?, ?"
     assert table.view(None, "en")["log"].count(rolled[1]) == 0       # the designer sees every face
 
 
@@ -212,8 +212,8 @@ def test_dice_rolled_again_after_a_reveal_are_hidden_again():
         texts = [o["text"] for o in table.options(seat, "en")]
         table.act(seat, texts.index("Call bluff") + 1 if "Call bluff" in texts else 1)    # the lowest bid, then call
     log = table.view(0, "en")["log"]
-    revealed = [ln for ln in log if ln.startswith("   reveal P2's")]
-    again = [ln for ln in log if ln.startswith("   rolled P2's")]
+    revealed = [ln for ln in log if ln.startswith("   revealed dice under P2's")]
+    again = [ln for ln in log if ln.startswith("   rolled dice under P2's")]
     assert len(revealed) == 1 and "?" not in revealed[0]
     assert len(again) == 2 and set(again[1].split(": ")[1].split(", ")) == {"?"}
 

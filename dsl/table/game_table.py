@@ -24,6 +24,7 @@ from ..engine.program import plain_move
 from ..io_guard import read_bytes
 from ..language.diagnostics import RuleFileError
 from ..agents.infoset import simultaneous_pause
+from . import story
 from . import view as V
 from .words import Words
 
@@ -60,6 +61,9 @@ class Table:
         self.proposal = None        # a seat's proposed ruling, until the designer's link confirms one
         self._fits: dict = {}
         self.version = 0
+        # a table for people stops at a moment (a reveal, someone out, the end) until each
+        # person has said "continue"; a replay, a test or a script plays straight through
+        self.holds_moments = False
         self._words: dict = {}
         self._zone_at = {name: z for z, name in enumerate(self.game.zone_names)}
         self._start(list(actions))
@@ -76,6 +80,8 @@ class Table:
         self._mark(None)
         for actor, move in actions:
             self._apply(actor, move)
+        self.moment = None          # {"start", "end": the log's events held, "waiting": human seats}
+        self._looked = len(self.state.log)      # events before this were never a moment to hold
         if actions and not self.state.is_terminal():
             self.game.stuck(self.state)     # a game saved where nobody could decide ends there again
 
@@ -144,7 +150,7 @@ class Table:
 
     def humans_to_act(self) -> list:
         s = self.state
-        if s.is_terminal() or s.is_chance():
+        if s.is_terminal() or s.is_chance() or self.moment is not None:
             return []
         # a person with no move waits, as a bot does (advance): once they are the first asked, the
         # game ends in its dead end there
@@ -154,6 +160,8 @@ class Table:
         """Plays chance and bots until a human must decide or the game ends, saving after each."""
         s = self.state
         while not s.is_terminal():
+            if self._hold():
+                return
             if s.is_chance():
                 self._apply(CHANCE, self._rng().randrange(s.chance_outcomes()))
             elif self.game.decision(s) is None:
@@ -167,10 +175,40 @@ class Table:
                     return
                 self._apply(bot[0], self.agents[bot[0]].act(s, bot[0], self._rng(), bot[1]))
             self._save()
+        self._hold()
+
+    def _hold(self) -> bool:
+        """Whether the game stops here for the people to look: the events since the last look
+        hold a moment and someone at the table is a person."""
+        if self.moment is not None:
+            return True
+        log = self.state.log
+        new = log[self._looked:]
+        start, self._looked = self._looked, len(log)
+        people = [i for i, k in enumerate(self.seats) if k == HUMAN]
+        if not self.holds_moments or not people or not any(
+                story.is_moment(ev) or story.moves_owner(self.game, ev) for ev in new):
+            return False
+        self.moment = {"start": start, "end": len(log), "waiting": set(people)}
+        self.version += 1
+        return True
+
+    def carry_on(self, seat: int) -> None:
+        """The seat has seen the moment; once every person has, the game goes on."""
+        if self.moment is None:
+            raise Refused("nothing is waiting for you to continue")
+        if not isinstance(seat, int) or seat not in self.moment["waiting"]:
+            raise Refused(f"P{seat + 1 if isinstance(seat, int) else '?'} has continued already")
+        self.moment["waiting"].discard(seat)
+        self.version += 1
+        if not self.moment["waiting"]:
+            self.moment = None
+            self.advance()
 
     def _moves(self, seat: int) -> list:
         s = self.state
-        if s.is_terminal() or s.is_chance() or self.seats[seat] != HUMAN or seat not in map(int, s.current_actors()):
+        if s.is_terminal() or s.is_chance() or self.moment is not None or self.seats[seat] != HUMAN \
+                or seat not in map(int, s.current_actors()):
             return []
         return s.legal_moves(seat)
 
@@ -309,9 +347,10 @@ class Table:
             self._words[lang] = Words(self.game, lang)
         return self._words[lang]
 
-    def log(self, seat, lang: str = "en") -> list:
+    def log(self, seat, lang: str = "en", trace: bool = False) -> list:
+        """What happened, as `seat` may know it: in people's words, or every event (`trace`)."""
         known = self._known_at(seat) if seat is not None else None
-        lines = V.told(self.words(lang), self.state, seat, known)
+        lines = V.told(self.words(lang), self.state, seat, known, trace=trace)
         # each undo still in this game's past, told to every seat where play went back to
         w = self.words(lang)
         told = [u for u in self.undone if isinstance(u.get("at"), int) and 0 <= u["at"] <= len(self.actions)]
@@ -337,12 +376,47 @@ class Table:
                 "turn": {"actors": actors, "waiting_for_you": seat in self.humans_to_act(),
                          "step": V.step_title(w, s.log)},
                 "zones": V.zones(w, s, seat),
-                "counters": V.counters(w, s, seat),
+                "counters": V.counters(w, s, seat, s.log[:self.moment["start"]] if self.moment else None),
                 "alive": list(s.alive),
+                "marks": story.seat_marks(self.game.n),
+                "face_down": V.face_down(w, s, seat, self._known_at(seat) if seat is not None else None),
                 "log": self.log(seat, lang),
                 "options": self.options(seat, lang) if seat is not None else [],
                 "ended": self.ended(), "result": self.result(lang) if self.ended() else None,
+                "moment": self._moment(seat, lang),
+                "final": self.final(seat, lang) if self.ended() else None,
                 "version": self.version}
+
+    def _moment(self, seat, lang):
+        """The moment the table holds, as `seat` may know it: what happened in it, in words,
+        and who is still looking."""
+        m = self.moment
+        if m is None:
+            return None
+        w = self.words(lang)
+        known = self._known_at(seat) if seat is not None else None
+        before = V.told(w, self.state, seat, known, self.state.log[:m["start"]])
+        lines = V.told(w, self.state, seat, known, self.state.log[:m["end"]])[len(before):]
+        return {"lines": [x.strip() for x in lines if not x.startswith("== ")],
+                "waiting": sorted(m["waiting"]), "yours": seat in m["waiting"]}
+
+    def final(self, seat=None, lang: str = "en") -> dict:
+        """The game's end for a results panel: the ranking by pay-off (winners first), each
+        seat's pay-off and the per-player counters that made it, and the game's length."""
+        s = self.state
+        w = self.words(lang)
+        winners = [int(p) for p in (s.outcome or ())]
+        pay = list(s.payoffs) if s.payoffs is not None else [1.0 if i in winners else 0.0 for i in range(self.game.n)]
+        order = sorted(range(self.game.n), key=lambda i: (-(pay[i]), i not in winners, i))
+        scores = [c for c in V.counters(w, s, seat) if c["per"] == "player"]
+        rows = []
+        for rank, i in enumerate(order):
+            place = 1 + sum(1 for j in order[:rank] if pay[j] > pay[i])
+            rows.append({"seat": i, "place": place, "winner": i in winners, "payoff": pay[i],
+                         "out": not s.alive[i] if i < len(s.alive) else False,
+                         "made_of": [{"title": c["title"], "text": c["texts"].get(f"P{i + 1}", "")} for c in scores]})
+        moves = sum(1 for a, _ in self.actions if a != CHANCE)
+        return {"ranking": rows, "length": {"choices": moves, "steps": len(self.actions)}, "text": self.result(lang)}
 
     def result(self, lang: str = "en") -> str:
         """Who won, or the dead end the game ran into, in words."""

@@ -85,12 +85,16 @@ class Room(_Tokens):
     # held while the table changes (in a thread) and while views are read from it; never while sending
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_active: float = field(default_factory=time.monotonic)
+    replay: Optional[object] = None     # once ended: the ReplayRoom that steps through this game
 
     def snapshot(self, seat: Optional[int], lang: str) -> dict:
         t = self.table
-        return {"type": "view", "mode": "table", "role": "designer" if seat is None else "seat", "lang": lang,
-                "seats": list(t.seats), "version": t.version, "dead_end": t.state.dead_end is not None,
-                "view": t.view(seat, lang), "ruling": t.ruling(lang), "choices": choices.payload(t, seat, lang)}
+        out = {"type": "view", "mode": "table", "role": "designer" if seat is None else "seat", "lang": lang,
+               "seats": list(t.seats), "version": t.version, "dead_end": t.state.dead_end is not None,
+               "view": t.view(seat, lang), "ruling": t.ruling(lang), "choices": choices.payload(t, seat, lang)}
+        if self.replay is not None and seat in self.replay.tokens.values():
+            out["replay"] = f"/replay/{self.replay.id}#{self.replay.token_of(seat)}"
+        return out
 
     async def act(self, seat: Optional[int], msg: dict) -> None:
         t = self.table
@@ -106,6 +110,11 @@ class Room(_Tokens):
                 await anyio.to_thread.run_sync(t.rule, index, self.lang)
             else:
                 t.propose(seat, index, self.lang)
+            return
+        if msg["type"] == "continue":
+            if seat is None:
+                raise Refusal("the designer watches; the seats continue")
+            await anyio.to_thread.run_sync(t.carry_on, seat)     # bots may play on: in a thread
             return
         index = msg.get("index")
         if seat is None:
@@ -156,7 +165,9 @@ class Host:
 
     def add(self, table, lang: Optional[str] = None, kept: Optional[dict] = None) -> Room:
         """A game at fresh links, or at the ones it had (`kept`: links_file.read's) when resumed.
-        A game with a replay file has its links written beside it, for a resume after a crash."""
+        A game with a replay file has its links written beside it, for a resume after a crash.
+        People play it: it stops at each moment until every person has continued."""
+        table.holds_moments = True
         if kept is not None:
             room = Room(kept["room"], table, lang or self.lang, dict(kept["tokens"]))
         else:
@@ -176,6 +187,16 @@ class Host:
         room.tokens[token()] = None
         self.rooms[room.id] = room
         return room
+
+    def _replay_of(self, room: Room) -> ReplayRoom:
+        """The ended game to step through: each person's link shows it only as their seat saw
+        it, the designer's as the designer did."""
+        from .serve_replay import ReplayBook
+        t = room.table
+        rr = self.add_replay(ReplayBook(t.rules, t.replay(), t.seats), room.lang)
+        for seat in set(room.tokens.values()) - {None}:
+            rr.tokens[token()] = seat
+        return rr
 
     def links(self, room, base: str) -> list[dict]:
         """One link a human seat and the designer's, each with its token; bots get none."""
@@ -322,7 +343,8 @@ class Host:
         if sum(c.token == tok for c in room.conns.values()) >= self.limits.per_token:
             raise _Busy(f"this link is open on {self.limits.per_token} pages already: close one")
         lang = msg.get("lang", room.lang)
-        room.conns[ws] = Conn(room.tokens[tok], tok, lang if lang in LANGS else room.lang, out)
+        seat = room.tokens[tok]
+        room.conns[ws] = Conn(seat, tok, lang if lang in LANGS else room.lang, out, looking=seat)
         room.last_active = time.monotonic()
 
     async def _send(self, room, conn: Optional[Conn]) -> None:
@@ -348,8 +370,8 @@ class Host:
         if isinstance(room, ReplayRoom):
             conn.out.put(_replay_step(room, conn, msg))
             return
-        if msg["type"] not in ("act", "undo", "rule"):
-            raise Refusal(f"unknown message type {_short(msg['type'])}: act, undo, rule or lang")
+        if msg["type"] not in ("act", "undo", "rule", "continue"):
+            raise Refusal(f"unknown message type {_short(msg['type'])}: act, continue, undo, rule or lang")
         if msg.get("token", conn.token) != conn.token:
             raise Refusal("that token is not the one this connection joined with: one seat, one token")
         async with room.lock:
@@ -358,11 +380,15 @@ class Host:
             except Refused as e:
                 raise Refusal(str(e))
             room.last_active = time.monotonic()
+            if isinstance(room, Room) and room.table.ended() and room.replay is None:
+                room.replay = self._replay_of(room)
             _broadcast(room)
         if isinstance(room, Room) and room.table.ended() and room.id not in self.finished:
             self.finished.append(room.id)
             while len(self.finished) > self.keep_finished:
-                self.rooms.pop(self.finished.pop(0), None)
+                gone = self.rooms.pop(self.finished.pop(0), None)
+                if getattr(gone, "replay", None) is not None:
+                    self.rooms.pop(gone.replay.id, None)
 
 
 async def _font(request: Request):
@@ -394,6 +420,8 @@ def _replay_step(room: ReplayRoom, conn: Conn, msg: dict) -> dict:
     if msg["type"] != "step":
         raise Refusal(f"unknown message type {_short(msg['type'])}: step or lang")
     step, seat = msg.get("step"), msg.get("seat")
+    if conn.seat is not None:       # a person's link to their game's replay: through their own eyes only
+        seat = conn.seat
     b = room.book
     if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= b.steps:
         raise Refusal(f"'step' must be a whole number from 0 to {b.steps}")

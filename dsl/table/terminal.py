@@ -52,6 +52,7 @@ class Terminal:
         self.saved_to = saved_to
         self.seen: dict = {}            # seat -> how many log lines it has been shown
         self.humans = [i for i, s in enumerate(table.seats) if s == HUMAN]
+        table.holds_moments = True      # people play here: each moment waits for a key
 
     def say(self, ja, en) -> str:
         return _say(self.lang, ja, en)
@@ -63,6 +64,15 @@ class Terminal:
         t.advance()
         at_keyboard = None
         while not t.ended():
+            if t.moment is not None:        # what just happened stays up until each person has seen it
+                seat = min(t.moment["waiting"])
+                if len(self.humans) > 1 and seat != at_keyboard:
+                    if not self.pass_to(seat):
+                        return self.quit()
+                at_keyboard = seat
+                if self.look(seat) == "quit":
+                    return self.quit()
+                continue
             humans = t.humans_to_act()
             if not humans:
                 break
@@ -143,6 +153,23 @@ class Terminal:
             chosen = view["options"][k - 1]["text"]
             self.console.print(Text(self.say(f"→ {chosen}", f"→ {chosen}"), style="green"))
             return "acted"
+
+    def look(self, seat: int) -> str:
+        """A moment: the table as it stands and what happened, until the seat presses Enter."""
+        t = self.table
+        view = t.view(seat, self.lang)
+        self.show(view, self.seen.get(seat, 0))
+        self.seen[seat] = len(view["log"])
+        self.console.rule(Text(self.say("いま起きたこと", "What just happened"), style="bold"))
+        for line in view["moment"]["lines"]:
+            self.console.print(Text(line, style="bold"))
+        self.console.print(Text(self.say("Enter で続ける(q で中断): ", "Press Enter to continue (q to stop): "),
+                                style="bold"), end="")
+        line = self.read()
+        if line is None or line.lower() == "q":
+            return "quit"
+        t.carry_on(seat)
+        return "looked"
 
     def help(self):
         self.console.print(self.say(

@@ -16,6 +16,7 @@ from __future__ import annotations
 from ..agents.infoset import simultaneous_pause, visible_zones
 from ..engine.program import param_names
 from ..engine.values import Player, Team, plain
+from . import story
 
 
 def visible_pieces(game, state, seat) -> frozenset:
@@ -59,7 +60,10 @@ def zones(words, state, seat) -> list:
             shown = [words.piece(p, state.face[p]) for p in state.zones[z]]
         else:
             shown = [words.piece(o["piece"], o.get("face")) if o is not None else None for o in seen[name]]
-        zone = {"name": name, "title": n.zone(name),
+        for piece in shown:         # whose a piece is, as the seat sees it lying there
+            if piece is not None:
+                piece["owner"] = story.owner_of_piece(game, state, piece["id"])
+        zone = {"name": name, "title": story.zone_title(n, name, seat),
                 "owner": int(owner) if type(owner) is Player else None,
                 "team": int(owner) if type(owner) is Team else None,
                 "kind": zone_kind(game, z), "role": game.zone_kind[z], "seen": game.zone_seen[z],
@@ -73,11 +77,15 @@ def zones(words, state, seat) -> list:
     return out
 
 
-def counters(words, state, seat=None) -> list:
+def counters(words, state, seat=None, log=None) -> list:
     """Counters and variables: one value, or one per player, team or piece; a value `seat` may
     not see (`seen by owner` or `nobody`) is None, its text '?' (seat None: the designer sees all)."""
     game = words.game
     n = words.narrator
+    # a piece a public value names is told as the seat sees it: hidden in another's hand, hidden here
+    known = visible_pieces(game, state, seat) if seat is not None else None
+    # a round held at a moment is still the round on the felt: staleness by the log before it
+    stale = story.stale_values(game, (state.log or ()) if log is None else log)
     out = []
     for name, i in game.var_slots.items():
         if name in game.pvar_slots:
@@ -86,8 +94,10 @@ def counters(words, state, seat=None) -> list:
         if seat is not None and game.var_decls[name].seen_by != "everyone":
             out.append({"name": name, "title": n.name(name), "per": None, "value": None, "text": "?"})
             continue
+        if v is None or name in stale:      # nobody to speak, no tie, the last round's bid: no tile
+            continue
         out.append({"name": name, "title": n.name(name), "per": None, "value": plain(v),
-                    "text": words.value(v)})
+                    "text": words.value(v, known)})
     for name, i in game.pvar_slots.items():
         per = game.var_decls[name].per
         row = state.pvars[i]
@@ -101,7 +111,7 @@ def counters(words, state, seat=None) -> list:
         seen = [seat is None or game.sees_counter(name, k, seat) for k in range(len(row))]
         out.append({"name": name, "title": n.name(name), "per": per,
                     "values": {k: plain(v) if ok else None for k, v, ok in zip(keys, row, seen)},
-                    "texts": {k: words.value(v) if ok else "?" for k, v, ok in zip(keys, row, seen)}})
+                    "texts": {k: words.value(v, known) if ok else "?" for k, v, ok in zip(keys, row, seen)}})
     return out
 
 
@@ -130,10 +140,11 @@ def step_title(words, log) -> str | None:
     return None
 
 
-def told(words, state, seat, known_at, log=None) -> list:
+def told(words, state, seat, known_at, log=None, trace=False) -> list:
     """The log (`state`'s, or `log`) in words as `seat` may know it: `known_at(i)` is the set of
     pieces the seat could see around event i (None: the designer, who knows every piece); the
-    face-down choices the game still collects are hidden from everyone but their chooser."""
+    face-down choices the game still collects are hidden from everyone but their chooser.
+    In people's words (story.py), or with `trace` the Narrator's line for every event."""
     n = _SeatNarrator(words)
     game = words.game
     log = state.log if log is None else log
@@ -141,6 +152,7 @@ def told(words, state, seat, known_at, log=None) -> list:
     seen = visible_zones(game, seat) if seat is not None else None
     zone_at = {name: z for z, name in enumerate(game.zone_names)}
     out = []
+    reason = []
     for i, ev in enumerate(log):
         known = known_at(i) if seat is not None else None
         n.known = known
@@ -159,7 +171,9 @@ def told(words, state, seat, known_at, log=None) -> list:
             ev = dict(ev, faces=[f if seen[z] else "?" for z, f in zip(where, ev["faces"])])
         if kind == "set" and seat is not None and not _value_seen(game, ev, seat):
             ev = dict(ev, value="?")
-        out.append(n.event(ev))
+        said = n.event(ev) if trace else story.line(n, ev, seat, reason)
+        if said is not None:
+            out.append(said)
     return out
 
 
@@ -219,3 +233,21 @@ class _SeatNarrator:
         if ev["event"] == "dead_end":
             return self._n.event(ev)
         return events()[ev["event"]][1](self, ev)
+
+
+def face_down(words, state, seat, known_at) -> list:
+    """The face-down choices the game still collects, one per chooser: everyone sees that the
+    seat has chosen (a card face down before it); its chooser also reads what it chose."""
+    log = state.log
+    pending = pending_choices(state)
+    if not pending:
+        return []
+    out = []
+    for i in range(len(log) - _pending_events(log, pending), len(log)):
+        ev = log[i]
+        if ev["event"] != "choose" or not ev.get("hidden"):
+            continue
+        mine = seat is not None and seat in _choosers(words.game, ev)
+        said = told(words, state, seat, known_at, log[:i + 1])[-1] if mine or seat is None else None
+        out.append({"seat": ev["player"], "mine": mine, "text": said.strip() if said else None})
+    return out

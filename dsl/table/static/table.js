@@ -12,7 +12,11 @@ const WORDS = {
        gone: "This link no longer opens a seat", notSent: "not connected: nothing was sent, rejoining…",
        narration: "Narration", lobby: "Games on this table", start: "Start another game", open: "open",
        plays: "plays itself", pickOne: "Several options use this: pick one", cards: "pieces",
-       deadEnd: "Dead end", note: "Note", choosing: "choosing", human: "person", bot: "bot:"},
+       deadEnd: "Dead end", note: "Note", choosing: "choosing", human: "person", bot: "bot:",
+       happened: "What just happened", carryOn: "Continue", lookingStill: "Still looking:", out: "out",
+       chosen: "has chosen (face down)", yourChoice: "your choice, face down:", results: "Result",
+       place: "place", choices: "choices made", steps: "steps in all", replay: "Step through the replay",
+       payoff: "score"},
   ja: {you: "あなたは", designer: "デザイナー(すべて見える)", options: "選べること", counters: "カウンター",
        log: "これまでの出来事", undo: "取り消す", lang: "EN", yourTurn: "あなたの番です", waitingFor: "待っている人:",
        ended: "ゲーム終了", hidden: "裏向き", empty: "空", step: "手順", of: "/",
@@ -21,7 +25,11 @@ const WORDS = {
        gone: "このリンクではもう席につけません", notSent: "接続していないため送られていません。再接続しています…",
        narration: "実況", lobby: "このテーブルのゲーム", start: "もう1ゲーム始める", open: "開く",
        plays: "自動でプレイ", pickOne: "これを使う選択肢が複数あります。1つ選んでください", cards: "個",
-       deadEnd: "行き詰まり", note: "メモ", choosing: "選択中", human: "人", bot: "ボット:"},
+       deadEnd: "行き詰まり", note: "メモ", choosing: "選択中", human: "人", bot: "ボット:",
+       happened: "いま起きたこと", carryOn: "続ける", lookingStill: "まだ見ている人:", out: "脱落",
+       chosen: "選択済み(伏せ札)", yourChoice: "あなたの伏せた選択:", results: "結果",
+       place: "位", choices: "選択の数", steps: "全手数", replay: "リプレイを1手ずつ見る",
+       payoff: "得点"},
 };
 
 const $ = (id) => document.getElementById(id);
@@ -129,6 +137,7 @@ function toast(text) {
 // ------------------------------------------------------------------ drawing
 function render() {
   const msg = last, v = msg.view;
+  marks = v.marks || [];
   document.documentElement.lang = lang;
   document.title = v.game;
   document.body.dataset.version = msg.version === undefined ? "" : msg.version;
@@ -147,6 +156,9 @@ function render() {
   drawTurn(v, msg);
   if (msg.mode === "replay") drawReplay(msg); else drawOptions(v.options || []);
   drawCounters(v.counters || []);
+  drawFaceDown(v.face_down || []);
+  drawMoment(v, msg);
+  drawFinal(v, msg);
   $("log-panel").hidden = msg.mode === "replay";
   if (msg.mode !== "replay") drawLog(v.log || []);
   controls();
@@ -163,6 +175,15 @@ function choosableOf(options) {
 
 function seatName(i) { return "P" + (i + 1); }
 
+// each seat's colour and shape (for those who cannot tell the colours apart), from the view
+let marks = [];
+function markOf(i) { return marks[i] || null; }
+function seatBadge(i) {
+  const m = markOf(i), b = el("span", "seat-mark", m ? m.shape : "");
+  if (m && colour(m.colour)) b.style.color = m.colour;
+  return b;
+}
+
 function drawZones(v, msg, choosable) {
   const others = $("others"), mine = $("mine"), shared = $("shared");
   others.replaceChildren(); mine.replaceChildren(); shared.replaceChildren();
@@ -174,8 +195,13 @@ function drawZones(v, msg, choosable) {
     box.dataset.seat = i;
     if (actors.has(i)) box.classList.add("acting");
     if (i === me) box.classList.add("me");
+    const out = v.alive && v.alive[i] === false;
+    if (out) box.classList.add("out");
+    const m = markOf(i);
+    if (m && colour(m.colour)) box.style.setProperty("--seat", m.colour);
     const head = el("div", "seat-head");
-    head.append(el("span", "seat-name", seatName(i)));
+    head.append(seatBadge(i), el("span", "seat-name", seatName(i)));
+    if (out) head.append(el("span", "seat-out", t("out")));
     const kind = (msg.seats || [])[i];
     if (kind) head.append(el("span", "seat-kind", kind === "human" ? t("human") : t("bot") + " " + kind));
     if (actors.has(i)) head.append(el("span", "seat-acting", t("choosing")));
@@ -330,6 +356,16 @@ function drawPiece(p, choosable, dice) {
     e.title = p.name || p.label || "";
   }
   e.dataset.piece = p.id;
+  if (p.owner !== null && p.owner !== undefined && markOf(p.owner)) {
+    // whose piece it is: the owner's colour, and the owner's shape on it
+    const m = markOf(p.owner);
+    e.dataset.owner = p.owner;
+    e.style.setProperty("--owner", colour(m.colour) || "#888");
+    e.classList.add("owned");
+    if (e.classList.contains("token")) { e.textContent = m.shape; e.style.background = colour(m.colour) || ""; }
+    else e.append(el("span", "owner-mark", m.shape));
+    e.title = (e.title ? e.title + " — " : "") + seatName(p.owner);
+  }
   const options = choosable.pieces.get(p.id);
   if (options) {
     e.classList.add("choosable");
@@ -427,7 +463,85 @@ function show(x) {
 
 // the narration marks a step's start with "== " and indents what happened in it
 function logLine(line) {
-  return line.startsWith("== ") ? el("li", "heading", line.slice(3)) : el("li", "", line.trim());
+  if (line.startsWith("== ")) return el("li", "heading", line.slice(3));
+  const li = el("li", "", line.trim());
+  const who = /^(?:\s*)P(\d+)\b/.exec(line) || /\bP(\d+)\b/.exec(line);
+  // the seat the line is about, by its colour and shape: a line of "your cup" is this page's seat's
+  const me = last && last.view && Number.isInteger(last.view.seat) ? last.view.seat : null;
+  const seat = who ? Number(who[1]) - 1 : (me !== null && /\byour\b|あなたの/.test(line) ? me : null);
+  if (seat !== null && markOf(seat)) {
+    li.dataset.seat = seat;
+    li.prepend(seatBadge(seat), " ");
+    li.style.borderLeftColor = colour(markOf(seat).colour) || "";
+  }
+  return li;
+}
+
+// a moment: what just happened stays on the felt, in words, until this person continues
+function drawMoment(v, msg) {
+  const box = $("moment");
+  const m = msg.mode === "table" ? v.moment : null;
+  document.body.dataset.moment = m ? (m.yours ? "yours" : "waiting") : "no";
+  box.hidden = !m;
+  box.replaceChildren();
+  if (!m) return;
+  box.append(el("h2", "", t("happened")));
+  const lines = el("ul", "moment-lines");
+  for (const line of m.lines) lines.append(logLine(line));
+  box.append(lines);
+  if (m.yours) {
+    const b = el("button", "carry-on", t("carryOn"));
+    b.addEventListener("click", () => {
+      if (send({type: "continue", token: token})) b.disabled = true;
+    });
+    box.append(b);
+  }
+  if (m.waiting.length) box.append(el("p", "quiet", t("lookingStill") + " " + m.waiting.map(seatName).join(", ")));
+}
+
+// a face-down choice: a card face down before its chooser for everyone; its chooser reads it
+function drawFaceDown(list) {
+  for (const f of list) {
+    const seat = document.querySelector(`.seat[data-seat="${f.seat}"] .seat-zones`);
+    if (!seat) continue;
+    const spot = el("div", "zone face-down-choice");
+    spot.dataset.chooser = f.seat;
+    const title = el("div", "zone-title");
+    title.append(el("span", "", f.mine ? t("yourChoice") : t("chosen")));
+    const back = el("div", "piece back chosen");
+    back.title = t("hidden");
+    spot.append(title, back);
+    if (f.mine && f.text) spot.append(el("div", "chosen-text", f.text));
+    seat.prepend(spot);
+  }
+}
+
+// the end: the ranking, each seat's score and what made it, the game's length, the replay
+function drawFinal(v, msg) {
+  const box = $("final");
+  const f = msg.mode === "table" ? v.final : null;
+  box.hidden = !f;
+  box.replaceChildren();
+  if (!f) return;
+  box.append(el("h2", "", t("results")), el("p", "final-text", f.text));
+  const table = el("table", "ranking");
+  for (const r of f.ranking) {
+    const row = el("tr", r.winner ? "winner" : "");
+    row.dataset.seat = r.seat;
+    const who = el("td", "");
+    who.append(seatBadge(r.seat), " " + seatName(r.seat) + (r.out ? " (" + t("out") + ")" : ""));
+    row.append(el("td", "", r.place + (lang === "ja" ? t("place") : ".")), who,
+               el("td", "", t("payoff") + " " + r.payoff),
+               el("td", "quiet", r.made_of.map((x) => x.title + " " + x.text).join(", ")));
+    table.append(row);
+  }
+  box.append(table, el("p", "quiet", t("choices") + ": " + f.length.choices + " · " + t("steps") + ": " + f.length.steps));
+  if (msg.replay) {
+    const a = el("a", "replay-link", t("replay"));
+    a.href = msg.replay;
+    a.target = "_blank";
+    box.append(a);
+  }
 }
 
 function drawLog(lines) {
