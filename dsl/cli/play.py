@@ -132,8 +132,10 @@ def table_stats(folder, games, seed, lang, as_json):
         out.append({"rules": rules_path, "variants": list(variants), "players": players,
                     "table": table, "random": rand, "random_seed": seed,
                     "option_titles": _option_titles(game, lang, [*table["options_taken"], *rand["options_taken"]])})
+    from ..table.sessions import lines, sessions, titles_of
+    played = sessions(folder)
     if as_json:
-        click.echo(json.dumps({"groups": out, "skipped": [{"file": f, "why": w} for f, w in skipped]},
+        click.echo(json.dumps({"groups": out, "sessions": played, "skipped": [{"file": f, "why": w} for f, w in skipped]},
                               ensure_ascii=False, indent=1, sort_keys=True))
         return
     for f, why in skipped:
@@ -142,6 +144,13 @@ def table_stats(folder, games, seed, lang, as_json):
         _fail(f"{folder}: no game played by people (save one with `playtest play`)")
     for g in out:
         _print_comparison(g)
+    if played:
+        click.echo("Sessions by version of the rules: the people's answers and notes")
+    for s in played:
+        first = (s["notes_by_step"] or [{"file": None}])[0]["file"]
+        for line in lines(s, titles_of(first) if first else {}):
+            click.echo(line)
+        click.echo("")
 
 
 def _print_comparison(g):
