@@ -48,7 +48,7 @@ function drawNotes(msg) {
   if (n.notes.length) {
     const list = noteEl("ol", "notes-list");
     for (const note of n.notes) {
-      const li = noteEl("li", "note");
+      const li = noteEl("li", "note-item");
       const who = note.seat === null ? w.designer : "P" + (note.seat + 1);
       li.appendChild(noteEl("span", "note-where", w.at + " " + note.step + ", " + who +
                             (note.rule ? ", " + (titles[note.rule] || note.rule) : "") + ": "));
@@ -66,7 +66,7 @@ function drawNotes(msg) {
   const sel = noteEl("select");
   sel.id = "note-rule";
   sel.title = w.rule;
-  const none = noteEl("option", null, w.rule + ": " + w.none);
+  const none = noteEl("option", null, w.none);
   none.value = "";
   sel.appendChild(none);
   for (const r of n.rules) {
@@ -75,14 +75,16 @@ function drawNotes(msg) {
     sel.appendChild(o);
   }
   sel.value = noteRule;
-  panel.appendChild(sel);
+  const about = noteEl("label", "note-rule-label", w.rule + " ");
+  about.appendChild(sel);
+  panel.appendChild(about);
   const add = noteEl("button", "tool", w.add);
   add.id = "note-add";
   add.addEventListener("click", () => {
     const body = text.value.trim();
     if (!body) return;
     if (send({type: "note", text: body, rule: sel.value || null, token: token})) {
-      noteDraft = ""; noteRule = ""; text.value = "";
+      noteDraft = ""; noteRule = ""; text.value = ""; sel.value = "";
     }
   });
   panel.appendChild(add);
@@ -104,7 +106,7 @@ function drawQuestionnaire(msg, w) {
   for (const q of n.questions) {
     const row = noteEl("div", "q q-" + q.kind);
     row.dataset.key = q.key;
-    row.appendChild(noteEl("label", null, q.text));
+    row.appendChild(noteEl("p", "q-text", q.text));
     if (q.kind === "text") {
       const t = noteEl("textarea");
       t.name = q.key; t.maxLength = n.max;
