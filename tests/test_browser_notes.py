@@ -82,6 +82,11 @@ def test_two_people_leave_notes_and_answer_and_table_stats_opens_the_replay_at_e
         page.goto(said[1].strip())
         page.wait_for_selector("body[data-state=live]")
         assert page.inner_text("#stepno").startswith("Step 1 of ")
+        here = page.locator("#notes-panel .note-item.here")
+        assert here.count() == 1 and here.locator(".note-text").inner_text() == "this rule was unclear"
+        page.locator("#notes-panel .note-item .note-go").first.click()
+        page.wait_for_function("() => document.querySelector('#stepno').textContent.startsWith('Step 0 of ')")
+        assert page.locator("#notes-panel .note-item.here .note-text").inner_text() == "<i>no good</i> choice here"
     finally:
         proc.terminate()
         proc.wait()

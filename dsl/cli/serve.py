@@ -246,13 +246,16 @@ def serve_replay(path, rules, rep, lang, host, port, step=None) -> None:
     from ..table.server import Host
     try:
         with open(path, encoding="utf-8") as f:
-            seats = json.load(f).get("seats")
-    except (OSError, ValueError):
-        seats = None
+            data = json.load(f)
+        seats = data.get("seats")
+    except (OSError, ValueError, AttributeError):
+        data, seats = {}, None
     seats = seats if isinstance(seats, list) and len(seats) == rep.players and all(isinstance(s, str) for s in seats) else None
     book = ReplayBook(rules, rep, seats)        # `replay` has checked every action plays under these rules
     if step is not None:
         book.start = step
+    from ..table.notes import kept_notes
+    book.notes = kept_notes(data, book.steps)
     sock = _bind_or_exit(host, port)
     server = Host(None, lang, limits=_limits())
     room = server.add_replay(book)

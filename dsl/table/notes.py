@@ -154,6 +154,19 @@ def saved(table) -> dict:
     return {"notes": list(notes), "answers": dict(kept)}
 
 
+def kept_notes(data, steps: int) -> list[dict]:
+    """The notes a replay file keeps, as a replay shows them (the designer's view: all of them);
+    what does not read as a note is left out."""
+    out = []
+    for n in (data.get("notes") if isinstance(data, dict) else None) or ():
+        if isinstance(n, dict) and isinstance(n.get("step"), int) and 0 <= n["step"] <= steps \
+                and isinstance(n.get("text"), str):
+            seat = n.get("seat")
+            out.append({"step": n["step"], "seat": seat if isinstance(seat, int) and not isinstance(seat, bool) else None,
+                        "text": n["text"][:MAX_TEXT], "rule": n.get("rule") if isinstance(n.get("rule"), str) else None})
+    return out
+
+
 def restore(table, data: dict) -> None:
     """Notes and answers of a resumed game, as its replay file kept them (what does not read as
     a note is dropped: the moves are what must replay)."""

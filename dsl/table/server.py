@@ -136,7 +136,8 @@ class ReplayRoom(_Tokens):
         return {"type": "view", "mode": "replay", "role": "designer", "lang": lang, "seats": b.seats,
                 "step": step, "steps": b.steps, "looking_as": seat, "note": b.note,
                 "dead_end": b.dead_end and step == b.steps,
-                "view": b.view(step, seat, lang), "fresh": b.fresh(step, seat, lang)}
+                "view": b.view(step, seat, lang), "fresh": b.fresh(step, seat, lang),
+                "notes": getattr(b, "notes", [])}
 
 
 class Host:

@@ -26,7 +26,7 @@ let noteDraft = "", noteRule = "";
 let stepAsked = false;      // a replay link with ?step=N opens at that step, once
 
 function drawNotes(msg) {
-  if (msg.mode === "replay") { openAtStep(msg); return; }
+  if (msg.mode === "replay") { openAtStep(msg); drawReplayNotes(msg); return; }
   const n = msg.notes;
   const side = document.getElementById("side");
   let panel = document.getElementById("notes-panel");
@@ -154,4 +154,31 @@ function openAtStep(msg) {
   const want = Number(new URLSearchParams(location.search).get("step"));
   if (Number.isInteger(want) && want >= 0 && want <= msg.steps && want !== msg.step && new URLSearchParams(location.search).has("step"))
     send({type: "step", step: want, seat: null});
+}
+
+// a replay lists the notes kept with it; those left at the step shown are marked, and a click
+// on one steps there
+function drawReplayNotes(msg) {
+  const side = document.getElementById("side");
+  let panel = document.getElementById("notes-panel");
+  if (!msg.notes || !msg.notes.length || !side) { if (panel) panel.remove(); return; }
+  const w = NOTE_WORDS[msg.lang] || NOTE_WORDS.en;
+  if (!panel) {
+    panel = noteEl("div", "panel notes");
+    panel.id = "notes-panel";
+    side.appendChild(panel);
+  }
+  panel.replaceChildren(noteEl("h2", null, w.head));
+  const list = noteEl("ol", "notes-list");
+  for (const note of msg.notes) {
+    const li = noteEl("li", "note-item" + (note.step === msg.step ? " here" : ""));
+    const who = note.seat === null ? w.designer : "P" + (note.seat + 1);
+    const go = noteEl("button", "tool note-go", w.at + " " + note.step);
+    go.addEventListener("click", () => send({type: "step", step: note.step, seat: null}));
+    li.appendChild(go);
+    li.appendChild(noteEl("span", "note-where", " " + who + (note.rule ? ", " + note.rule : "") + ": "));
+    li.appendChild(noteEl("span", "note-text", note.text));
+    list.appendChild(li);
+  }
+  panel.appendChild(list);
 }
