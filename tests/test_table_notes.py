@@ -100,3 +100,21 @@ def test_a_note_in_japanese_names_a_rule_by_its_japanese_title(tmp_path, stack):
     titles = [r["title"] for r in v["notes"]["rules"]]
     assert titles and all(isinstance(x, str) and x for x in titles)
     assert any(any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in x) for x in titles)
+
+
+def test_at_the_terminal_n_leaves_a_note_naming_a_rule_by_its_number(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from dsl.loader import load
+    from dsl.table.terminal import Terminal
+    t = Table(load(str(TICTACTOE))[0], 2, ["human", "random"], 1, str(tmp_path / "g.json"))
+    t.advance()
+    script = iter(["n the grid is small", "1", "n", "", "1", "q"])
+    out = io.StringIO()
+    Terminal(t, "en", Console(file=out, width=120, highlight=False), lambda: next(script)).run()
+    text = out.getvalue()
+    assert "1. Claim a square" in text and "✎ note kept at action 0" in text
+    saved = json.loads(open(t.replay_path, encoding="utf-8").read())
+    assert saved["notes"] == [{"step": 0, "seat": 0, "text": "the grid is small", "rule": "take"}]
