@@ -3,13 +3,13 @@ is driven by a declared strategy, beside random and IS-MCTS games, each figure (
 seat's win share) with a 95% interval, flagged as agreeing or differing beyond the intervals."""
 from __future__ import annotations
 
+import glob
 import json
 
 import pytest
 from click.testing import CliRunner
 
 from dsl.cli import main
-from dsl.loader import load
 from dsl.table import calibration as C
 
 from _util import BLUFF, DEMOCRACY
@@ -24,8 +24,10 @@ def test_a_share_has_a_wilson_interval_also_at_none_and_all():
 @pytest.mark.parametrize("path,players,person", [(BLUFF, 3, "strategy:cautious"), (DEMOCRACY, 3, "strategy:trumper")],
                          ids=["bluff", "democracy"])
 def test_scripted_people_are_compared_with_random_and_ismcts_within_intervals(tmp_path, path, players, person):
-    rules, _ = load(str(path), strategies_beside=True)
-    saved = C.scripted(rules, players, person, "random", 10, 1, str(tmp_path))
+    made = CliRunner().invoke(main, ["table-script", str(path), "-p", str(players), "--people", person,
+                                     "-n", "10", "--seed", "1", "--save", str(tmp_path)])
+    assert made.exit_code == 0 and "10 games saved in" in made.output, made.output
+    saved = sorted(glob.glob(str(tmp_path / "*.json")))
     assert len(saved) == 10
     for f in saved:
         data = json.loads(open(f, encoding="utf-8").read())
@@ -48,3 +50,10 @@ def test_scripted_people_are_compared_with_random_and_ismcts_within_intervals(tm
                                      "--against-games", "10"]).output
     assert "calibration (95% intervals; games played to a result: table " in text
     assert "differs beyond the intervals" in text or "agrees within the intervals" in text
+
+
+def test_table_script_refuses_a_strategy_the_game_lacks_before_making_the_folder(tmp_path):
+    r = CliRunner().invoke(main, ["table-script", str(BLUFF), "-p", "3", "--people", "strategy:nosuch",
+                                  "--save", str(tmp_path / "out")])
+    assert r.exit_code != 0 and "declares no strategy 'nosuch'" in r.output
+    assert not (tmp_path / "out").exists()

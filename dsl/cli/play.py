@@ -256,3 +256,43 @@ def _num(v) -> str:
 
 def _pct(v) -> str:
     return "-" if v is None else f"{v:.0%}"
+
+
+@main.command("table-script", help="""Table games whose people are played by a policy, for calibration.
+
+\b
+Plays -n games at the table in which seat 1 is a person whose choices a non-random policy makes
+(a declared strategy, strategy:NAME, from the strategies beside the game) and the other seats
+--others; each game's replay is saved in --save as a person's game is. `table-stats DIR
+--against random --against ismcts:N` then sets them beside bots' games, with 95% intervals.
+
+\b
+Example:
+  playtest table-script games/bluff.rules -p 3 --people strategy:cautious -n 10 --save out/calib""")
+@click.argument("file", type=RULE_FILE)
+@_variant_option
+@players_option
+@click.option("--people", required=True, metavar="AGENT", help="The policy that makes the person's choices (strategy:NAME).")
+@click.option("--others", default="random", show_default=True, metavar="AGENT", help="Who sits in the other seats.")
+@games_option(10, "Games to play.")
+@seed_option("Seed of the first game (game i uses seed + i).")
+@click.option("--save", "save", type=click.Path(file_okay=False), required=True, help="Folder the replays are saved in.")
+def table_script(file, variants, players, people, others, games, seed, save):
+    from ..language.diagnostics import RuleFileError
+    from ..loader import load
+    from ..table.calibration import scripted
+    try:
+        rules, _ = load(file, list(variants), strategies_beside=True)
+    except RuleFileError as e:
+        _echo_errors(e, file)
+        raise SystemExit(1)
+    from ..agents.spec import parse_agent
+    from ..agents.strategy import ready
+    game = _game_or_exit(rules, players)
+    try:        # a policy the game lacks is told before the folder is made
+        ready([parse_agent(people), parse_agent(others)], game)
+    except ValueError as e:
+        _fail(f"--people/--others: {e}")
+    writable_or_exit(save, "--save", folder=True)
+    paths = scripted(rules, game.n, people, others, games, seed, save)
+    click.echo(f"{len(paths)} games saved in {save}")

@@ -98,7 +98,10 @@ def flags(table: dict, bots: dict) -> list[dict]:
 def scripted(rules, players: int, people: str, others: str, games: int, seed: int, folder: str) -> list[str]:
     """Play `games` table games in which seat 1 is a person whose choices a non-random policy
     (`people`, e.g. strategy:NAME) makes, the other seats `others`; the replays saved in `folder`."""
+    from ..engine import Game
     policy = parse_agent(people)
+    ready([policy], Game(rules, players))       # a strategy the game lacks: ValueError before any file
+    ready([parse_agent(others)], Game(rules, players))
     os.makedirs(folder, exist_ok=True)
     paths = []
     for i in range(games):
