@@ -36,14 +36,15 @@ def _move(page) -> None:
 def test_two_people_leave_notes_and_answer_and_table_stats_opens_the_replay_at_each(browser, serve, tmp_path):  # noqa: F811
     links, saved = serve(str(TICTACTOE), "--seats", "human,human", "--seed", "2")
     pages = {}
-    for who in ("P1", "P2"):
+    for who in ("P1", "P2", "designer"):
         page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
         page.on("pageerror", lambda e: (_ for _ in ()).throw(AssertionError(str(e))))
         page.goto(links[who])
         page.wait_for_selector("body[data-state=live]")
         pages[who] = page
-    p1, p2 = pages["P1"], pages["P2"]
+    p1, p2, designer = pages["P1"], pages["P2"], pages["designer"]
     _note(p1, "<i>no good</i> choice here")
+    designer.wait_for_selector("#notes-panel .note-item")           # the designer's link sees it at once
     assert p1.inner_text("#notes-panel .note-text") == "<i>no good</i> choice here"     # text, not markup
     assert "Claim a square" in p1.inner_text("#notes-panel .note-where")
     _move(p1)
