@@ -80,6 +80,10 @@ def test_the_questionnaire_opens_at_the_end_and_keeps_each_seats_answers_or_its_
     assert [q["key"] for q in v2["notes"]["questions"]] == [k for k, *_ in notes.QUESTIONS]
     p2.send_json({"type": "answers", "answers": {"overall": 9}})
     assert "1 to 5" in p2.receive_json()["reason"]
+    # the longest answers a page lets through fit in one message, even in 4-byte characters
+    p2.send_json({"type": "answers", "answers": {k: "🎲" * (notes.MAX_ANSWER + 1) if k == "unclear" else "🎲" * notes.MAX_ANSWER
+                                                 for k, kind, *_ in notes.QUESTIONS if kind == "text"}})
+    assert "'unclear' is over 200 characters" in p2.receive_json()["reason"]
     p2.send_json({"type": "answers", "answers": {"overall": 4, "again": 5, "length": "too_long",
                                                  "unclear": "who goes first"}})
     done = p2.receive_json()

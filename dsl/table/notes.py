@@ -17,6 +17,9 @@ from __future__ import annotations
 import unicodedata
 
 MAX_TEXT = 500          # a note is a sentence or two, not an essay
+# an answer is shorter: the four written answers go in one message, which the server caps at
+# 4096 bytes (server.MAX_MESSAGE), and a character may take 4 bytes
+MAX_ANSWER = 200
 MAX_NOTES = 200         # per game: a page cannot grow the replay without bound
 
 # (key, kind, en, ja): kind is "scale" (1 to 5), "length" (one of LENGTHS) or "text"
@@ -44,13 +47,13 @@ def _state(table) -> tuple[list, dict]:
     return d.setdefault("notes", []), d.setdefault("answers", {})
 
 
-def clean(text, what: str = "the note") -> str:
-    """Plain text: control characters (but newlines) dropped, at most MAX_TEXT characters."""
+def clean(text, what: str = "the note", cap: int = MAX_TEXT) -> str:
+    """Plain text: control characters (but newlines) dropped, at most `cap` characters."""
     if not isinstance(text, str):
         raise NoteRefused(f"{what} must be text")
     out = "".join(c for c in text if c == "\n" or unicodedata.category(c)[0] != "C").strip()
-    if len(out) > MAX_TEXT:
-        raise NoteRefused(f"{what} is over {MAX_TEXT} characters: say it in fewer words")
+    if len(out) > cap:
+        raise NoteRefused(f"{what} is over {cap} characters: say it in fewer words")
     return out
 
 
@@ -119,7 +122,7 @@ def add_answers(table, seat, answers) -> dict:
                 raise NoteRefused(f"'{key}' is a whole number from 1 to 5")
             if kind == "length" and v not in LENGTHS:
                 raise NoteRefused(f"'{key}' is one of {', '.join(LENGTHS)}")
-            out[key] = clean(v, f"the answer to '{key}'") if kind == "text" else v
+            out[key] = clean(v, f"the answer to '{key}'", MAX_ANSWER) if kind == "text" else v
         kept[str(seat)] = out
     table._save()
     return kept[str(seat)]
@@ -138,7 +141,7 @@ def payload(table, seat, lang: str) -> dict:
     end the questionnaire for a seat that has not answered yet."""
     _, kept = _state(table)
     ja = lang == "ja"
-    out = {"rules": rule_titles(table, lang), "notes": seen_by(table, seat), "max": MAX_TEXT}
+    out = {"rules": rule_titles(table, lang), "notes": seen_by(table, seat), "max": MAX_TEXT, "max_answer": MAX_ANSWER}
     if table.ended() and seat is not None and str(seat) not in kept:
         out["questions"] = [{"key": k, "kind": kind, "text": ja_t if ja else en}
                             for k, kind, en, ja_t in QUESTIONS]

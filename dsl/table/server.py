@@ -369,7 +369,6 @@ class Host:
             while len(self.finished) > self.keep_finished:
                 self.rooms.pop(self.finished.pop(0), None)
 
-
     async def _note(self, room: Room, conn: Conn, msg: dict) -> None:
         """A note or the questionnaire's answers: kept, and only the writer's pages and the
         designer's told (another seat's view is unchanged, so it is sent nothing)."""

@@ -109,7 +109,7 @@ function drawQuestionnaire(msg, w) {
     row.appendChild(noteEl("p", "q-text", q.text));
     if (q.kind === "text") {
       const t = noteEl("textarea");
-      t.name = q.key; t.maxLength = n.max;
+      t.name = q.key; t.maxLength = n.max_answer;
       row.appendChild(t);
     } else {
       const values = q.kind === "scale" ? [1, 2, 3, 4, 5].map((v) => ({key: v, text: String(v)})) : n.lengths;
