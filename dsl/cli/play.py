@@ -119,7 +119,12 @@ Example:
 @seed_option("Seed of the random games: the same seed gives the same figures.")
 @lang_option("Language of the tables: en or ja.")
 @json_option("Print one JSON object instead of tables.")
-def table_stats(folder, games, seed, lang, as_json):
+@click.option("--against", "against", multiple=True, metavar="AGENT",
+              help="Calibration: bots (random, ismcts:N, strategy:NAME) each play --against-games games; "
+                   "the table's length and seat balance beside theirs, with 95% intervals. Repeatable.")
+@click.option("--against-games", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Games each --against bot plays.")
+def table_stats(folder, games, seed, lang, as_json, against, against_games):
     import json
     from ..table.stats import random_figures, table_figures, table_games, table_replays
     groups, skipped = table_replays(folder)
@@ -129,11 +134,14 @@ def table_stats(folder, games, seed, lang, as_json):
         if not table["games"]:
             continue
         rand = random_figures(game, games, seed)
+        calib = _calibration(rules_path, variants, players, game, replays, against, against_games, seed)
         out.append({"rules": rules_path, "variants": list(variants), "players": players,
-                    "table": table, "random": rand, "random_seed": seed,
+                    "table": table, "random": rand, "random_seed": seed, **calib,
                     "option_titles": _option_titles(game, lang, [*table["options_taken"], *rand["options_taken"]])})
+    from ..table.sessions import lines, sessions, titles_of
+    played = sessions(folder)
     if as_json:
-        click.echo(json.dumps({"groups": out, "skipped": [{"file": f, "why": w} for f, w in skipped]},
+        click.echo(json.dumps({"groups": out, "sessions": played, "skipped": [{"file": f, "why": w} for f, w in skipped]},
                               ensure_ascii=False, indent=1, sort_keys=True))
         return
     for f, why in skipped:
@@ -142,6 +150,15 @@ def table_stats(folder, games, seed, lang, as_json):
         _fail(f"{folder}: no game played by people (save one with `playtest play`)")
     for g in out:
         _print_comparison(g)
+        if "calibration" in g:
+            _print_calibration(g["calibration"])
+    if played:
+        click.echo("Sessions by version of the rules: the people's answers and notes")
+    for s in played:
+        first = (s["notes_by_step"] or [{"file": None}])[0]["file"]
+        for line in lines(s, titles_of(first) if first else {}):
+            click.echo(line)
+        click.echo("")
 
 
 def _print_comparison(g):
@@ -175,6 +192,53 @@ def _print_comparison(g):
     click.echo("")
 
 
+def _calibration(rules_path, variants, players, game, replays, against, games, seed) -> dict:
+    if not against:
+        return {}
+    from ..engine import compiled
+    from ..table import calibration as C
+    if any(a.startswith("strategy") or "/" in a for a in against):     # the strategies beside the game
+        from ..language.diagnostics import RuleFileError
+        from ..loader import load
+        try:
+            rules, _ = load(rules_path, list(variants), strategies_beside=True)
+        except RuleFileError as e:
+            _fail(f"--against: the strategies beside {rules_path} do not load: {str(e).splitlines()[0]}")
+        game = compiled(rules, players)
+    table = C.table_games(replays, game)
+    try:
+        bots = {a: C.bot_games(game, a, games, seed) for a in against}
+    except ValueError as e:
+        _fail(f"--against: {e}")
+    return {"calibration": {"table": table, "bots": bots, "flags": C.flags(table, bots)}}
+
+
+def _print_calibration(c):
+    def fig(f, key):
+        r = f["length"] if key == "length" else f["win_share"].get(key)
+        if not r or r.get("low") is None:
+            return "-"
+        mid = r["mean"] if key == "length" else r["share"]
+        return f"{mid:.2f} [{r['low']:.2f}, {r['high']:.2f}]" if key == "length" else \
+            f"{mid:.0%} [{r['low']:.0%}, {r['high']:.0%}]"
+    names = ["table", *c["bots"]]
+    cols = [c["table"], *c["bots"].values()]
+    click.echo("  calibration (95% intervals; games played to a result: " +
+               ", ".join(f"{n} {f['games']}" for n, f in zip(names, cols)) + ")")
+    rows = [("decisions per game", "length")] + [(f"P{s} won", s) for s in c["table"]["win_share"]]
+    w = max(len(n) for n in names) + 18
+    click.echo(f"  {'':<22}" + "".join(f"{n:>{w}}" for n in names))
+    for label, key in rows:
+        click.echo(f"  {label:<22}" + "".join(f"{fig(f, key):>{w}}" for f in cols))
+    for f in c["flags"]:
+        if f["verdict"] == "differ":
+            click.echo(f"  differs beyond the intervals: {f['figure']}, table vs {f['bot']}")
+    agree = sorted({f["bot"] for f in c["flags"]} - {f["bot"] for f in c["flags"] if f["verdict"] == "differ"})
+    for b in agree:
+        click.echo(f"  agrees within the intervals on every figure: table and {b}")
+    click.echo("")
+
+
 def _option_titles(game, lang, keys) -> dict:
     """Each 'rule: option' key as the rulebook titles it: 'STEP TITLE: OPTION TITLE'."""
     from ..printing.narrate import Narrator
@@ -192,3 +256,43 @@ def _num(v) -> str:
 
 def _pct(v) -> str:
     return "-" if v is None else f"{v:.0%}"
+
+
+@main.command("table-script", help="""Table games whose people are played by a policy, for calibration.
+
+\b
+Plays -n games at the table in which seat 1 is a person whose choices a non-random policy makes
+(a declared strategy, strategy:NAME, from the strategies beside the game) and the other seats
+--others; each game's replay is saved in --save as a person's game is. `table-stats DIR
+--against random --against ismcts:N` then sets them beside bots' games, with 95% intervals.
+
+\b
+Example:
+  playtest table-script games/bluff.rules -p 3 --people strategy:cautious -n 10 --save out/calib""")
+@click.argument("file", type=RULE_FILE)
+@_variant_option
+@players_option
+@click.option("--people", required=True, metavar="AGENT", help="The policy that makes the person's choices (strategy:NAME).")
+@click.option("--others", default="random", show_default=True, metavar="AGENT", help="Who sits in the other seats.")
+@games_option(10, "Games to play.")
+@seed_option("Seed of the first game (game i uses seed + i).")
+@click.option("--save", "save", type=click.Path(file_okay=False), required=True, help="Folder the replays are saved in.")
+def table_script(file, variants, players, people, others, games, seed, save):
+    from ..language.diagnostics import RuleFileError
+    from ..loader import load
+    from ..table.calibration import scripted
+    try:
+        rules, _ = load(file, list(variants), strategies_beside=True)
+    except RuleFileError as e:
+        _echo_errors(e, file)
+        raise SystemExit(1)
+    from ..agents.spec import parse_agent
+    from ..agents.strategy import ready
+    game = _game_or_exit(rules, players)
+    try:        # a policy the game lacks is told before the folder is made
+        ready([parse_agent(people), parse_agent(others)], game)
+    except ValueError as e:
+        _fail(f"--people/--others: {e}")
+    writable_or_exit(save, "--save", folder=True)
+    paths = scripted(rules, game.n, people, others, games, seed, save)
+    click.echo(f"{len(paths)} games saved in {save}")

@@ -24,8 +24,10 @@ ends in the state it was saved with.""")
               help="Rule file to play under instead of the rules the replay carries.")
 @_variant_option
 @click.option("--serve", is_flag=True, help="Show the game step by step in the browser (any seat's view or the designer's).")
+@click.option("--step", type=click.IntRange(min=0), default=None,
+              help="With --serve: open at this step (the number of actions taken), e.g. where a note was left.")
 @_address_options
-def replay(file, lang, rules_path, variants, serve, host, port):
+def replay(file, lang, rules_path, variants, serve, step, host, port):
     from ..analyses import replay as replay_mod
     from ..language.diagnostics import shown
     from ..printing.narrate import Narrator
@@ -48,7 +50,9 @@ def replay(file, lang, rules_path, variants, serve, host, port):
     except replay_mod.ReplayError as e:
         _fail(f"{file}: {e}")
     if serve:
-        return serve_replay(file, rules, rep, lang, host, port)
+        if step is not None and step > len(rep.actions):
+            _fail(f"{file}: --step {step} is past its last step, {len(rep.actions)}")
+        return serve_replay(file, rules, rep, lang, host, port, step)
     narrator = Narrator(game, lang)
     if rep.note:
         click.echo(f"# {shown(rep.note)}")

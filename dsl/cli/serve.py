@@ -239,24 +239,32 @@ def _end_moves_being_made() -> None:
         os._exit(0)
 
 
-def serve_replay(path, rules, rep, lang, host, port) -> None:
+def serve_replay(path, rules, rep, lang, host, port, step=None) -> None:
     """`playtest replay FILE --serve`: the replay's steps in the browser."""
     import json
     from ..table.serve_replay import ReplayBook
     from ..table.server import Host
     try:
         with open(path, encoding="utf-8") as f:
-            seats = json.load(f).get("seats")
-    except (OSError, ValueError):
-        seats = None
+            data = json.load(f)
+        seats = data.get("seats")
+    except (OSError, ValueError, AttributeError):
+        data, seats = {}, None
     seats = seats if isinstance(seats, list) and len(seats) == rep.players and all(isinstance(s, str) for s in seats) else None
     book = ReplayBook(rules, rep, seats)        # `replay` has checked every action plays under these rules
+    if step is not None:
+        book.start = step
+    from ..table.notes import kept_notes
+    book.notes = kept_notes(data, book.steps)
     sock = _bind_or_exit(host, port)
     server = Host(None, lang, limits=_limits())
     room = server.add_replay(book)
     base = f"http://{_shown_host(host)}:{sock.getsockname()[1]}"
     where = f"step {book.start} of {book.steps}" + (" (the dead end)" if book.dead_end else "")
     click.echo(f"{path}: {book.steps} actions, opening at {where}")
-    click.echo(f"  {server.links(room, base)[-1]['url']}")
+    url = server.links(room, base)[-1]["url"]
+    if step is not None:        # the page opens there too when the link is opened again later
+        url = url.replace("#", f"?step={step}#", 1)
+    click.echo(f"  {url}")
     click.echo("Ctrl-C stops the server.")
     _run(server, sock)

@@ -447,6 +447,8 @@ class Table:
         data = {**self.replay().to_json(), "seats": list(self.seats), "undone": self.undone, "rulings": self.rulings}
         if self.material is not None:
             data["chance"] = self.material.hex()
+        from . import notes
+        data.update(notes.saved(self))
         return data
 
     def _save(self) -> None:
@@ -482,7 +484,10 @@ class Table:
             rules = replay_mod.embedded(rep)[0]
         replay_mod.run(Game(rules, rep.players), rep.actions, log=False)     # every action checked, or ReplayError
         try:
-            return cls(rules, rep.players, seats, seed, replay_path, rep.variants, rep.actions, undone, made)
+            table = cls(rules, rep.players, seats, seed, replay_path, rep.variants, rep.actions, undone, made)
+            from . import notes
+            notes.restore(table, data)
+            return table
         except ValueError as e:
             raise replay_mod.ReplayError(f"{replay_path}: {e}")
 

@@ -34,7 +34,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..language import syntax as S
-from . import choices, links_file
+from . import choices, links_file, notes
 from .game_table import Refused
 from .limits import Limits
 from .outbox import Outbox
@@ -91,7 +91,8 @@ class Room(_Tokens):
         t = self.table
         out = {"type": "view", "mode": "table", "role": "designer" if seat is None else "seat", "lang": lang,
                "seats": list(t.seats), "version": t.version, "dead_end": t.state.dead_end is not None,
-               "view": t.view(seat, lang), "ruling": t.ruling(lang), "choices": choices.payload(t, seat, lang)}
+               "view": t.view(seat, lang), "ruling": t.ruling(lang), "choices": choices.payload(t, seat, lang),
+               "notes": notes.payload(t, seat, lang)}
         if self.replay is not None and seat in self.replay.tokens.values():
             out["replay"] = f"/replay/{self.replay.id}#{self.replay.token_of(seat)}"
         return out
@@ -144,7 +145,8 @@ class ReplayRoom(_Tokens):
         return {"type": "view", "mode": "replay", "role": "designer", "lang": lang, "seats": b.seats,
                 "step": step, "steps": b.steps, "looking_as": seat, "note": b.note,
                 "dead_end": b.dead_end and step == b.steps,
-                "view": b.view(step, seat, lang), "fresh": b.fresh(step, seat, lang)}
+                "view": b.view(step, seat, lang), "fresh": b.fresh(step, seat, lang),
+                "notes": getattr(b, "notes", [])}
 
 
 class Host:
@@ -370,10 +372,13 @@ class Host:
         if isinstance(room, ReplayRoom):
             conn.out.put(_replay_step(room, conn, msg))
             return
-        if msg["type"] not in ("act", "undo", "rule", "continue"):
-            raise Refusal(f"unknown message type {_short(msg['type'])}: act, continue, undo, rule or lang")
+        if msg["type"] not in ("act", "undo", "rule", "continue", "note", "answers"):
+            raise Refusal(f"unknown message type {_short(msg['type'])}: act, continue, undo, rule, note, answers or lang")
         if msg.get("token", conn.token) != conn.token:
             raise Refusal("that token is not the one this connection joined with: one seat, one token")
+        if msg["type"] in ("note", "answers"):
+            await self._note(room, conn, msg)
+            return
         async with room.lock:
             try:
                 await room.act(conn.seat, msg)
@@ -389,6 +394,22 @@ class Host:
                 gone = self.rooms.pop(self.finished.pop(0), None)
                 if getattr(gone, "replay", None) is not None:
                     self.rooms.pop(gone.replay.id, None)
+
+    async def _note(self, room: Room, conn: Conn, msg: dict) -> None:
+        """A note or the questionnaire's answers: kept, and only the writer's pages and the
+        designer's told (another seat's view is unchanged, so it is sent nothing)."""
+        async with room.lock:
+            try:
+                if msg["type"] == "note":
+                    notes.add_note(room.table, conn.seat, msg.get("text"), msg.get("rule"))
+                else:
+                    notes.add_answers(room.table, conn.seat, msg.get("answers"))
+            except notes.NoteRefused as e:
+                raise Refusal(str(e))
+            room.last_active = time.monotonic()
+            for c in list(room.conns.values()):
+                if c.seat is None or c.seat == conn.seat:
+                    c.out.put(room.snapshot(c.seat, c.lang))
 
 
 async def _font(request: Request):

@@ -110,13 +110,16 @@ class Terminal:
         n = len(view["options"])
         while True:
             numbers = "1" if n == 1 else self.say(f"1〜{n}", f"1-{n}")
-            self.console.print(Text(self.say(f"番号を選んでください ({numbers}、u 取り消し、q 中断、? ヘルプ): ",
-                                             f"Your choice ({numbers}, u undo, q quit, ? help): "), style="bold"), end="")
+            self.console.print(Text(self.say(f"番号を選んでください ({numbers}、u 取り消し、n メモ、q 中断、? ヘルプ): ",
+                                             f"Your choice ({numbers}, u undo, n note, q quit, ? help): "), style="bold"), end="")
             line = self.read()
             if line is None or line.lower() == "q":
                 return "quit"
             if line == "?":
                 self.help()
+                continue
+            if line.lower() == "n" or line.lower().startswith("n "):
+                self.note(seat, line[1:].strip())
                 continue
             if line.lower() == "u":
                 # the terminal is the designer's own table, but every seat has seen what chance or a
@@ -173,10 +176,34 @@ class Terminal:
 
     def help(self):
         self.console.print(self.say(
-            "番号: その選択肢を選ぶ / u: 直前の人の選択まで戻す(記録されます) / q: 中断して保存 / ?: このヘルプ\n"
+            "番号: その選択肢を選ぶ / n: この場面にメモを残す / u: 直前の人の選択まで戻す(記録されます) / q: 中断して保存 / ?: このヘルプ\n"
             "▮ はあなたに見えない駒です(数は見えます)。",
-            "a number: take that option / u: undo back to the last decision a person took (recorded) / "
+            "a number: take that option / n: leave a note at this moment / u: undo back to the last decision a person took (recorded) / "
             "q: stop, keeping the game / ?: this help\n▮ is a piece you may not see (its count you may)."))
+
+    def note(self, seat: int, text: str) -> None:
+        """A note pinned to this moment (notes.py keeps it in the replay), naming a rule by its
+        number in the rulebook's list, or none."""
+        from . import notes
+        if not text:
+            self.console.print(Text(self.say("メモ: ", "Your note: "), style="bold"), end="")
+            text = (self.read() or "").strip()
+            if not text:
+                return
+        rules = notes.rule_titles(self.table, self.lang)
+        for i, r in enumerate(rules, 1):
+            self.console.print(f"  {i}. {r['title']}")
+        self.console.print(Text(self.say("どのルールについて? (番号、なければ Enter): ",
+                                         "About which rule? (its number, Enter for none): "), style="bold"), end="")
+        k = _option_number(self.read() or "")
+        rule = rules[k - 1]["name"] if k is not None and 1 <= k <= len(rules) else None
+        try:
+            kept = notes.add_note(self.table, seat, text, rule)
+        except notes.NoteRefused as e:
+            self.console.print(Text(str(e), style="red"))
+            return
+        self.console.print(Text(self.say(f"✎ メモを残しました(手数 {kept['step']})",
+                                         f"✎ note kept at action {kept['step']}"), style="green"))
 
     def quit(self) -> str:
         if self.saved_to:

@@ -124,6 +124,7 @@ async function receive(msg) {
   document.body.dataset.picking = "no";
   render();
   if (typeof drawRuling === "function") drawRuling(msg);     // ruling.js: a dead end the table rules on
+  if (typeof drawNotes === "function") drawNotes(msg);       // notes.js: notes and the questionnaire
 }
 
 function toast(text) {
