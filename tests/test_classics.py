@@ -16,15 +16,18 @@ from dsl.analyses.explore import explore
 from dsl.analyses.simulate import simulate
 from dsl.engine import CHANCE
 from dsl.engine.values import Player
+from dsl.table import Table
 
-from _util import ROOT, game_of, playtest, step_random
+from _util import ROOT, game_of, playtest, rules_of, step_random
 
 CLASSICS = ROOT / "games" / "classics"
 NIM, PIG, GOOF, HEX, LOST, SKULL = (str(CLASSICS / f) for f in ("nim.rules", "pig.rules", "goofspiel.rules",
                                                               "hex.rules", "lost-cities.rules", "skull.rules"))
 CHEAT = str(CLASSICS / "cheat.rules")
+INDIAN = str(CLASSICS / "indian-poker.rules")
 ALL = sorted(CLASSICS.glob("*.rules"))
-PLAYERS = {"nim": [2], "pig": [2, 4], "goofspiel": [2, 3], "hex": [2], "lost-cities": [2], "skull": [3, 6], "cheat": [3, 6]}
+PLAYERS = {"nim": [2], "pig": [2, 4], "goofspiel": [2, 3], "hex": [2], "lost-cities": [2], "skull": [3, 6], "cheat": [3, 6],
+           "indian-poker": [3, 6]}
 
 
 def test_every_classic_is_in_the_table():
@@ -551,3 +554,36 @@ def test_a_seeded_cheat_game_moves_the_pile_as_kept_by_hand(n, seed):
     assert [len(end[f"hand({p})"]) for p in range(1, n + 1)] == hands
     [winner] = [int(p) for p in state.outcome]
     assert hands[winner] == 0 and all(h > 0 for i, h in enumerate(hands) if i != winner)
+
+
+# ---------------------------------------------------------------- Indian Poker
+def test_indian_poker_deals_one_card_to_each_forehead_from_a_52_card_pack():
+    for n in (3, 6):
+        game = game_of(INDIAN, n)
+        state = game.new_initial_state()
+        while state.is_chance():
+            state.apply(0)
+        zones = state.to_json()["zones"]
+        assert len(game.pieces) == 52
+        ranks = Counter(game.piece_attrs[c]["rank"] for c in range(52))
+        assert sorted(ranks) == list(range(2, 15)) and set(ranks.values()) == {4}   # Ace high
+        assert [len(zones[f"forehead({p})"]) for p in range(1, n + 1)] == [1] * n
+        assert len(zones["pack"]) == 52 - n
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_an_indian_poker_seat_never_sees_its_own_card_and_sees_every_other(seed):
+    n = 4
+    t = Table(rules_of(INDIAN), n, ["human"] * n, seed)
+    t.advance()
+    rng, looked = random.Random(seed), 0
+    while not t.ended():
+        for seat in range(n):
+            for z in t.view(seat)["zones"]:
+                if z["name"].startswith("forehead") and z["pieces"]:
+                    assert z["seen"] == "others"
+                    assert all((shown is None) == (z["owner"] == seat) for shown in z["pieces"])
+                    looked += 1
+        seat = t.humans_to_act()[0]
+        t.act(seat, rng.randrange(len(t.options(seat))) + 1)
+    assert looked >= n * n * 3        # every seat looked at every forehead, in each of the hands
