@@ -26,9 +26,11 @@ NIM, PIG, GOOF, HEX, LOST, SKULL = (str(CLASSICS / f) for f in ("nim.rules", "pi
 CHEAT = str(CLASSICS / "cheat.rules")
 INDIAN = str(CLASSICS / "indian-poker.rules")
 THE_GAME = str(CLASSICS / "the-game.rules")
+LOVE = str(CLASSICS / "love-letter.rules")
 ALL = sorted(CLASSICS.glob("*.rules"))
 PLAYERS = {"nim": [2], "pig": [2, 4], "goofspiel": [2, 3], "hex": [2], "lost-cities": [2], "skull": [3, 6], "cheat": [3, 6],
-           "indian-poker": [3, 6], "the-game": [1, 2, 5]}
+           "indian-poker": [3, 6], "the-game": [1, 2, 5],
+           "love-letter": [2, 4]}
 
 
 def test_every_classic_is_in_the_table():
@@ -635,3 +637,41 @@ def test_the_game_s_backwards_trick_turns_a_pile_back_by_exactly_10():
                 if (v < top) == move[0].startswith("on_up"):
                     turned_back.append(v - top)
     assert set(turned_back) == {-10, 10}             # both ways: a climbing pile down, a falling one up
+
+
+# ---------------------------------------------------------------- Love Letter
+@pytest.mark.parametrize("n,deck,face_up", [(2, 9, 3), (3, 11, 0), (4, 10, 0)])
+def test_love_letter_has_16_cards_and_deals_one_each_after_setting_cards_aside(n, deck, face_up):
+    game = game_of(LOVE, n)
+    ranks = Counter(game.piece_attrs[c]["rank"] for c in range(len(game.pieces)))
+    assert ranks == {1: 5, 2: 2, 3: 2, 4: 2, 5: 2, 6: 1, 7: 1, 8: 1}      # AEG rulebook: 16 cards
+    state = game.new_initial_state()
+    while state.is_chance():
+        state.apply(0)
+    zones = state.to_json()["zones"]
+    assert [len(zones[f"hand({p})"]) for p in range(1, n + 1)] == [2] + [1] * (n - 1)   # P1 has drawn
+    assert (len(zones["aside"]), len(zones["shown_aside"]), len(zones["deck"])) == (1, face_up, deck)
+    assert 1 + face_up + n + 1 + deck == 16
+
+
+def test_a_love_letter_priest_shows_the_hand_to_its_player_alone():
+    game = game_of(LOVE, 3)
+    priests = 0
+    for seed in range(1, 6):
+        state, rng = game.new_initial_state(), random.Random(seed)
+        while not state.is_terminal():
+            discards = [list(state.zones[game.zone_names.index(f"discard({p})")]) for p in (1, 2, 3)]
+            hands = [list(state.zones[game.zone_names.index(f"hand({p})")]) for p in (1, 2, 3)]
+            knew = {c: set(v) for c, v in state.looked.items()}
+            actor, move = step_random(state, rng.randrange)
+            if actor == CHANCE or not (move[0] == "choose" and isinstance(move[1], Player)):
+                continue
+            q = int(move[1])
+            if game.piece_attrs[discards[actor][-1]]["rank"] != 2 or q == actor:
+                continue
+            [card] = hands[q]
+            if state.loc[card] != game.zone_names.index(f"hand({q + 1})"):
+                continue                                     # the round ended and the cards went back
+            priests += 1
+            assert set(state.looked.get(card, ())) == knew.get(card, set()) | {actor}   # the looker, no one else
+    assert priests > 3
