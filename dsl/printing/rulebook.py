@@ -29,6 +29,7 @@ from .sheet import one_page
 from .examples import example_item
 from .figures import add_figures
 from .glossary import glossary
+from .learn import learn_entries
 
 @dataclass
 class Entry:
@@ -51,6 +52,7 @@ class Section:
     items: list = field(default_factory=list)      # prose Items
     entries: list = field(default_factory=list)    # Entries
     intro: str = ""
+    part: str = ""       # the layer this section opens (Learn to Play, Rules Reference), printed above it
 
 
 @dataclass
@@ -360,6 +362,12 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
 
     add_figures(v, rules, sections)
     sections = [s for s in sections if s.items or s.entries]
+    # two layers from one source: the game in plain sentences first, then the exact rules
+    if sections:
+        sections[0].part = label(lang, "reference")
+    learn = Section("learn", label(lang, "learn"), part=label(lang, "learn"),
+                    entries=learn_entries(rules, v, lang, label(lang, "ending")))
+    sections.insert(0, learn)
     title = title_of(game.texts, lang) or game.name
     facts = [label(lang, "players", lo=game.min_players, hi=game.max_players)]
     if game.team_size > 1:
