@@ -9,6 +9,8 @@ May import: the language and printing/runs.py, prose.py, labels.py.
 """
 from __future__ import annotations
 
+import re
+
 from ..language import syntax as S
 from ..language.diagnostics import Diagnostic
 from .labels import label
@@ -16,9 +18,14 @@ from .prose import Voice, notes_of, title_of
 from .runs import say
 
 
+# Arithmetic, a query over players or code: a line that reads as computation, not as a sentence.
+FORMULA = re.compile(r"\bmod\b|[×−÷]|[^\s\d(〜~-]\s?[-+]\s?\d|\bthe number of every\b|\bevery player where\b|`")
+
+
 def _said(texts, lang: str) -> str:
-    """The designer's first plain line about a thing, or nothing."""
-    return next((t for k, t in notes_of(texts, lang) if k == "text"), "")
+    """The designer's first line about a thing, if it reads as a plain sentence; else nothing."""
+    line = next((t for k, t in notes_of(texts, lang) if k == "text"), "")
+    return "" if FORMULA.search(line) else line
 
 
 def _steps(node, depth: int = 0):
@@ -95,11 +102,12 @@ def formula_warnings(rules: S.RuleFile) -> list[Diagnostic]:
         return out
     path = rules.path
     for r in rules.of(S.Rule):
-        if not _said(r.texts, "en") and not _said(r.texts, "ja"):
+        if not _said(r.texts, "en") or not _said(r.texts, "ja"):
             where = r.where.rsplit(":", 2)[0] if getattr(r, "where", "") else path
             out.append(Diagnostic(
                 "warning", where, r.span,
                 f"the rulebook's Learn to Play has no plain sentence for rule '{r.name}': it will send the "
                 "reader to the formula in the Rules Reference",
-                f"give '{r.name}' a line of designer text: text ja \"...\" en \"...\""))
+                f"give '{r.name}' a line of designer text without arithmetic, in both languages: "
+                "text ja \"...\" en \"...\""))
     return out

@@ -7,6 +7,7 @@ it out.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
@@ -91,7 +92,10 @@ class _Builder:
         assumed = {b.name for b in S.walk_rules(rules) if isinstance(b, S.Block) and b.kind == "assume"}
         # how the engine forms teams (by seat) is the provisional answer to a question about them
         formed = {q.name for q in self.questions if q.about == TEAMS_STEP}
-        self.unanswered = {q.name for q in self.questions} - assumed - formed
+        # a question whose own text says how this book plays it ("Here ...") has that for its
+        # provisional answer: telling the table there is none would contradict the line above it
+        stated = {q.name for q in self.questions if states_answer(q.texts)}
+        self.unanswered = {q.name for q in self.questions} - assumed - formed - stated
         self.settled_by = settling_variants(rules, lang)
         self.named_cases = {st.span: st.name for d in rules.decls if isinstance(d, (S.Flow, S.Rule, S.Trigger))
                             for st in S.statements(d.body) if isinstance(st, S.Cases) and st.name}
@@ -170,6 +174,11 @@ class _Builder:
             return " ".join([plain(it.runs), it.flag] + [t for _, t in it.texts] +
                             [own(c, False) for c in it.children])
         self.parts[(overlay.family(kind), name)] = " ".join(own(it, kind not in ("setup", "play")) for it in items)
+
+
+def states_answer(texts) -> bool:
+    """Whether a question's designer text gives the handling the rules use meanwhile, in either language."""
+    return any(re.search(r"ここでは|\bhere\b", t.text, re.I) for t in texts if t.kind != "title")
 
 
 def settling_variants(rules: S.RuleFile, lang: str) -> dict[str, list[str]]:
