@@ -59,8 +59,10 @@ def learn_entries(rules: S.RuleFile, v: Voice, lang: str, ending_title: str) -> 
     from .rulebook import Entry       # one data shape for every entry of the book
     out = []
     game = rules.game
-    goal = _said(game.texts, lang) or _refer(lang, ending_title)
-    out.append(Entry(say(lang, "目的", "The goal"), "learn-goal", [("", goal)]))
+    goal = _said(game.texts, lang)
+    # a goal the designer has not put in words is where the game ends; a sheet names its own heading
+    out.append(Entry(say(lang, "目的", "The goal"), "learn-goal" if goal else "learn-goal-see",
+                     [("", goal or _refer(lang, ending_title))]))
     comps = [v.title(c.name) for c in rules.decls if isinstance(c, (S.Component, S.ExtraComponent))
              and not getattr(c, "part_of", None)]
     if comps:
