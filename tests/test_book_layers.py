@@ -11,10 +11,11 @@ from built import every, rules_of, text
 from dsl.cli import main
 from dsl.language import syntax as S
 from dsl.printing.labels import label
+from dsl.printing.prose import Voice
 
 SEEDS = ("bluff", "democracy", "byzantine", "populus", "dream-duels")
 # what Learn to Play must never print: arithmetic, a query over players, the code of a rule
-FORMULA = re.compile(r"\bmod\b|[×−÷]|[^\s\d(〜~-]\s?[-+]\s?\d|\bthe number of every\b|\bevery player where\b|`")
+FORMULA = re.compile(r"\bmod\b|[×−÷]|[^\s\d(〜~-]\s?[-+]\s?\d|\S\s[+\-]\s\S|\bthe number of every\b|\bevery player where\b|`")
 
 
 def layers(page: str, lang: str) -> tuple[str, str]:
@@ -35,7 +36,7 @@ def test_the_seeds_books_and_sheets_open_with_learn_to_play(seed, lang):
     learn, ref = layers(book, lang)
     # before the reference: the goal and the end; after it, the exact setup and play
     assert label(lang, "setup") in ref and label(lang, "ending") in ref
-    assert learn.split("\n")[0] == ("目的" if lang == "ja" else "The goal")
+    assert ("目的" if lang == "ja" else "The goal") in learn.split("\n")[:40]
     sheet = text(f"games/{seed}.rules", "sheet", lang).split("\n")
     first = next(i for i, ln in enumerate(sheet) if ln.startswith(label(lang, "learn")))
     assert first < sheet.index(label(lang, "turn"))
@@ -66,3 +67,30 @@ def test_check_warns_where_the_book_will_print_a_formula(tmp_path):
     assert any("Learn to Play" in ln and "'check_out'" in ln for ln in out.split("\n")), out
     # the rule that has a line of designer text is not named
     assert "rule 'lose'" not in out
+
+
+@pytest.mark.parametrize("path,kind,lang", every(("book",)))
+def test_each_word_of_the_game_is_defined_before_it_is_first_used(path, kind, lang):
+    """The words Learn to Play lists (the game's places, values and the book's words for seats and
+    turns) stand at or before their first use: the book's text from its title on, the contents left out."""
+    from dsl.printing.glossary import glossary
+    rules = rules_of(path)
+    v = Voice(rules, lang)
+    shown = text(path, kind, lang)
+    learn, _ = layers(shown, lang)
+    body = shown[shown.rindex("\n" + label(lang, "learn") + "\n"):]
+    words = [g[1] for g in glossary(rules, v)] + [v.title(d.name) for d in rules.of(S.Zone) + rules.of(S.Counter)
+                                                   + rules.of(S.Define) if _plain(d, lang)]
+    for w in dict.fromkeys(words):
+        if w not in learn or (lang == "en" and " " not in w):
+            continue        # a one-word English term ("number") is also an everyday word: not told apart here
+        if False:
+            continue        # not met in Learn to Play: its entry in the reference is where it is first used
+        used = re.search(re.escape(w) if lang == "ja" else r"\b" + re.escape(w) + r"\b", body)
+        defined = body.find("\n" + w + ": ")
+        assert defined != -1 and defined <= used.start() - 1, (w, "used before it is defined")
+
+
+def _plain(d, lang):
+    from dsl.printing.learn import _said
+    return bool(_said(d.texts, lang))

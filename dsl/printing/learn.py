@@ -19,7 +19,7 @@ from .runs import say
 
 
 # Arithmetic, a query over players or code: a line that reads as computation, not as a sentence.
-FORMULA = re.compile(r"\bmod\b|[×−÷]|[^\s\d(〜~-]\s?[-+]\s?\d|\bthe number of every\b|\bevery player where\b|`")
+FORMULA = re.compile(r"\bmod\b|[×−÷]|[^\s\d(〜~-]\s?[-+]\s?\d|\S\s[+\-]\s\S|\bthe number of every\b|\bevery player where\b|`")
 
 
 def _said(texts, lang: str) -> str:
@@ -60,6 +60,10 @@ def learn_entries(rules: S.RuleFile, v: Voice, lang: str, ending_title: str) -> 
     out = []
     game = rules.game
     goal = _said(game.texts, lang)
+    words = _words(rules, v, lang)
+    if words:
+        # before the first sentence that could use them: a word of the game is defined where first met
+        out.append(Entry(say(lang, "この本の言葉", "Words to know"), "learn-words", [], notes=words))
     # a goal the designer has not put in words is where the game ends; a sheet names its own heading
     out.append(Entry(say(lang, "目的", "The goal"), "learn-goal" if goal else "learn-goal-see",
                      [("", goal or _refer(lang, ending_title))]))
@@ -94,6 +98,27 @@ def learn_entries(rules: S.RuleFile, v: Voice, lang: str, ending_title: str) -> 
     if lines:
         out.append(Entry(say(lang, "得点", "Scoring"), "learn-scoring", [], notes=lines))
     out.append(Entry(say(lang, "ゲームの終わり", "The end"), "learn-end", [("", _refer(lang, ending_title))]))
+    return out
+
+
+def _words(rules: S.RuleFile, v: Voice, lang: str) -> list[tuple[str, str]]:
+    """The game's own words a reader meets in Learn to Play, each with the designer's line about it:
+    the places, the things kept track of, the named values, and the book's words for seats and turns."""
+    from .glossary import glossary
+    from .runs import plain
+    shown = " ".join([_said(rules.game.texts, lang)] + [_said(d.texts, lang) for d in S.walk_rules(rules)
+                                                        if isinstance(d, (S.Block, S.Rule)) and hasattr(d, "texts")]
+                     + [title_of(d.texts, lang) or "" for d in S.walk_rules(rules) if isinstance(d, S.Block)])
+    out, seen = [], set()
+    for d in rules.of(S.Zone) + rules.of(S.Counter) + rules.of(S.Define):
+        word, line = v.title(d.name), _said(d.texts, lang)
+        if line and word in shown and word not in seen:
+            seen.add(word)
+            out.append(("text", f"{word}: {line}"))
+    for _, word, detail in glossary(rules, v):
+        if word in shown and word not in seen and not FORMULA.search(plain(detail)):
+            seen.add(word)
+            out.append(("text", f"{word}: {plain(detail)}"))
     return out
 
 

@@ -389,7 +389,9 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
         variants.append({"title": b.variant_titles[vr.path],
                          "why": [t for _, t in notes_of(h.texts, lang)]})
     sheet = one_page(rules, v, sections, lang)
-    return Contents(lang, title, game.name, facts, notes_of(game.texts, lang), rules.path, variants,
+    # the game's line is Learn to Play's goal: said there, not also above the contents
+    notes = [n for n in notes_of(game.texts, lang) if not (n[0] == "text" and any(e.name == "learn-goal" for e in learn.entries))]
+    return Contents(lang, title, game.name, facts, notes, rules.path, variants,
                     b.removed, undecided, sections, sheet, b.marks, b.parts)
 
 
