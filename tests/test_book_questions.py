@@ -44,7 +44,9 @@ def test_every_question_without_an_answer_says_what_the_table_does(path):
     rules, _ = load(str(path))
     assumed = {b.name for b in S.walk_rules(rules) if isinstance(b, S.Block) and b.kind == "assume"}
     # how teams are formed has the engine's seat formation as its answer until the designer gives one
-    unanswered = [q for q in rules.of(S.Question) if q.name not in assumed and q.about != "teams"]
+    # and a question whose own text gives the handling ("Here ...") has that for its answer
+    unanswered = [q for q in rules.of(S.Question) if q.name not in assumed and q.about != "teams"
+                  and not rulebook.states_answer(q.texts)]
     for lang in ("en", "ja"):
         text = _book(path, lang)
         assert text.count(labels.label(lang, "no_answer")) == len(unanswered), (lang, [q.name for q in unanswered])

@@ -272,7 +272,7 @@ def test_populus_spaces_are_part_of_the_tiles_not_cards_to_unpack():
 def test_components_the_seed_lists_but_play_does_not_model_are_printed_not_played():
     comps = _components(POPULUS)
     for title in ("race board", "score track"):
-        assert comps[title] == "not used by the rules of play"
+        assert comps[title] == "the rules do not track it"
     assert comps["marker"].startswith("2 per player (3 players: 6")
     rules, _ = load(str(POPULUS))
     from dsl.engine import Game

@@ -222,10 +222,10 @@ def test_chips_kept_as_a_counter_are_not_printed_as_unused(tmp_path):
     rules, _ = load(_written(tmp_path, CHIPS))
     en = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", render("book", "html", rules, "en")))
     ja = re.sub(r"\s+", "", re.sub(r"<[^>]+>", "", render("book", "html", rules, "ja")))
-    assert "not used by the rules of play" not in en and "the rules count it as chips" in en
-    assert "ルールの処理では使わない" not in ja and "ルールではチップとして数える" in ja
+    assert "the rules do not track it" not in en and "the rules count it as chips" in en
+    assert "ルールでは管理しない" not in ja and "ルールではチップとして数える" in ja
     unused = load(_written(tmp_path, CHIPS.replace("  kept as chips\n", "")))[0]
-    assert "not used by the rules of play" in render("book", "html", unused, "en")
+    assert "the rules do not track it" in render("book", "html", unused, "en")
     r = playtest("check", _written(tmp_path, CHIPS.replace("kept as chips", "kept as chipz")))
     assert r.exit_code == 1 and "kept as 'chipz', which is no counter or variable" in r.output
     assert "did you mean 'chips'?" in r.output

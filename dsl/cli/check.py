@@ -32,13 +32,14 @@ A variant file is checked applied to its game:
 def check(files, variants, as_json, lang):
     from ..language.diagnostics import RuleFileError
     from ..analyses.player_counts import unplayable
+    from ..printing.learn import formula_warnings
     from ..loader import load
     status = 0
     report = []
     for path in files:
         try:
             rules, diags = load(path, variants, strategies_beside=True)
-            diags = diags + unplayable(rules)
+            diags = diags + unplayable(rules) + formula_warnings(rules)
             source = lambda d, rules=rules: rules.source_of(d.span)
         except RuleFileError as e:
             diags, source = e.diagnostics, lambda d, e=e: e.source_for(d.path)

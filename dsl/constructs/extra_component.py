@@ -74,7 +74,7 @@ def read(v, d, counts=()) -> Runs:
             kept += ([("", say(v.lang, "・", " and " if k == len(d.kept_as) - 1 else ", "))] if k else []) + v.name(n, article=False)
         return out + lead + say(v.lang, [("", "ルールでは")] + kept + [("", "として数える")],
                                 [("", "the rules count it as ")] + kept)
-    return out + lead + [("", say(v.lang, "ルールの処理では使わない", "not used by the rules of play"))]
+    return out + lead + [("", say(v.lang, "ルールでは管理しない", "the rules do not track it"))]
 
 
 register(ExtraComponent, "declaration", grammar=GRAMMAR, check=check, read=read)

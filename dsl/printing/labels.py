@@ -15,6 +15,8 @@ CARD = (63, 88)
 # The rulebook's own headings and labels; what the rules say comes from prose.py.
 LABELS = {
     "contents": ("目次", "Contents"),
+    "learn": ("遊び方", "Learn to Play"),
+    "reference": ("ルール詳細", "Rules Reference"),
     "players": ("{lo}〜{hi}人", "{lo} to {hi} players"),
     "seating": ({"clockwise": "時計回り", "counterclockwise": "反時計回り"},
                 {"clockwise": "play goes clockwise", "counterclockwise": "play goes counterclockwise"}),

@@ -7,6 +7,7 @@ it out.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
@@ -29,6 +30,7 @@ from .sheet import one_page
 from .examples import example_item
 from .figures import add_figures
 from .glossary import glossary
+from .learn import learn_entries
 
 @dataclass
 class Entry:
@@ -51,6 +53,7 @@ class Section:
     items: list = field(default_factory=list)      # prose Items
     entries: list = field(default_factory=list)    # Entries
     intro: str = ""
+    part: str = ""       # the layer this section opens (Learn to Play, Rules Reference), printed above it
 
 
 @dataclass
@@ -89,7 +92,10 @@ class _Builder:
         assumed = {b.name for b in S.walk_rules(rules) if isinstance(b, S.Block) and b.kind == "assume"}
         # how the engine forms teams (by seat) is the provisional answer to a question about them
         formed = {q.name for q in self.questions if q.about == TEAMS_STEP}
-        self.unanswered = {q.name for q in self.questions} - assumed - formed
+        # a question whose own text says how this book plays it ("Here ...") has that for its
+        # provisional answer: telling the table there is none would contradict the line above it
+        stated = {q.name for q in self.questions if states_answer(q.texts)}
+        self.unanswered = {q.name for q in self.questions} - assumed - formed - stated
         self.settled_by = settling_variants(rules, lang)
         self.named_cases = {st.span: st.name for d in rules.decls if isinstance(d, (S.Flow, S.Rule, S.Trigger))
                             for st in S.statements(d.body) if isinstance(st, S.Cases) and st.name}
@@ -168,6 +174,11 @@ class _Builder:
             return " ".join([plain(it.runs), it.flag] + [t for _, t in it.texts] +
                             [own(c, False) for c in it.children])
         self.parts[(overlay.family(kind), name)] = " ".join(own(it, kind not in ("setup", "play")) for it in items)
+
+
+def states_answer(texts) -> bool:
+    """Whether a question's designer text gives the handling the rules use meanwhile, in either language."""
+    return any(re.search(r"ここでは|\bhere\b", t.text, re.I) for t in texts if t.kind != "title")
 
 
 def settling_variants(rules: S.RuleFile, lang: str) -> dict[str, list[str]]:
@@ -360,6 +371,12 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
 
     add_figures(v, rules, sections)
     sections = [s for s in sections if s.items or s.entries]
+    # two layers from one source: the game in plain sentences first, then the exact rules
+    if sections:
+        sections[0].part = label(lang, "reference")
+    learn = Section("learn", label(lang, "learn"), part=label(lang, "learn"),
+                    entries=learn_entries(rules, v, lang, label(lang, "ending")))
+    sections.insert(0, learn)
     title = title_of(game.texts, lang) or game.name
     facts = [label(lang, "players", lo=game.min_players, hi=game.max_players)]
     if game.team_size > 1:
@@ -372,7 +389,9 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
         variants.append({"title": b.variant_titles[vr.path],
                          "why": [t for _, t in notes_of(h.texts, lang)]})
     sheet = one_page(rules, v, sections, lang)
-    return Contents(lang, title, game.name, facts, notes_of(game.texts, lang), rules.path, variants,
+    # the game's line is Learn to Play's goal: said there, not also above the contents
+    notes = [n for n in notes_of(game.texts, lang) if not (n[0] == "text" and any(e.name == "learn-goal" for e in learn.entries))]
+    return Contents(lang, title, game.name, facts, notes, rules.path, variants,
                     b.removed, undecided, sections, sheet, b.marks, b.parts)
 
 
