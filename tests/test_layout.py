@@ -14,6 +14,7 @@ import pytest
 
 from dsl.language import syntax as S
 from dsl.loader import load
+from dsl.printing.rulebook import contents
 from dsl.printing import book
 from dsl.printing.runs import notes_of, title_of
 
@@ -125,7 +126,8 @@ def test_question_about_a_rule_is_flagged_in_that_rule_and_indexed_with_its_page
     assert "Rules in detail › Settle the challenge (p." in whole
     # the first page keeps one line, not the list
     before_contents = " ".join(text[0].split()).split("Contents")[0]
-    assert "3 points are not yet decided" in before_contents and "Who is the first parent" not in before_contents
+    undecided = len(contents(rules, "en").undecided)
+    assert undecided >= 3 and f"{undecided} points are not yet decided" in before_contents and "Who is the first parent" not in before_contents
 
 
 @pytest.mark.parametrize("path", [BYZANTINE, POPULUS, DREAM], ids=lambda p: p.name)
