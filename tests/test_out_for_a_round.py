@@ -114,3 +114,14 @@ def test_the_example_of_the_language_guide_is_the_one_played_here():
     text = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
     at = text.index("### 3.8.1 `eliminate P until the next round`")
     assert re.search(r"```rules\n(.*?)```", text[at:], re.S).group(1) == KNOCK
+
+
+def test_counting_the_players_still_in_passes_over_one_out_for_the_round():
+    """count(alive_players()) counts a player out for the round as out, not as a failed sum."""
+    text = KNOCK.replace("        option wait\n", "        option wait if count(alive_players()) > 1\n")
+    game = _game(3, text)
+    outs = 0
+    for seed in range(30):
+        decisions = _decisions(game, seed)       # asserts no dead end
+        outs += sum(1 for _, _, m in decisions if m[0] == "knock")
+    assert outs > 10

@@ -270,7 +270,8 @@ def fast_count(src, arg, env):
     still in, or of a comprehension, as code counting without gathering; None for any other."""
     c, v = src.c, src.value
     if isinstance(arg, Call) and arg.fn == "alive_players" and not arg.args:
-        return f"{v(sum)}(s.alive)"
+        # a player out for the round is None there, out for good False: count what is truthy
+        return f"{v(sum)}({v(map)}({v(bool)}, s.alive))"
     if isinstance(arg, Call) and arg.fn == "all" and len(arg.args) == 1 \
             and isinstance(arg.args[0], S.Name) and isinstance(c.zones.get(arg.args[0].id), tuple):
         return f"{v(sum)}([{v(len)}(s.zones[z]) for z in {v(c.zones[arg.args[0].id])}])"
