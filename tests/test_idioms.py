@@ -448,7 +448,7 @@ def test_byzantines_book_has_none_of_the_stumbles_a_first_reader_reported():
     assert "Move 7 cards from the deck to that player's hand." in en                    # a number with its noun
     assert "where the trump colour is not none and" in en                               # a colour is none, not nobody
     assert "with the highest number of tokens staked" in en                             # not 'the highest the number'
-    assert "and how many cards can win is at least 2" in en                             # a question takes no 'the'
+    assert "or how many cards can win is at least 2" in en                              # a question takes no "the"
     assert "the stake of the top of the governor" in en                                 # an option's title as a noun
     assert "every player's card played where it is a card that can win" in en
     # the ranking said first, then where from
