@@ -22,13 +22,13 @@ def load(path: str, variants: tuple[str, ...] | list[str] = (), strategies_besid
     rules = parse_file(path)
     strategies = None
     if rules.of(S.StrategiesFor):
-        from .agents.strategy import game_path
+        from .variants.strategies import game_path
         strategies, rules = rules, parse_file(game_path(rules))
     if overlay.head(rules) is not None:
         variants = [path, *variants]
         rules = parse_file(overlay.find_base(rules))
     if strategies is None and strategies_beside and not rules.of(S.Strategy):
-        from .agents.strategy import beside
+        from .variants.strategies import beside
         found = beside(rules.path)
         if os.path.isfile(found):
             strategies = parse_file(found if os.path.isabs(rules.path) else os.path.relpath(found))
@@ -40,7 +40,7 @@ def checked(game: S.RuleFile, variants: list[S.RuleFile], strategies: S.RuleFile
     """Parsed trees applied in order and checked: what `load` does once the files are read."""
     merged = overlay.apply(game, variants)
     if strategies is not None:
-        from .agents.strategy import joined
+        from .variants.strategies import joined
         merged = joined(merged, strategies)
     diagnostics = check(merged)
     if any(d.severity == "error" for d in diagnostics):

@@ -87,14 +87,19 @@ def test_every_open_point_is_on_the_printed_sheet_with_the_answer_a_table_plays_
     the rules do meanwhile), or among those where play stops for a ruling; each provisional number's value."""
     rules, v, _ = _sheet(game, lang)
     doc = contents(rules, lang)
-    page = as_text(book.render("sheet", "html", rules, lang))
+    printed = book.render("sheet", "html", rules, lang)
+    page = as_text(printed)
     heading = f"Not yet decided ({len(doc.undecided)})" if lang == "en" else f"未決の点({len(doc.undecided)}点)"
     assert (heading in page) == bool(doc.undecided)
     lines = page[page.find(heading):].split("\n")[1:] if doc.undecided else []
     assumed = {b.name for b in S.walk_rules(rules) if isinstance(b, S.Block) and b.kind == "assume"}
     stop = "No provisional answer (play stops: agree a ruling, then play on):" if lang == "en" else \
         "仮の扱いなし(この場面になったら手を止め、全員で扱いを決めて続ける):"
-    stops = next((x[len(stop):].strip().split(" · ") for x in lines if x.startswith(stop)), [])
+    # the head, then the questions as a list, one item (one line of the page) each
+    listed = re.search(r'<ul class="stops">(.*?)</ul>', printed, re.S)
+    stops = [as_text(t) for t in re.findall(r"<li>(.*?)</li>", listed.group(1), re.S)] if listed else []
+    assert bool(stops) == (stop in lines)
+    assert all(t in lines for t in stops)
     questions = rules.of(S.Question)
     for q in questions:
         title = v.title(q.name)

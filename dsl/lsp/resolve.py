@@ -81,7 +81,7 @@ class Workspace:
         head = overlay.head(a.tree)
         if head is None and a.tree.of(S.StrategiesFor):
             # a file of strategies is checked with the game it names, as `playtest check` does
-            from ..agents.strategy import game_path, joined
+            from ..variants.strategies import game_path, joined
             named = a.tree.of(S.StrategiesFor)[0]
             base = self._parsed(game_path(a.tree), f"the game '{named.game}' of these strategies", a.path, named.span)
             a.files = [base, a.tree]
