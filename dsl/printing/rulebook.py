@@ -12,8 +12,6 @@ from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from ..variants import overlay
-from ..language.diagnostics import RuleFileError
-from ..language.parser import parse_file
 from ..language import syntax as S
 from ..engine import Game, RuleError
 from ..variants.diff import diff
@@ -186,18 +184,9 @@ def settling_variants(rules: S.RuleFile, lang: str) -> dict[str, list[str]]:
     `playtest variants` looks) that remove it: each answers it. Those this book applies are left
     out: their answer is the book's."""
     folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(rules.path))), "variants")
-    applied = {os.path.abspath(vr.path) for vr in rules.variants}
     out: dict[str, list[str]] = {}
-    for path in overlay.variant_files(folder):
-        if os.path.abspath(path) in applied:
-            continue
-        try:
-            vr = parse_file(path)
-        except RuleFileError:
-            continue        # `playtest check` reports it; a book names only variants that load
+    for _, vr in overlay.other_variants(rules, folder):
         h = overlay.head(vr)
-        if h is None or h.game != rules.game.name:
-            continue
         for p in vr.of(S.Patch):
             if p.op == "remove" and p.kind == "question":
                 out.setdefault(p.name, []).append(title_of(h.texts, lang) or h.name)

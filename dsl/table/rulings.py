@@ -14,8 +14,6 @@ from __future__ import annotations
 import os
 
 from ..language import syntax as S
-from ..language.diagnostics import RuleFileError
-from ..language.parser import parse_file
 from ..printing.prose import Voice, notes_of, plain
 from ..printing.prose import open_question as question_item
 from ..variants import overlay
@@ -33,23 +31,13 @@ def settling(rules: S.RuleFile, question, rule: str) -> list[tuple[str, S.Varian
     `question` (they remove it) or, with no question, replace the rule that left play open."""
     # beside the game as its path names it: the replay keeps the variant's path as a label
     folder = os.path.normpath(os.path.join(os.path.dirname(os.path.dirname(rules.path)), "variants"))
-    applied = {os.path.abspath(vr.path) for vr in rules.variants}
     out = []
-    for path in overlay.variant_files(folder):
-        if os.path.abspath(path) in applied:
-            continue
-        try:
-            vr = parse_file(path)
-        except RuleFileError:
-            continue        # `playtest check` reports it; the table offers only variants that load
-        h = overlay.head(vr)
-        if h is None or h.game != rules.game.name:
-            continue
+    for path, vr in overlay.other_variants(rules, folder):
         hit = any(p.op == "remove" and p.kind == "question" and p.name == question.name for p in vr.of(S.Patch)) \
             if question is not None else \
             any(p.op == "replace" and p.kind == "rule" and p.name == rule for p in vr.of(S.Patch))
         if hit:
-            out.append((path, h))
+            out.append((path, overlay.head(vr)))
     return out
 
 

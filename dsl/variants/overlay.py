@@ -54,6 +54,23 @@ def variant_files(folder: str) -> list[str]:
     return sorted(glob.glob(os.path.join(folder, "*.rules")))
 
 
+def other_variants(rules: S.RuleFile, folder: str):
+    """(path, parsed variant) of each variant of this game in `folder` that loads and that
+    `rules` does not already apply: what a book or the table may offer beside it. One that does
+    not parse is left out (`playtest check` reports it)."""
+    applied = {os.path.abspath(vr.path) for vr in rules.variants}
+    for path in variant_files(folder):
+        if os.path.abspath(path) in applied:
+            continue
+        try:
+            vr = parse_file(path)
+        except RuleFileError:
+            continue
+        h = head(vr)
+        if h is not None and h.game == rules.game.name:
+            yield path, vr
+
+
 def _search(folders, name: str, wanted) -> Optional[str]:
     """The first rule file in the folders (NAME.rules first) whose parse satisfies `wanted`."""
     for folder in folders:
