@@ -59,7 +59,7 @@ def leftovers(text: str, lang: str, files: list[Path], names: set[str] | None = 
     names = identifiers(files) if names is None else names
     allowed = designer_words(files, lang)
     text = text.replace("'s", "").replace("’s", "")
-    text = re.sub(r"\bp\. ?\d", " ", text)         # a page reference: (p. 3)
+    text = re.sub(r"\bp\.\s*\d", " ", text)       # a page reference: (p. 3), a line break maybe after "p."
     found = []
     for word in re.findall(r"[A-Za-z_]+", text):
         if word in allowed:
