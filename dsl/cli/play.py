@@ -268,7 +268,7 @@ Plays -n games at the table in which seat 1 is a person whose choices a non-rand
 
 \b
 Example:
-  playtest table-script games/bluff.rules -p 3 --people strategy:cautious -n 10 --save out/calib""")
+  playtest table-script my-game.rules -p 3 --people strategy:NAME -n 10 --save out/calib""")
 @click.argument("file", type=RULE_FILE)
 @_variant_option
 @players_option
