@@ -356,6 +356,8 @@ def read(v, e) -> Runs:
             template = template[4:]         # 「目がワイルド」, not 「それがワイルド」
         return fill(template, args)
     decl = v.kinds.get(e.fn)
+    if isinstance(decl, S.Board) and decl.shape != "grid" and len(args) == 1:
+        return board.read_label(v, e, args)
     if isinstance(decl, S.Board) and decl.gravity and len(args) == 1:
         return board.read_drop(v, e, args)
     if isinstance(decl, S.Board) and len(args) == 2:

@@ -221,16 +221,13 @@ def _spaces(s, board):
 
 def _neighbours(s, x):
     board, cx, cy = _where(s, x)
-    w, h = s.game.board_sizes[board]
-    near = geometry.neighbours(w, h, s.game.board_decls[board].adjacency, cx, cy)
-    return Spaces(s.game.space(board, nx, ny) for nx, ny in near)
+    return Spaces(s.game.space(board, nx, ny) for nx, ny in s.game.near(board, cx, cy))
 
 
 def _adjacent(s, a, b):
     board, ax, ay = _where(s, a)
     other, bx, by = _where(s, b)
-    w, h = s.game.board_sizes[board]
-    return board == other and (bx, by) in geometry.neighbours(w, h, s.game.board_decls[board].adjacency, ax, ay)
+    return board == other and (bx, by) in s.game.near(board, ax, ay)
 
 
 def _column(s, x):
@@ -241,16 +238,78 @@ def _row(s, x):
     return _where(s, x)[2]
 
 
+def _lines(game, board, k):
+    """Every line of k spaces on a board: straight runs on a grid, runs along a track; a route
+    has no lines but its single spaces."""
+    if board in game.board_graph:
+        d = game.board_decls[board]
+        n = game.board_sizes[board][0]
+        found = geometry.runs(n, d.loop, k) if d.shape == "track" else geometry.runs(n, False, k) if k == 1 else ()
+        return tuple(tuple((i, 1) for i in run) for run in found)
+    w, h = game.board_sizes[board]
+    return geometry.lines(w, h, game.board_decls[board].adjacency, k)
+
+
 def _in_a_row(s, k, coll):
     """Whether k of the spaces (or of the pieces' spaces) lie in one line; what is off every
     board is in no line."""
     taken = {_board_place(s, x) for x in _items(s, coll)} - {None}
     for board in dict.fromkeys(b for b, _, _ in taken):
-        w, h = s.game.board_sizes[board]
-        for line in geometry.lines(w, h, s.game.board_decls[board].adjacency, k):
+        for line in _lines(s.game, board, k):
             if all((board, x, y) in taken for x, y in line):
                 return True
     return False
+
+
+def _on_track(s, x, what):
+    board, i, _ = _where(s, x)
+    d = s.game.board_decls[board]
+    if d.shape != "track":
+        raise RuleError("evaluation failed", f"{what} counts steps along a track, and '{board}' is not one")
+    return board, i, d
+
+
+def _along(s, x, k):
+    """The space k steps further along the track (back when k is negative); past an end is off the board."""
+    board, i, d = _on_track(s, x, "along")
+    to = geometry.step(s.game.board_sizes[board][0], d.loop, i, k)
+    if to is None:
+        raise RuleError("off the board", f"{k} steps from {s.game.zone_names[s.game.space(board, i, 1)]} "
+                        "go past the end of the track")
+    return s.game.space(board, to, 1)
+
+
+def _past_end(s, x, k):
+    board, i, d = _on_track(s, x, "past_end")
+    return geometry.step(s.game.board_sizes[board][0], d.loop, i, k) is None
+
+
+def _label(s, x):
+    board, i, _ = _where(s, x)
+    labels = s.game.board_decls[board].labels()
+    if not labels:
+        raise RuleError("evaluation failed", f"a space of the grid '{board}' has no label: read column() and row()")
+    return labels[i - 1]
+
+
+def _joined_set(s, coll):
+    taken = {_board_place(s, x) for x in _items(s, coll)} - {None}
+    return taken, lambda p: [(p[0], x, y) for x, y in s.game.near(*p)]
+
+
+def _joins(s, coll, starts, goals):
+    """Whether a chain of the spaces (or pieces' spaces) in coll, each next to the one before,
+    joins one of `starts` to one of `goals`."""
+    taken, near = _joined_set(s, coll)
+    places = lambda c: {_board_place(s, x) for x in _items(s, c)} - {None}      # noqa: E731
+    return geometry.chained(taken, near, sorted(places(starts)), places(goals))
+
+
+def _connected(s, coll):
+    """Whether the spaces (or pieces' spaces) in coll form one chain-joined group (none: true)."""
+    taken, near = _joined_set(s, coll)
+    first = sorted(taken)[:1]
+    return not taken or all(geometry.chained(taken, near, first, {t}) for t in taken)
 
 
 BUILTINS: dict[str, Builtin] = {b.name: b for b in [
@@ -290,6 +349,14 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("column", (1, 1), _column, "{0}の列", "the column of {0}", returns=NUM),
     Builtin("row", (1, 1), _row, "{0}の行", "the row of {0}", returns=NUM),
     Builtin("in_a_row", (2, 2), _in_a_row, "{1}のうち{0}つが{line}一列に並んでいる", "{0} of {1} stand in a line {line}",
+            returns=BOOL),
+    Builtin("along", (2, 2), _along, "{0}から{1}マス進んだマス", "the space {1} steps along the track from {0}", returns=ZONE),
+    Builtin("past_end", (2, 2), _past_end, "{0}から{1}マス進むと線路の端を越える", "{1} steps from {0} go past the end of the track",
+            returns=BOOL),
+    Builtin("label", (1, 1), _label, "{0}の番号", "the number of {0}", returns=ANY),
+    Builtin("joins", (3, 3), _joins, "{0}が{how}つながって{1}と{2}を結ぶ", "{0} join {1} to {2} in a chain of spaces {how}",
+            returns=BOOL),
+    Builtin("connected", (1, 1), _connected, "{0}が{how}ひとつながりになっている", "{0} are all joined in one chain {how}",
             returns=BOOL),
 ]}
 

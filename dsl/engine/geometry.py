@@ -68,3 +68,74 @@ def landing(w: int, h: int, gravity: str, at: int, occupied) -> "tuple[int, int]
     while on_board(w, h, x + dx, y + dy) and not occupied(x + dx, y + dy):
         x, y = x + dx, y + dy
     return x, y
+
+
+# ---------------------------------------------------------------- tracks and routes
+# A track or a route is held as one row of spaces, (i, 1) for its i-th space: a track's spaces
+# in the order a piece travels, a route's in the order its connections first name them. Its
+# adjacency is a graph, not the rectangle's: the next and the previous space along a track
+# (its last joined to its first on a loop), and each listed connection both ways.
+
+def graph(n: int, along: bool, loop: bool, links) -> tuple[tuple[int, ...], ...]:
+    """For each space 1..n (at index i - 1), the spaces next to it in order; `links` are pairs of
+    space numbers, `along` joins each track space to the next."""
+    near: list[set] = [set() for _ in range(n)]
+    pairs = list(links)
+    if along:
+        pairs += [(i, i + 1) for i in range(1, n)] + ([(n, 1)] if loop and n > 2 else [])
+    for a, b in pairs:
+        if a != b:
+            near[a - 1].add(b)
+            near[b - 1].add(a)
+    return tuple(tuple(sorted(s)) for s in near)
+
+
+def step(n: int, loop: bool, at: int, k: int) -> "int | None":
+    """The space k steps along a track from space `at` (back when k < 0); None past either end."""
+    to = at + k
+    if loop:
+        return (to - 1) % n + 1
+    return to if 1 <= to <= n else None
+
+
+def runs(n: int, loop: bool, k: int) -> tuple[tuple[int, ...], ...]:
+    """Every k spaces in a row along a track, from each start in track order (a loop's wrap too)."""
+    if k < 1 or (k > n and not (loop and k == n)):
+        return ()
+    starts = range(1, n + 1) if loop and k > 1 else range(1, n - k + 2)
+    return tuple(tuple((s + i - 1) % n + 1 for i in range(k)) for s in starts)
+
+
+def chained(members, near, starts, goals) -> bool:
+    """Whether a chain of members, each next to the one before, joins a member among `starts` to
+    one among `goals` (a member in both joins them alone). `near(m)` gives what touches m."""
+    members = set(members)
+    seen = [m for m in starts if m in members]
+    todo, reached, goals = list(seen), set(seen), set(goals)
+    while todo:
+        m = todo.pop()
+        if m in goals:
+            return True
+        for n in near(m):
+            if n in members and n not in reached:
+                reached.add(n)
+                todo.append(n)
+    return False
+
+
+def layout(n: int, shape: str, loop: bool) -> tuple[tuple[int, int], ...]:
+    """Where each space is drawn, (column, row) from 0: a track snakes in rows of at most 12,
+    each row turning back under the last, so the next space is always beside or below; a loop
+    runs clockwise round the edge of a rectangle; a route's spaces fill rows in their order."""
+    if shape == "track" and loop and n >= 4:
+        across = (n + 3) // 4 + 1                       # spaces on the top side, corners included
+        down = max(2, (n - 2 * across + 5) // 2)        # on the right side: the ring holds n (one more when n is odd)
+        ring = [(c, 0) for c in range(across)] + [(across - 1, r) for r in range(1, down)] + \
+               [(c, down - 1) for c in range(across - 2, -1, -1)] + [(0, r) for r in range(down - 2, 0, -1)]
+        return tuple(ring[:n])
+    width = min(n, 12) if shape == "track" else max(1, round(n ** .5 + .49))
+    out = []
+    for i in range(n):
+        r, c = divmod(i, width)
+        out.append((width - 1 - c if shape == "track" and r % 2 else c, r))
+    return tuple(out)

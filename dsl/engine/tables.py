@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..language import constants
 from ..language import syntax as S
 from ..language.limits import MAX_PIECES
+from . import geometry
 from .errors import RuleError
 from .program import describe
 from .values import Piece, Player, Team, ZoneId, plain
@@ -55,16 +56,22 @@ class Tables:
         self.board_sizes: dict[str, tuple[int, int]] = {}
         self.board_decls: dict[str, S.Board] = {}
         self.space_at: dict[int, tuple[str, int, int]] = {}     # a space's zone -> (board, column, row)
+        self.board_graph: dict[str, tuple] = {}     # a track's or route's spaces -> what touches each
         for b in r.of(S.Board):
             cells = []
-            width, height = size_of(self, b.width), size_of(self, b.height)
+            if b.shape != "grid":
+                labels = b.labels()
+                index = {x: i + 1 for i, x in enumerate(labels)}
+                self.board_graph[b.name] = geometry.graph(len(labels), b.shape == "track", b.loop,
+                                                          ((index[x], index[y]) for x, y in b.links))
+            width, height = (len(b.labels()), 1) if b.shape != "grid" else (size_of(self, b.width), size_of(self, b.height))
             self.board_sizes[b.name] = (width, height)
             self.board_decls[b.name] = b
             for y in range(1, height + 1):
                 for x in range(1, width + 1):
                     self.space_at[len(self.zone_names)] = (b.name, x, y)
                     cells.append(ZoneId(len(self.zone_names)))
-                    self.zone_names.append(f"{b.name}({x},{y})")
+                    self.zone_names.append(f"{b.name}({b.labels()[x - 1]})" if b.shape != "grid" else f"{b.name}({x},{y})")
                     self.zone_owner.append(None)
                     self.zone_seen.append("everyone")
                     self.zone_kind.append("space")
@@ -191,6 +198,13 @@ class Tables:
     def space(self, board: str, x: int, y: int) -> ZoneId:
         """The zone of the space in column x, row y of a board (both from 1)."""
         return self.zones[board][(y - 1) * self.board_sizes[board][0] + x - 1]
+
+    def near(self, board: str, x: int, y: int) -> tuple[tuple[int, int], ...]:
+        """The spaces next to (x, y) on a board, as its adjacency (or its track and routes) has it."""
+        if board in self.board_graph:
+            return tuple((i, 1) for i in self.board_graph[board][x - 1])
+        w, h = self.board_sizes[board]
+        return geometry.neighbours(w, h, self.board_decls[board].adjacency, x, y)
 
     def new_zone(self, name, owner, seen, kind) -> ZoneId:
         self.zone_names.append(name)

@@ -82,7 +82,47 @@ def _held(game: Game, v, pieces) -> list[str]:
 
 
 # ---------------------------------------------------------------- a board
+def _graph_figure(v, game: Game, state, board: S.Board) -> Item:
+    """A track or route as the table draws it (geometry.layout): a space a box with its label,
+    every pair of spaces that touch joined by a line; a number is how many pieces setup puts there."""
+    labels, spaces = board.labels(), game.zones[board.name]
+    at = geometry.layout(len(labels), board.shape, board.loop)
+    step = CELL + 14
+    centre = [(PAD + c * step + CELL / 2, PAD + r * step + CELL / 2) for c, r in at]
+    body = []
+    for i, near in enumerate(game.board_graph[board.name]):
+        for j in near:
+            if j - 1 > i:
+                (x1, y1), (x2, y2) = centre[i], centre[j - 1]
+                body.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{ACCENT}" stroke-width="2"/>')
+    for i, (x, y) in enumerate(centre):
+        body.append(f'<rect x="{x - CELL / 2:.1f}" y="{y - CELL / 2:.1f}" width="{CELL}" height="{CELL}" rx="6" '
+                    f'fill="#ffffff" stroke="{LINE}"/>')
+        body.append(_text(x, y - 8, str(labels[i]), 10, SOFT))
+        held = state.zones[spaces[i]]
+        if held:
+            body.append(_text(x, y + 12, str(len(held)), 12, INK, weight="bold"))
+    cols, rows = max(c for c, _ in at) + 1, max(r for _, r in at) + 1
+    title, n = v.title(board.name), len(labels)
+    if board.track:
+        ja = f"{title}: {n}マスの道({labels[0]}から{labels[-1]}へ)。線でつながるマスが隣り合う"
+        en = f"The {title}: a track of {n} spaces, {labels[0]} to {labels[-1]}; spaces joined by a line are next to each other"
+        if board.loop:
+            ja += f"。{labels[-1]}の次は{labels[0]}に戻る"
+            en += f"; after {labels[-1]} comes {labels[0]} again"
+    else:
+        ja = f"{title}: {n}マス。線でつながるマスが隣り合う"
+        en = f"The {title}: {n} spaces; spaces joined by a line are next to each other"
+    if any(state.zones[z] for z in spaces):
+        ja += "。数字はセットアップで置かれるコマの数"
+        en += "; a number is how many pieces setup puts there"
+    return figure(f"board-{board.name}", _svg(PAD * 2 + cols * step - 14, PAD * 2 + rows * step - 14, body),
+                  [("", say(v.lang, ja + "。", en + "."))])
+
+
 def board_figure(v, game: Game, state, board: S.Board) -> Item:
+    if board.shape != "grid":
+        return _graph_figure(v, game, state, board)
     w, h = game.board_sizes[board.name]
     cx, cy = (w + 1) // 2, (h + 1) // 2
     near = set(geometry.neighbours(w, h, board.adjacency, cx, cy))

@@ -136,6 +136,8 @@ class Narrator:
         x, _, y = key.partition(",")
         if any(b.name == base for b in self.game.rules.of(S.Board)) and x.isdigit() and y.isdigit():
             return self.say(f"{shown}の{x}列目・{y}行目のマス", f"the {shown} at column {x}, row {y}")
+        if base in self.game.board_graph:       # a track's or route's space, by its label
+            return self.say(f"{shown}の{key}のマス", f"space {key} of the {shown}")
         return f"{shown}({rest}"
 
     def _place(self, zone: str, i: int, shown: str) -> str:

@@ -14,6 +14,7 @@ seat reads "P3 chose (face down)" until everyone has chosen.
 from __future__ import annotations
 
 from ..agents.infoset import simultaneous_pause, visible_zones
+from ..engine import geometry
 from ..engine.program import param_names
 from ..engine.values import Player, Team, plain
 from . import story
@@ -69,11 +70,25 @@ def zones(words, state, seat) -> list:
                 "kind": zone_kind(game, z), "role": game.zone_kind[z], "seen": game.zone_seen[z],
                 "count": len(state.zones[z]), "pieces": shown}
         if z in game.space_at:
-            board, x, y = game.space_at[z]
-            cols, rows = game.board_sizes[board]
-            zone["grid"] = {"board": board, "title": n.name(board), "rows": rows, "cols": cols,
-                            "row": y - 1, "col": x - 1, "hex": game.board_decls[board].adjacency == "hex"}
+            zone["grid"] = _placed(game, n, z)
         out.append(zone)
+    return out
+
+
+def _placed(game, n, z) -> dict:
+    """Where a board's space is drawn: its column and row on a grid; on a track or route, its
+    place in the drawing (geometry.layout), its label and, on a route, what it is joined to."""
+    board, x, y = game.space_at[z]
+    d = game.board_decls[board]
+    cols, rows = game.board_sizes[board]
+    if d.shape == "grid":
+        return {"board": board, "title": n.name(board), "rows": rows, "cols": cols,
+                "row": y - 1, "col": x - 1, "hex": d.adjacency == "hex"}
+    labels, at = d.labels(), geometry.layout(cols, d.shape, d.loop)
+    out = {"board": board, "title": n.name(board), "rows": max(r for _, r in at) + 1, "cols": max(c for c, _ in at) + 1,
+           "row": at[x - 1][1], "col": at[x - 1][0], "hex": False, "label": str(labels[x - 1])}
+    if d.shape == "route" or d.links:
+        out["joined"] = [str(labels[i - 1]) for i in game.board_graph[board][x - 1]]
     return out
 
 

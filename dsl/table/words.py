@@ -97,6 +97,9 @@ class Words:
         title where the game has several boards."""
         board, x, y = self.game.space_at[z]
         place = self.say(f"{y}行{x}列", f"row {y}, column {x}")
+        if board in self.game.board_graph:      # a track's or route's space, by its label
+            label = self.game.board_decls[board].labels()[x - 1]
+            place = self.say(f"{label}のマス", f"space {label}")
         if len(self.game.board_sizes) > 1:
             return self.say(f"{self.narrator.name(board)}の{place}", f"{self.narrator.name(board)} {place}")
         return place

@@ -296,6 +296,12 @@ function drawGrid(g, choosable) {
     cell.style.gridRow = String(z.grid.row + 1);
     cell.style.gridColumn = hex ? (2 * z.grid.col + z.grid.row + 1) + " / span 2" : String(z.grid.col + 1);
     markSpace(cell, z.name, choosable);
+    // a track's or route's space shows its label, a route's also the spaces it is joined to
+    if (z.grid.label !== undefined) {
+      const label = el("span", "label");
+      label.textContent = z.grid.label + (z.grid.joined ? " → " + z.grid.joined.join(", ") : "");
+      cell.append(label);
+    }
     for (const p of z.pieces || []) cell.append(drawPiece(p, choosable));
     board.append(cell);
   }
