@@ -282,7 +282,7 @@ def _compile_label(c, e, env):
 # How a board's adjacency and gravity are said: touching spaces, lines, and where a drop lands.
 _TOUCH = {"orthogonal": ("辺で", "(sharing a side)"), "diagonal": ("角で", "(corner to corner)"),
           "all": ("辺か角で", "(sharing a side or a corner)"), "hex": ("辺で", "(sharing a side of the hexagon)"),
-          "track": ("道に沿って", "(along the track)"), "route": ("道でつながって", "(joined by a connection)")}
+          "track": ("道に沿って", "(along the track)"), "route": ("道で", "(joined by a connection)")}
 _LINE = {"orthogonal": ("縦か横に", "across or down"), "diagonal": ("斜めに", "diagonally"),
          "all": ("縦・横・斜めのどれかに", "across, down or diagonally"),
          "hex": ("横か斜め(六角形の3方向のどれか)に", "along one of the three directions of the hexagons"),

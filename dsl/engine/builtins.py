@@ -351,7 +351,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("in_a_row", (2, 2), _in_a_row, "{1}のうち{0}つが{line}一列に並んでいる", "{0} of {1} stand in a line {line}",
             returns=BOOL),
     Builtin("along", (2, 2), _along, "{0}から{1}マス進んだマス", "the space {1} steps along the track from {0}", returns=ZONE),
-    Builtin("past_end", (2, 2), _past_end, "{0}から{1}マス進むと線路の端を越える", "{1} steps from {0} go past the end of the track",
+    Builtin("past_end", (2, 2), _past_end, "{0}から{1}マス進むと道の端を越える", "{1} steps from {0} go past the end of the track",
             returns=BOOL),
     Builtin("label", (1, 1), _label, "{0}の番号", "the number of {0}", returns=ANY),
     Builtin("joins", (3, 3), _joins, "{0}が{how}つながって{1}と{2}を結ぶ", "{0} join {1} to {2} in a chain of spaces {how}",
