@@ -30,7 +30,7 @@ LOVE = str(CLASSICS / "love-letter.rules")
 ALL = sorted(CLASSICS.glob("*.rules"))
 PLAYERS = {"nim": [2], "pig": [2, 4], "goofspiel": [2, 3], "hex": [2], "lost-cities": [2], "skull": [3, 6], "cheat": [3, 6],
            "indian-poker": [3, 6], "the-game": [1, 2, 5],
-           "love-letter": [2, 4]}
+           "love-letter": [2, 4], "backgammon": [2]}
 
 
 def test_every_classic_is_in_the_table():
@@ -296,12 +296,14 @@ def test_hex_3x3_explores_to_the_brute_force_count_and_never_draws():
 
 def test_hex_2x2_explores_to_the_brute_force_count(tmp_path):
     text = open(HEX, encoding="utf-8").read()
-    small = text.replace("parameter side = 3", "parameter side = 2").replace("count 5 per player", "count 2 per player")
+    small = text.replace("parameter side = 3", "parameter side = 2")
     assert small != text
     path = tmp_path / "hex2.rules"
     path.write_text(small, encoding="utf-8")
     positions, ends, (red, blue, drawn) = _hex_brute_force(2)
-    r = explore(game_of(str(path), 2))
+    game = game_of(str(path), 2)
+    assert len(game.pieces) == 4          # the stones follow the side: 2 each fill the 4 hexagons
+    r = explore(game)
     assert r.finished and r.proof and drawn == 0
     assert r.positions == positions and r.terminal_states == ends[0] + ends[1]
     assert {o["outcome"]: o["games"] for o in r.outcomes} == {"P1 wins": red, "P2 wins": blue}
@@ -675,3 +677,146 @@ def test_a_love_letter_priest_shows_the_hand_to_its_player_alone():
             priests += 1
             assert set(state.looked.get(card, ())) == knew.get(card, set()) | {actor}   # the looker, no one else
     assert priests > 3
+
+
+# ---------------------------------------------------------------- Backgammon
+BACKGAMMON = str(CLASSICS / "backgammon.rules")
+
+
+def _bg_position(game, state) -> dict:
+    """Each seat's checkers as the engine holds them: points (label -> count), bar, off."""
+    pos = {q: {"points": Counter(), "bar": 0, "off": 0} for q in (0, 1)}
+    for z, pieces in enumerate(state.zones):
+        name = game.zone_names[z]
+        for p in pieces:
+            if game.kind_of[p] != "checker":
+                continue
+            q = int(game.piece_owner[p])
+            if name.startswith("points("):
+                pos[q]["points"][int(name[7:-1])] += 1
+            elif name.startswith(("bar(", "off(")):
+                pos[q][name[:3]] += 1
+    return pos
+
+
+def _bg_moves(pos, q, dice) -> set:
+    """The (point or 'bar', die) moves the published rules allow seat q with dice left: written
+    from the rules in each player's own count of points (24 far from home, 1 the last)."""
+    mine, theirs = pos[q], pos[1 - q]
+    pip = (lambda label: label) if q == 0 else (lambda label: 25 - label)
+    open_ = lambda pv: theirs["points"][pip(pv)] < 2      # noqa: E731  (pip is its own inverse)
+    held = [pip(label) for label, n in mine["points"].items() if n]
+    home = mine["bar"] == 0 and all(pv <= 6 for pv in held)
+    out = set()
+    for d in set(dice):
+        if mine["bar"]:
+            if open_(25 - d):
+                out.add(("bar", d))
+            continue
+        for pv in held:
+            if pv - d >= 1:
+                if open_(pv - d):
+                    out.add((pip(pv), d))
+            elif home and (pv == d or max(held) == pv):
+                out.add((pip(pv), d))
+    return out
+
+
+def _bg_offered(game, state, actor) -> dict:
+    out = {}
+    for m in state.legal_moves(actor):
+        out[("bar", m[1]) if len(m) == 2 else (game.space_at[m[1]][1], m[2])] = m
+    return out
+
+
+def test_backgammon_sets_up_15_checkers_each_as_2_5_3_5_in_mirror():
+    game = game_of(BACKGAMMON, 2)
+    pos = _bg_position(game, game.new_initial_state())
+    assert pos[0] == {"points": Counter({24: 2, 13: 5, 8: 3, 6: 5}), "bar": 0, "off": 0}
+    assert pos[1] == {"points": Counter({1: 2, 12: 5, 17: 3, 19: 5}), "bar": 0, "off": 0}
+    assert all(sum(pos[q]["points"].values()) == 15 for q in (0, 1))
+
+
+def test_backgammon_rolls_36_ordered_outcomes_21_distinct_with_doubles_played_four_times():
+    game = game_of(BACKGAMMON, 2)
+    rolls = Counter()
+    for k in range(game.new_initial_state().chance_outcomes()):
+        s = game.new_initial_state()
+        s.apply(k)
+        v = s.to_json()["variables"]
+        rolls[(v["high"], v["low"], v["high_left"] + v["low_left"])] += 1
+    assert sum(rolls.values()) == 36 and len(rolls) == 21
+    assert {r: n for r, n in rolls.items() if r[0] == r[1]} == {(f, f, 4): 1 for f in range(1, 7)}
+    assert all(n == 2 and left == 2 for (hi, lo, left), n in rolls.items() if hi != lo)
+
+
+def test_backgammon_s_opening_6_5_offers_the_five_moves_worked_out_by_hand():
+    # 24-18, 13-7, 8-2 with the 6; 13-8 and 8-3 with the 5 (24-19 and 6-1 are Black's points)
+    game = game_of(BACKGAMMON, 2)
+    s = game.new_initial_state()
+    s.apply(5 + 4 * 6)                           # the first die shows 6, the second 5
+    assert set(_bg_offered(game, s, s.current_actors()[0])) == {(24, 6), (13, 6), (8, 6), (13, 5), (8, 5)}
+
+
+def _bg_endgame(tmp_path):
+    """White: 2 on its 5-point and 1 on its 3, the rest off; Black: a blot on 1, 14 on its 1-point (24)."""
+    text = open(BACKGAMMON, encoding="utf-8").read()
+    at = text.index("setup\n")
+    setup = ("setup\n  move 2 from stock(player(1)) to points(5)\n  move 1 from stock(player(1)) to points(3)\n"
+             "  move 12 from stock(player(1)) to off(player(1))\n  move 1 from stock(player(2)) to points(1)\n"
+             "  move 14 from stock(player(2)) to points(24)\n\n")
+    path = tmp_path / "endgame.rules"
+    path.write_text(text[:at] + setup + text[text.index("play\n", at):], encoding="utf-8")
+    return game_of(str(path), 2)
+
+
+def test_backgammon_bears_off_hits_and_enters_from_the_bar_as_worked_out_by_hand(tmp_path):
+    game = _bg_endgame(tmp_path)
+    s = game.new_initial_state()
+    s.apply(5 + 1 * 6)                           # White rolls 6-2
+    white = s.current_actors()[0]
+    # the 6 bears off the 5 (the farthest checker); the 2 moves 5-3 or hits 3-1; 3 cannot bear off with the 6
+    offered = _bg_offered(game, s, white)
+    assert set(offered) == {(5, 6), (5, 2), (3, 2)}
+    s.apply(offered[(3, 2)], white)              # the hit
+    assert _bg_position(game, s)[1]["bar"] == 1 and _bg_position(game, s)[0]["points"][1] == 1
+    assert set(_bg_offered(game, s, white)) == {(5, 6)}
+    s.apply(_bg_offered(game, s, white)[(5, 6)], white)
+    assert s.is_chance()                         # both dice played: Black's turn
+    s.apply(4 + 4 * 6)                           # Black rolls 5-5
+    black = s.current_actors()[0]
+    # Black must enter first, on its 5 (White's 5-point, where White's last checker there is a blot)
+    assert set(_bg_offered(game, s, black)) == {("bar", 5)}
+    s.apply(_bg_offered(game, s, black)[("bar", 5)], black)
+    pos = _bg_position(game, s)
+    assert pos[0]["bar"] == 1 and pos[0]["points"][5] == 0 and pos[1]["points"][5] == 1
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_seeded_backgammon_game_offers_exactly_the_moves_the_rules_allow_and_scores_as_counted(seed):
+    game = game_of(BACKGAMMON, 2)
+    state, rng = game.new_initial_state(), random.Random(seed)
+    dice, mover, decisions = [], None, 0
+    while not state.is_terminal():
+        if state.is_chance():
+            assert dice == [] or not _bg_moves(_bg_position(game, state), mover, dice)   # no playable die was lost
+            k = rng.randrange(state.chance_outcomes())
+            a, b = k % 6 + 1, k // 6 + 1
+            dice, mover = ([a] * 4 if a == b else [a, b]), 1 if mover == 0 else 0
+            state.apply(k)
+            continue
+        [actor] = state.current_actors()
+        assert int(actor) == mover
+        offered = _bg_offered(game, state, actor)
+        assert set(offered) == _bg_moves(_bg_position(game, state), mover, dice)
+        move = list(offered)[rng.randrange(len(offered))]
+        dice.remove(move[1])
+        state.apply(offered[move], actor)
+        decisions += 1
+    pos = _bg_position(game, state)
+    [winner] = [int(p) for p in state.outcome]
+    loser = 1 - winner
+    assert winner == mover and pos[winner]["off"] == 15 and decisions > 20
+    in_winners_home = any((label <= 6) if winner == 0 else (label >= 19) for label, n in pos[loser]["points"].items() if n)
+    worth = 1 if pos[loser]["off"] else 3 if pos[loser]["bar"] or in_winners_home else 2
+    assert list(state.payoffs) == [worth if q == winner else -worth for q in (0, 1)]
