@@ -179,8 +179,8 @@ def _one_line(text: str) -> str:
     return " ".join("".join(c if c.isprintable() else " " for c in text).split())
 
 
-def titles_of(data_path: str) -> dict:
-    """{rule name: its title in the rulebook} for the rules a replay carries; {} if they do not load."""
+def titles_of(data_path: str, lang: str = "en") -> dict:
+    """{rule name: its title in the rulebook, in `lang`} for the rules a replay carries; {} if they do not load."""
     from types import SimpleNamespace
     from ..analyses import replay as replay_mod
     from ..engine import Game
@@ -188,6 +188,6 @@ def titles_of(data_path: str) -> dict:
     try:
         rep = replay_mod.load(data_path)
         game = Game(replay_mod.embedded(rep)[0], rep.players)
-        return {r["name"]: r["title"] for r in rule_titles(SimpleNamespace(game=game), "en")}
+        return {r["name"]: r["title"] for r in rule_titles(SimpleNamespace(game=game), lang)}
     except Exception:       # the names stand in for titles: a session is still worth reading
         return {}
