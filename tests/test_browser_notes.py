@@ -60,7 +60,7 @@ def test_two_people_leave_notes_and_answer_and_table_stats_opens_the_replay_at_e
         assert page.locator("#notes-panel .note-item").count() == 2        # after the end every note is shown
         page.check(f"#questionnaire .q[data-key=overall] input[value='{overall}']")
         page.check("#questionnaire .q[data-key=length] input[value=right]")
-        page.fill("#questionnaire textarea[name=unclear]", "whether a full grid is a draw")
+        page.fill("#questionnaire .q[data-key=unclear] textarea", "whether a full grid is a draw")
         if page is p1 and os.environ.get("PLAYTEST_SHOTS"):
             page.screenshot(path=str(SHOTS / "notes.png"), full_page=True)
         page.click("#answers-send")

@@ -16,6 +16,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROMPT = {"en": r"Your choice \(1(?:-(\d+))?, u undo", "ja": r"番号を選んでください \(1(?:〜(\d+))?、u"}
 RESULT = {"en": r"Result: ([^\r\n\x1b]*)", "ja": r"結果: ([^\r\n\x1b]*)"}
+QUESTIONS = {"en": r"answer a few questions about the game\?", "ja": r"質問に答えますか"}
 # a generous bound for a slow shared machine; the test asserts what is shown, never how fast
 WAIT = 120
 
@@ -36,7 +37,10 @@ def play_through(child, lang, pick) -> tuple:
     while True:
         i = child.expect([PROMPT[lang], RESULT[lang]])
         if i == 1:
-            return taken, child.match.group(1)
+            result = child.match.group(1)
+            child.expect(QUESTIONS[lang])       # after the end, the questionnaire: skipped
+            child.sendline("")
+            return taken, result
         n = int(child.match.group(1) or 1)
         child.sendline(str(pick(n)))
         taken += 1

@@ -37,6 +37,7 @@ CUSTOM_DECK = {"FaceURL": str, "BackURL": str, "NumWidth": int, "NumHeight": int
                "UniqueBack": bool, "Type": int}
 CARD = {"CardID": int}
 IMAGE = {"ImageURL": str}
+CUSTOM_TOKEN = {"Thickness": float, "MergeDistancePixels": float, "StandUp": bool, "Stackable": bool}
 NAMES = {"DeckCustom", "Card", "Bag", "Custom_Token", "Custom_Board", "Custom_Dice",
          "Die_4", "Die_6", "Die_8", "Die_10", "Die_12", "Die_20", "BlockSquare", "Chip_10"}
 
@@ -70,6 +71,10 @@ def validate(obj: dict, where: str = "object") -> None:
             assert card["CustomDeck"] == {str(key): sheet}
     if obj["Name"] in ("Custom_Token", "Custom_Board", "Custom_Dice"):
         _keys(f"{where}.CustomImage", obj["CustomImage"], IMAGE)
+    if obj["Name"] == "Custom_Token":
+        _keys(f"{where}.CustomImage.CustomToken", obj["CustomImage"].get("CustomToken", {}), CUSTOM_TOKEN)
+    if obj["Name"] == "Bag":
+        assert isinstance(obj.get("ContainedObjects"), list) and obj["ContainedObjects"], f"{where}: an empty bag"
     for i, inner in enumerate(obj.get("ContainedObjects", [])):
         validate(inner, f"{where}.ContainedObjects[{i}]")
 
@@ -193,6 +198,25 @@ def test_every_seed_game_exports_its_decks_dice_tokens_and_boards(tmp_path, game
             image = Image.open(local(url))
             assert image.mode == "RGB" and max(image.size) <= 4096
         assert obj["Nickname"]
+
+
+@pytest.mark.parametrize("game", SEEDS)
+def test_every_die_has_its_faces_and_every_token_its_image_each_named_by_its_title(tmp_path, game):
+    save, out = export(tmp_path, game)
+    rules, _ = load(str(GAMES / f"{game}.rules"))
+    titles = {c.kind: {} for c in rules.of(S.Component)}
+    for c in rules.of(S.Component):
+        titles[c.kind][S.text_of(c.texts, "title", "en") or c.name] = c
+    bags = [o for o in save["ObjectStates"] if o["Name"] == "Bag"]
+    for die in (d for b in bags for d in b["ContainedObjects"] if d["Name"].startswith("Die_")):
+        c = titles["dice"][die["Nickname"]]
+        assert die["Name"] == f"Die_{len(c.faces)}"
+    for token in (t for b in bags for t in b["ContainedObjects"] if t["Name"] == "Custom_Token"):
+        assert token["Nickname"] in titles["token"]
+        image = Image.open(local(token["CustomImage"]["ImageURL"]))
+        # TTS cuts a token's shape from its image's transparency: a round token's corners are clear
+        assert image.format == "PNG" and image.mode == "RGBA" and max(image.size) <= 4096
+        assert image.getpixel((0, 0))[3] == 0 and image.getpixel((image.width // 2, image.height // 2))[3] == 255
 
 
 def test_pieces_are_named_as_the_rulebook_names_them_in_either_language(tmp_path):

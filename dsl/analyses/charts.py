@@ -121,3 +121,26 @@ def heatmap(values, xlabels, ylabels, xname: str, yname: str, title: str, bounds
                 ax.text(x, y, f"{v:.3g}", ha="center", va="center", color="black" if light else "white", fontsize=7)
     fig.colorbar(im, ax=ax)
     return _svg(fig)
+
+
+def intervals(rows: list, xlabel: str, bounds=None) -> str:
+    """rows: (label, mean, low, high), the first at the top; a row without an interval (low None)
+    is a point alone, one without a mean is left empty. bounds (lo, hi) fixes the axis (a 1-5
+    rating), so that a small difference does not look large."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6, 0.7 + 0.32 * len(rows)))
+    ys = list(range(len(rows)))[::-1]
+    for y, (label, mean, low, high) in zip(ys, rows):
+        if mean is None:
+            continue
+        colour = COLOURS[(len(rows) - 1 - y) % len(COLOURS)]
+        if low is not None:
+            ax.errorbar([mean], [y], xerr=[[mean - low], [high - mean]], fmt="o", color=colour, capsize=3, linewidth=1.5)
+        else:
+            ax.plot([mean], [y], "o", color=colour)
+    ax.set_yticks(ys, [r[0] for r in rows])
+    ax.set_ylim(-0.6, len(rows) - 0.4)
+    if bounds:
+        ax.set_xlim(*bounds)
+    ax.set_xlabel(xlabel)
+    return _svg(fig)

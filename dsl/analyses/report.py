@@ -190,14 +190,15 @@ def use_table(rows: list) -> tuple:
     return sorted(rows, key=key), compared
 
 
-def render_html(data: dict, title: str = "", lang: str = "en") -> str:
+def render_html(data: dict, title: str = "", lang: str = "en", table_section: str = "") -> str:
+    """The page; `table_section` the games played at the table (dsl/table/stats_page.section)."""
     from jinja2 import Environment, FileSystemLoader, select_autoescape
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda v: f"{v:.1%}"
     return env.get_template("report.html.j2").render(d=data, title=title or data["game"], charts=chart_set(data, lang),
                                                       label=lambda c: _label(c, lang), key=_label, card_rows=CARD_ROWS, lang=lang, use_table=use_table,
-                                                      verdict=lambda k: verdict(k, lang),
+                                                      verdict=lambda k: verdict(k, lang), table_section=table_section,
                                                       t=lambda en, ja: ja if lang == "ja" else en)
 
 

@@ -124,8 +124,51 @@ Example:
                    "the table's length and seat balance beside theirs, with 95% intervals. Repeatable.")
 @click.option("--against-games", type=click.IntRange(min=1), default=20, show_default=True,
               help="Games each --against bot plays.")
-def table_stats(folder, games, seed, lang, as_json, against, against_games):
+@click.option("--html", "html", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also write one self-contained HTML page: the ratings with intervals, the notes by rule and by "
+                   "decision with the command that opens each, the rulings, and the table beside random play and "
+                   "the --against bots as charts.")
+def table_stats(folder, games, seed, lang, as_json, against, against_games, html):
     import json
+    if html:
+        writable_or_exit(html, "--html")
+        if "random" not in against:         # the page sets the table beside random play with intervals
+            against = ("random", *against)
+    out, played, skipped = table_data(folder, games, seed, lang, against, against_games)
+    if html:
+        from ..io_guard import write_set
+        from ..table.stats_page import render
+        try:
+            write_set([(html, render(out, played, lang))])
+        except OSError as e:
+            _fail(f"{html}: cannot write the page ({e.strerror or e})")
+    if as_json:
+        click.echo(json.dumps({"groups": out, "sessions": played, "skipped": [{"file": f, "why": w} for f, w in skipped]},
+                              ensure_ascii=False, indent=1, sort_keys=True))
+        return
+    for f, why in skipped:
+        click.echo(f"skipped {f}: {why}", err=True)
+    if not out:
+        _fail(f"{folder}: no game played by people (save one with `playtest play`)")
+    from ..table.sessions import lines
+    for g in out:
+        _print_comparison(g)
+        if "calibration" in g:
+            _print_calibration(g["calibration"])
+    if played:
+        click.echo("Sessions by version of the rules: the people's answers and notes")
+    for s in played:
+        for line in lines(s, s["titles"]):
+            click.echo(line)
+        click.echo("")
+    if html:
+        click.echo(f"wrote {html}", err=True)
+
+
+def table_data(folder, games, seed, lang, against=(), against_games=20) -> tuple:
+    """(the groups of table games beside random play and the bots, the sessions by version of the
+    rules, [(file, why it was left out)]) of the replays in `folder`: table-stats' and the report's."""
+    from ..table.sessions import sessions, titles_of
     from ..table.stats import random_figures, table_figures, table_games, table_replays
     groups, skipped = table_replays(folder)
     out = []
@@ -138,27 +181,11 @@ def table_stats(folder, games, seed, lang, as_json, against, against_games):
         out.append({"rules": rules_path, "variants": list(variants), "players": players,
                     "table": table, "random": rand, "random_seed": seed, **calib,
                     "option_titles": _option_titles(game, lang, [*table["options_taken"], *rand["options_taken"]])})
-    from ..table.sessions import lines, sessions, titles_of
     played = sessions(folder)
-    if as_json:
-        click.echo(json.dumps({"groups": out, "sessions": played, "skipped": [{"file": f, "why": w} for f, w in skipped]},
-                              ensure_ascii=False, indent=1, sort_keys=True))
-        return
-    for f, why in skipped:
-        click.echo(f"skipped {f}: {why}", err=True)
-    if not out:
-        _fail(f"{folder}: no game played by people (save one with `playtest play`)")
-    for g in out:
-        _print_comparison(g)
-        if "calibration" in g:
-            _print_calibration(g["calibration"])
-    if played:
-        click.echo("Sessions by version of the rules: the people's answers and notes")
     for s in played:
         first = (s["notes_by_step"] or [{"file": None}])[0]["file"]
-        for line in lines(s, titles_of(first) if first else {}):
-            click.echo(line)
-        click.echo("")
+        s["titles"] = titles_of(first, lang) if first else {}
+    return out, played, skipped
 
 
 def _print_comparison(g):

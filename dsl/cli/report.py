@@ -100,12 +100,16 @@ marked partial (its first summary line; "partial": true in the JSON); exit statu
 @click.option("--strategies", "strategy_games", type=click.IntRange(0), default=0, show_default=True, metavar="N",
               help="Also play the strategies the rules declare (strategies/GAME.rules) side by side: each "
                    "against random seats and against each other, seats rotated, N games a pairing (0: not played).")
+@click.option("--replays", "replays", type=click.Path(exists=True, file_okay=False), default=None, metavar="DIR",
+              help="Add the games people played of these rules (the replays `play` and `serve` saved in DIR): "
+                   "the table beside random play and ismcts with intervals, the ratings, notes and rulings, "
+                   "as `table-stats DIR --html` shows them.")
 @lang_option("Language of the page: its words, the summary, card names and the narrated dead ends (en or ja).")
 @progress_option
 @_play_options
 @_scale_options
-def report(file, variants, players_text, games, seed, output, skill_spec, skill_games, strategy_games, lang, show_progress,
-           score, agent_spec, bans, ban_seats, workers, scheduler):
+def report(file, variants, players_text, games, seed, output, skill_spec, skill_games, strategy_games, replays, lang,
+           show_progress, score, agent_spec, bans, ban_seats, workers, scheduler):
     from ..agents import parse_agents
     from ..analyses import report as report_mod
     rules, _ = _load_or_exit(file, variants)
@@ -143,10 +147,28 @@ def report(file, variants, players_text, games, seed, output, skill_spec, skill_
     data["lang"] = lang
     data["summary"] = report_mod.summary(data, lang)
     title = rules.game.name + "".join(f" + {os.path.basename(v.path)}" for v in rules.variants)
+    section = ""
+    if replays:
+        section = _table_section(data, file, variants, replays, games, seed, lang)
     _write(base, [json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                  report_mod.render_csv(data), report_mod.render_html(data, title, lang)])
+                  report_mod.render_csv(data), report_mod.render_html(data, title, lang, section)])
     if "partial" in data:
         exit_stopped("before the end: the report's figures are of the games played until then")
+
+
+def _table_section(data, file, variants, folder, games, seed, lang) -> str:
+    """The games played at the table of these rules and variants, into `data` and as the page's section."""
+    from ..table.stats_page import section
+    from .play import table_data
+
+    def same(g):
+        return os.path.abspath(g["rules"]) == os.path.abspath(file) and \
+            [os.path.abspath(v) for v in g["variants"]] == [os.path.abspath(v) for v in variants]
+    groups, sessions, _ = table_data(folder, games, seed, lang, ("random", "ismcts:20"), 20)
+    data["table"] = {"groups": [g for g in groups if same(g)], "sessions": [s for s in sessions if same(s)]}
+    if not data["table"]["groups"] and not data["table"]["sessions"]:
+        return ""
+    return section(data["table"]["groups"], data["table"]["sessions"], lang)
 
 
 @main.command(help="""Sweep parameters: play every combination of values with common random

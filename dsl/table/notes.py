@@ -36,6 +36,9 @@ QUESTIONS = [
 LENGTHS = {"too_short": ("Too short", "短すぎる"), "right": ("About right", "ちょうどよい"),
            "too_long": ("Too long", "長すぎる")}
 SCALES = tuple(k for k, kind, _, _ in QUESTIONS if kind == "scale")
+YES_NO = {"yes": ("Yes", "はい"), "no": ("No", "いいえ")}
+# every written answer of one questionnaire shares this many characters (see MAX_ANSWER)
+MAX_WRITTEN = MAX_ANSWER * sum(1 for _, kind, _, _ in QUESTIONS if kind == "text")
 
 
 class NoteRefused(ValueError):
@@ -81,6 +84,30 @@ def rule_titles(table, lang: str) -> list[dict]:
     return cache[key]
 
 
+def asked(table) -> list[tuple]:
+    """The designer's own questions (`ask` in the rule file), as QUESTIONS lists the common ones."""
+    from ..constructs.ask import Ask, question_text
+    return [(d.name, d.kind, question_text(d, "en"), question_text(d, "ja")) for d in table.game.rules.of(Ask)]
+
+
+def answer_cap(table) -> int:
+    """The characters a written answer may take: the designer's written questions share the
+    common ones' room, since all the answers go in one message."""
+    written = sum(1 for q in QUESTIONS + asked(table) if q[1] == "text")
+    return MAX_WRITTEN // written
+
+
+def answer(table, key, kind, v):
+    """`v` as kept for the question `key` of `kind`, or NoteRefused saying what it takes."""
+    if kind == "scale" and (isinstance(v, bool) or v not in (1, 2, 3, 4, 5)):
+        raise NoteRefused(f"'{key}' is a whole number from 1 to 5")
+    if kind == "length" and v not in LENGTHS:
+        raise NoteRefused(f"'{key}' is one of {', '.join(LENGTHS)}")
+    if kind == "yes_no" and v not in YES_NO:
+        raise NoteRefused(f"'{key}' is yes or no")
+    return clean(v, f"the answer to '{key}'", answer_cap(table)) if kind == "text" else v
+
+
 def add_note(table, seat, text, rule=None) -> dict:
     """Keep a note from `seat` (None: the designer's link) at this moment of the game."""
     notes, _ = _state(table)
@@ -111,18 +138,21 @@ def add_answers(table, seat, answers) -> dict:
     if answers is None:
         kept[str(seat)] = {"skipped": True}
     else:
-        if not isinstance(answers, dict) or set(answers) - {k for k, _, _, _ in QUESTIONS}:
+        if not isinstance(answers, dict) or set(answers) - {k for k, _, _, _ in QUESTIONS} - {"asked"}:
             raise NoteRefused("'answers' must map the questions' keys to answers")
         out = {}
         for key, kind, _, _ in QUESTIONS:
             v = answers.get(key)
-            if v in (None, ""):
-                continue
-            if kind == "scale" and (isinstance(v, bool) or v not in (1, 2, 3, 4, 5)):
-                raise NoteRefused(f"'{key}' is a whole number from 1 to 5")
-            if kind == "length" and v not in LENGTHS:
-                raise NoteRefused(f"'{key}' is one of {', '.join(LENGTHS)}")
-            out[key] = clean(v, f"the answer to '{key}'", MAX_ANSWER) if kind == "text" else v
+            if v not in (None, ""):
+                out[key] = answer(table, key, kind, v)
+        own = asked(table)
+        given = answers.get("asked") or []
+        # by position, in the order the rule file asks them: a page sends no names it could get wrong
+        if not isinstance(given, list) or len(given) > len(own):
+            raise NoteRefused(f"'asked' must list the answers to the designer's {len(own)} questions in order")
+        mine = {key: answer(table, key, kind, v) for (key, kind, _, _), v in zip(own, given) if v not in (None, "")}
+        if mine:
+            out["asked"] = mine
         kept[str(seat)] = out
     table._save()
     return kept[str(seat)]
@@ -141,11 +171,12 @@ def payload(table, seat, lang: str) -> dict:
     end the questionnaire for a seat that has not answered yet."""
     _, kept = _state(table)
     ja = lang == "ja"
-    out = {"rules": rule_titles(table, lang), "notes": seen_by(table, seat), "max": MAX_TEXT, "max_answer": MAX_ANSWER}
+    out = {"rules": rule_titles(table, lang), "notes": seen_by(table, seat), "max": MAX_TEXT, "max_answer": answer_cap(table)}
     if table.ended() and seat is not None and str(seat) not in kept:
-        out["questions"] = [{"key": k, "kind": kind, "text": ja_t if ja else en}
-                            for k, kind, en, ja_t in QUESTIONS]
+        out["questions"] = [{"key": k, "kind": kind, "text": ja_t if ja else en, **({"asked": True} if own else {})}
+                            for qs, own in ((QUESTIONS, False), (asked(table), True)) for k, kind, en, ja_t in qs]
         out["lengths"] = [{"key": k, "text": v[1] if ja else v[0]} for k, v in LENGTHS.items()]
+        out["yes_no"] = [{"key": k, "text": v[1] if ja else v[0]} for k, v in YES_NO.items()]
     if seat is not None and str(seat) in kept:
         out["answered"] = True
     return out
@@ -154,7 +185,9 @@ def payload(table, seat, lang: str) -> dict:
 def saved(table) -> dict:
     """What the replay file keeps of them."""
     notes, kept = _state(table)
-    return {"notes": list(notes), "answers": dict(kept)}
+    own = [{"key": k, "kind": kind, "en": en, "ja": ja} for k, kind, en, ja in asked(table)]
+    # the designer's questions beside the answers, so that a replay read alone says what was asked
+    return {"notes": list(notes), "answers": dict(kept), **({"asked": own} if own else {})}
 
 
 def kept_notes(data, steps: int) -> list[dict]:

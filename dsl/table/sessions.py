@@ -67,9 +67,13 @@ def _session(key, games) -> dict:
     by_rule: dict = {}
     by_step: list = []
     rulings = []
+    own: dict = {}          # the designer's questions: key -> (kind, en, ja, answers)
     people = answered = skipped = 0
     for path, data in games:
         people += sum(1 for s in data["seats"] if s == HUMAN)
+        for q in data.get("asked") or ():
+            if isinstance(q, dict) and isinstance(q.get("key"), str) and q.get("kind") in ("scale", "yes_no", "text"):
+                own.setdefault(q["key"], (q["kind"], str(q.get("en", "")), str(q.get("ja", "")), []))
         for seat, a in sorted((data.get("answers") or {}).items()):
             if not isinstance(a, dict):
                 continue
@@ -85,6 +89,9 @@ def _session(key, games) -> dict:
             for k in texts:
                 if isinstance(a.get(k), str):
                     texts[k].append({"file": path, "seat": _seat(seat), "text": a[k]})
+            for k, v in (a.get("asked") if isinstance(a.get("asked"), dict) else {}).items():
+                if k in own:
+                    own[k][3].append((path, _seat(seat), v))
         for n in data.get("notes") or ():
             if not isinstance(n, dict) or not isinstance(n.get("step"), int):
                 continue
@@ -103,7 +110,19 @@ def _session(key, games) -> dict:
             "answers": {k: v for k, v in texts.items() if v},
             "notes_by_rule": dict(sorted(by_rule.items())),
             "notes_by_step": sorted(by_step, key=lambda i: (i["file"], i["step"])),
-            "rulings": rulings}
+            "rulings": rulings, "asked": {k: _asked(*q) for k, q in own.items()}}
+
+
+def _asked(kind, en, ja, given) -> dict:
+    """One of the designer's questions summed up as its kind allows."""
+    out = {"kind": kind, "en": en, "ja": ja}
+    if kind == "scale":
+        out["rating"] = interval([v for _, _, v in given if isinstance(v, int) and not isinstance(v, bool)])
+    elif kind == "yes_no":
+        out["yes"], out["no"] = (sum(1 for _, _, v in given if v == w) for w in ("yes", "no"))
+    else:
+        out["answers"] = [{"file": f, "seat": seat, "text": v} for f, seat, v in given if isinstance(v, str)]
+    return out
 
 
 def _seat(s):
@@ -126,6 +145,18 @@ def lines(s: dict, titles: dict) -> list[str]:
     for k, items in s["answers"].items():
         out.append(f"  {k.replace('_', ' ')}:")
         out.extend(f"    {who(i['seat'])}: {_one_line(i['text'])}" for i in items)
+    for k, q in s.get("asked", {}).items():
+        head = f"  the designer's question {k} ({_one_line(q['en'] or q['ja'])})"
+        r = q.get("rating")
+        if r is not None:
+            span = f" (95% interval {r['low']:.2f} to {r['high']:.2f})" if r["low"] is not None else \
+                " (one answer: no interval)" if r["n"] else ""
+            out.append(f"{head}: " + (f"mean {r['mean']:.2f} of {r['n']}{span}" if r["n"] else "no answer"))
+        elif "yes" in q:
+            out.append(f"{head}: yes {q['yes']}, no {q['no']}")
+        else:
+            out.append(f"{head}:")
+            out.extend(f"    {who(i['seat'])}: {_one_line(i['text'])}" for i in q["answers"])
     if s["notes_by_rule"]:
         out.append("  notes by rule:")
         for rule, items in s["notes_by_rule"].items():
@@ -148,8 +179,8 @@ def _one_line(text: str) -> str:
     return " ".join("".join(c if c.isprintable() else " " for c in text).split())
 
 
-def titles_of(data_path: str) -> dict:
-    """{rule name: its title in the rulebook} for the rules a replay carries; {} if they do not load."""
+def titles_of(data_path: str, lang: str = "en") -> dict:
+    """{rule name: its title in the rulebook, in `lang`} for the rules a replay carries; {} if they do not load."""
     from types import SimpleNamespace
     from ..analyses import replay as replay_mod
     from ..engine import Game
@@ -157,6 +188,6 @@ def titles_of(data_path: str) -> dict:
     try:
         rep = replay_mod.load(data_path)
         game = Game(replay_mod.embedded(rep)[0], rep.players)
-        return {r["name"]: r["title"] for r in rule_titles(SimpleNamespace(game=game), "en")}
+        return {r["name"]: r["title"] for r in rule_titles(SimpleNamespace(game=game), lang)}
     except Exception:       # the names stand in for titles: a session is still worth reading
         return {}

@@ -226,6 +226,8 @@ class Terminal:
             self.console.print(self.say(f"記録: {self.saved_to}(playtest replay {self.saved_to} で再生)",
                                         f"Saved: {self.saved_to} (playtest replay {self.saved_to} tells it again)"),
                                soft_wrap=True)
+        from .terminal_notes import questionnaire
+        questionnaire(self)
 
     # ------------------------------------------------------------ drawing a view
     def show(self, view: dict, since: int):

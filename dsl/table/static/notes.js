@@ -103,40 +103,45 @@ function drawQuestionnaire(msg, w) {
   box = noteEl("div", "panel questionnaire");
   box.id = "questionnaire";
   box.appendChild(noteEl("h2", null, w.q));
-  for (const q of n.questions) {
+  // inputs are named by position: a designer's question may share a common one's key
+  n.questions.forEach((q, i) => {
     const row = noteEl("div", "q q-" + q.kind);
     row.dataset.key = q.key;
     row.appendChild(noteEl("p", "q-text", q.text));
     if (q.kind === "text") {
       const t = noteEl("textarea");
-      t.name = q.key; t.maxLength = n.max_answer;
+      t.name = "q" + i; t.maxLength = n.max_answer;
       row.appendChild(t);
     } else {
-      const values = q.kind === "scale" ? [1, 2, 3, 4, 5].map((v) => ({key: v, text: String(v)})) : n.lengths;
+      const values = q.kind === "scale" ? [1, 2, 3, 4, 5].map((v) => ({key: v, text: String(v)}))
+        : q.kind === "yes_no" ? n.yes_no : n.lengths;
       for (const v of values) {
         const l = noteEl("label");
         const r = noteEl("input");
-        r.type = "radio"; r.name = q.key; r.value = String(v.key);
+        r.type = "radio"; r.name = "q" + i; r.value = String(v.key);
         l.appendChild(r);
         l.appendChild(document.createTextNode(" " + v.text));
         row.appendChild(l);
       }
     }
     box.appendChild(row);
-  }
+  });
   const sendB = noteEl("button", "tool", w.send);
   sendB.id = "answers-send";
   sendB.addEventListener("click", () => {
-    const answers = {};
-    for (const q of n.questions) {
+    const answers = {}, asked = [];
+    n.questions.forEach((q, i) => {
+      let v = null;
       if (q.kind === "text") {
-        const v = box.querySelector("textarea[name=" + q.key + "]").value.trim();
-        if (v) answers[q.key] = v;
+        v = box.querySelector("textarea[name=q" + i + "]").value.trim() || null;
       } else {
-        const c = box.querySelector("input[name=" + q.key + "]:checked");
-        if (c) answers[q.key] = q.kind === "scale" ? Number(c.value) : c.value;
+        const c = box.querySelector("input[name=q" + i + "]:checked");
+        if (c) v = q.kind === "scale" ? Number(c.value) : c.value;
       }
-    }
+      if (q.asked) asked.push(v);
+      else if (v !== null) answers[q.key] = v;
+    });
+    if (asked.some((v) => v !== null)) answers.asked = asked;
     send({type: "answers", answers: answers, token: token});
   });
   const skip = noteEl("button", "tool", w.skip);
