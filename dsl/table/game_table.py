@@ -397,7 +397,10 @@ class Table:
         known = self._known_at(seat) if seat is not None else None
         before = V.told(w, self.state, seat, known, self.state.log[:m["start"]])
         lines = V.told(w, self.state, seat, known, self.state.log[:m["end"]])[len(before):]
-        return {"lines": [x.strip() for x in lines if not x.startswith("== ")],
+        said = V.outcomes(w, self.state, seat, known, m["start"], m["end"])
+        # the outcome stands at the head, not again among the lines
+        return {"lines": [x.strip() for x in lines if not x.startswith("== ") and x.strip() not in said],
+                "outcome": said,
                 "waiting": sorted(m["waiting"]), "yours": seat in m["waiting"]}
 
     def final(self, seat=None, lang: str = "en") -> dict:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..engine.values import Piece, Player
 from ..language import syntax as S
+from ..printing.outcome import plural
 
 # events nobody at a table tracks: told by the rulebook and `replay`, not at the table
 _BOOKKEEPING = {"rule", "assume", "shuffle"}
@@ -127,17 +128,9 @@ def _moved(n, ev, seat) -> str:
     else:
         kinds = {n.game.kind_of[p] for p in pieces}
         noun = n.name(next(iter(kinds))) if len(kinds) == 1 else n.say("", "pieces")
-        what = n.say(f"{noun}{count}{n.counter(pieces)}", f"{count} {_plural(noun) if count != 1 else noun}")
+        what = n.say(f"{noun}{count}{n.counter(pieces)}", f"{count} {plural(noun) if count != 1 else noun}")
     return n.say(f"   {what}が{src + 'から' if src else ''}{dst}へ",
                  f"   {what} {'go' if count > 1 else 'goes'}{' from ' + src if src else ''} to {dst}")
-
-
-def _plural(noun: str) -> str:
-    if noun.endswith("die"):
-        return noun[:-3] + "dice"
-    if noun.endswith(("s", "x", "ch", "sh")):
-        return noun + "es"
-    return noun + "s"
 
 
 def owner_of_piece(game, state, p: int):
