@@ -87,9 +87,10 @@ def counters(words, state, seat=None, log=None) -> list:
     known = visible_pieces(game, state, seat) if seat is not None else None
     # a round held at a moment is still the round on the felt: staleness by the log before it
     stale = story.stale_values(game, (state.log or ()) if log is None else log)
+    passing = story.in_passing(game)
     out = []
     for name, i in game.var_slots.items():
-        if name in game.pvar_slots:
+        if name in game.pvar_slots or name in passing:      # the player to speak: the turn says it
             continue
         v = state.vars[i]
         if seat is not None and game.var_decls[name].seen_by != "everyone":
