@@ -53,6 +53,9 @@ def test_bluff_holds_the_reveal_on_both_pages_until_each_person_continues(browse
         # the outcome in words, in the seat's own words: its cup is "your cup", the others' by name
         assert "revealed dice under your cup" in said and "revealed dice under P3's cup" in said
         assert "=" not in said and "-- " not in said and "!!" not in said
+        # the outcome in one sentence at its head: the numbers compared and whom it fell on
+        outcome = page.inner_text("#moment .moment-outcome")
+        assert "the bid count: " in outcome and " loses dice (" in outcome, outcome
         # the felt keeps the dice face up: every other seat's cup shows its faces
         assert page.locator("#others .piece.die.hidden").count() == 0
         assert page.locator("#others .piece.die").count() > 0

@@ -233,3 +233,19 @@ def test_the_terminal_holds_a_reveal_until_each_person_presses_enter():
     first, second = held[0], held[1]
     assert "revealed dice under your cup" in first[2] and "revealed dice under P" in first[2]
     assert second[1] == first[1]        # the second person still looked: nothing was played meanwhile
+
+
+def test_without_a_seed_play_draws_chance_from_256_bits_of_seed_material_and_replays_exactly(tmp_path):
+    path = str(tmp_path / "fresh.json")
+    child = spawn("play", "games/bluff.rules", "-v", "variants/bluff-exact-published.rules", "-p", "2",
+                  "--save", path)
+    taken, _ = play_through(child, "en", lambda n: n if n < 10 else 1)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and taken >= 1
+    saved = replayed_to_the_same_state(path)
+    # the seed material, not a whole number a seat could search: 32 bytes, kept in the save only
+    assert re.fullmatch(r"[0-9a-f]{64}", saved["chance"]) and saved["seed"] == 0
+    from dsl.table import Table
+    again = Table.resume(path)
+    assert again.material == bytes.fromhex(saved["chance"]) and again.state.digest() == saved["final_state"]

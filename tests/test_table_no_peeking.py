@@ -8,7 +8,9 @@ counts where the game allows them), at every decision and for every seat:
 - the log reads the same when every piece the seat could not see at an event is swapped for
   another hidden piece of its kind (a piece moved, drawn, chosen, or whose own value is set), a
   hidden die shows another face, and another seat's face-down choice still waiting is another
-  move: no event a seat is told names a piece that seat cannot see.
+  move, and a number a case compared is another where it was counted from pieces the seat
+  could not see: no event a seat is told (the outcome sentence included) names a piece or a
+  number that seat cannot see.
 """
 from __future__ import annotations
 
@@ -38,9 +40,10 @@ def _counts(path):
 
 CASES = [(os.path.basename(p)[:-6], p, n) for p in GAMES for n in _counts(p)]
 # draws into hidden hands, a public number kept per card, a player chosen as a target; hands
-# looked at privately (`show`); cards held facing out (`seen by others`)
+# looked at privately (`show`); cards held facing out (`seen by others`); a rule settled by the
+# total of hidden hands (the outcome sentence)
 FIXTURES = [os.path.join(os.path.dirname(__file__), "fixtures", name)
-            for name in ("draw_targets.rules", "looks.rules", "facing_out.rules")]
+            for name in ("draw_targets.rules", "looks.rules", "facing_out.rules", "hidden_total.rules")]
 CASES += [(os.path.basename(p)[:-6], p, n) for p in FIXTURES for n in _counts(p)]
 
 
@@ -87,6 +90,12 @@ def _swapped_log(game, table, seat, rng) -> list:
                 ev["piece"] = swap(ev["piece"])     # a value kept per piece names its piece
             if type(ev["value"]) is Piece:
                 ev["value"] = Piece(swap(ev["value"]))      # a piece set as a variable's value
+        elif ev["event"] == "case":
+            # a compared number counted from a piece the seat did not see could be any number
+            ev["compared"] = [c if not c["secret"] and set(c["pieces"]) <= set(known) else
+                              dict(c, values=[rng.randrange(-9, 99), rng.randrange(-9, 99)]) for c in ev["compared"]]
+        elif ev["event"] == "rule" and "piece" in ev:
+            ev["piece"] = swap(ev["piece"])     # the card that names whom a rule is for
         elif ev["event"] == "roll":
             # a rolled die is hidden again: only its zone's being seen shows its face
             where = [zone_at[ev["zone"]] if ev.get("zone") else table.state.loc[p] for p in ev["pieces"]]

@@ -84,3 +84,26 @@ def test_at_the_terminal_u_after_a_reveal_asks_once_more_and_then_tells_the_undo
     text = out.getvalue()
     assert text.count("type y to undo anyway") == 2
     assert len(t.undone) == 1 and "↶ undone: " in text
+
+
+def test_the_undo_is_told_where_play_went_back_to_not_at_the_end(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    rules, _ = load("games/bluff.rules")
+    t = Table(rules, 3, ["human", "random", "random"], 0, str(tmp_path / "g.json"))
+    t.advance()
+    _to_a_new_round(t)
+    kept = {seat: t.view(seat)["log"] for seat in (0, 1, 2, None)}
+    at = next(i for i in range(len(t.actions) - 1, -1, -1) if t.actions[i][0] == 0)
+    t.undo()
+    before = {seat: t.view(seat)["log"][:-1] for seat in (0, 1, 2, None)}     # the log as it was at P1's decision
+    for seat in before:
+        assert kept[seat][:len(before[seat])] == before[seat]
+    # play goes on past the undo: two more decisions of P1's and what follows them
+    for _ in range(2):
+        t.act(0, 1)
+    assert len(t.actions) > at + 2
+    for seat in (0, 1, 2, None):
+        log = t.view(seat)["log"]
+        marks = [i for i, line in enumerate(log) if line.startswith("↶ undone:")]
+        assert marks == [len(before[seat])], (seat, marks, len(before[seat]), len(log))
+        assert log[:marks[0]] == before[seat] and len(log) > marks[0] + 1

@@ -98,3 +98,59 @@ def test_the_last_rounds_bid_is_no_tile_once_the_next_round_begins_but_stays_thr
     assert table.view(0)["turn"]["step"] == "Opening bid"       # the bot opens the next round
     tiles = {c["title"] for c in table.view(0)["counters"]}
     assert not {"bid face", "bid count", "challenger"} & tiles, tiles
+
+
+def _in_passing(path, players):
+    from dsl.engine import Game
+    from dsl.table import story
+    return story.in_passing(Game(_rules(path), players))
+
+
+def test_values_the_rules_only_compute_in_passing_are_no_tiles():
+    # read only as whose decision it is or to set another value: the player to speak, the first bidder
+    assert _in_passing(os.path.join("games", "bluff.rules"), 3) == {"speaker", "starter"}
+    # set and read at once in the tie's own case: the tied highest cards; the day is never read
+    # by the rules and is there for the players, the trump suit decides every trick
+    assert _in_passing(os.path.join("games", "democracy.rules"), 3) == {"tied_cards"}
+    table = Table(_rules(os.path.join("games", "bluff.rules")), 3, ["human"] * 3, 4)
+    table.advance()
+    seat = table.humans_to_act()[0]
+    table.act(seat, 1)                  # an opening bid: the bid, the bidder and the next to speak are set
+    assert table.state.vars[table.game.var_slots["speaker"]] is not None
+    tiles = {c["name"] for c in table.view(0)["counters"]}
+    assert tiles == {"bid_face", "bid_count", "bidder"}, tiles
+
+
+def test_a_value_set_and_read_in_one_block_is_in_passing_one_read_elsewhere_is_not(tmp_path):
+    from dsl.engine import Game
+    from dsl.table import story
+    path = tmp_path / "passing.rules"
+    path.write_text(GAME_IN_PASSING, encoding="utf-8")
+    game = Game(load(str(path))[0], 2)
+    assert story.in_passing(game) == {"worked", "next_up"}
+
+
+GAME_IN_PASSING = """game passing
+  players 2 to 2
+
+variable next_up = nobody
+variable worked = 0
+variable kept = 0
+variable shown = 0
+
+setup
+  set next_up to player(1)
+
+play
+  repeat 2 times
+    step turn
+      next_up chooses one of
+        option go
+          set worked to 3
+          set kept to worked
+          if worked > 2
+            add 1 to shown
+      set next_up to next_player(next_up)
+  if kept > 0
+    end game winners players
+"""

@@ -32,7 +32,7 @@ Examples:
 @click.option("--seats", default=None, metavar="SEAT,SEAT,...",
               help="Who sits in each seat, in order: human, or a bot as --agents takes it (random, flat:N, "
                    "ismcts:N; ismcts:1s thinks a second a move). Default: one human and random bots.")
-@click.option("--seed", type=int, default=None, help="Seed for the shuffles, dice and bots (default: a new one each game, kept in the save).")
+@click.option("--seed", type=int, default=None, help="Seed for the shuffles, dice and bots (default: 256 bits of fresh seed material each game, kept in the save).")
 @lang_option("Language of the table: en or ja.")
 @click.option("--save", "save", type=click.Path(), default=None,
               help="Replay file written after every move (default: out/tables/GAME.json, numbered if taken).")
@@ -62,7 +62,7 @@ def play(file, variants, players, seats, seed, lang, save, resume):
         save = save or _free_name(os.path.join("out", "tables"), file, variants)
         writable_or_exit(save, "--save")
         try:
-            table = Table(rules, game.n, spec, secrets.randbelow(2**31) if seed is None else seed, save,
+            table = Table(rules, game.n, spec, secrets.token_bytes(32) if seed is None else seed, save,
                           list(variants))
         except ValueError as e:
             reason = str(e).split("; valid forms")[0]

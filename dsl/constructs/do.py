@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine.errors import RuleError
+from ..engine.values import Piece, Player
 from ..language import syntax as S
 from ..language.building import span
 from ..language.syntax import Expr, Stmt
@@ -68,11 +69,16 @@ def compile(c, st, env, owner):
     cov = len(c.block_names)
     c.block_names.append(("rule", rule.name, rule.span))
 
+    # whom the rule is carried out for and the piece that names them (`holder(first(best))`):
+    # the table's outcome sentence says "P2 takes the trick with ♠K" from them
+    by = [c.expr(a.args[0], env) if isinstance(a, S.Call) and a.fn == "holder" and len(a.args) == 1 else None
+          for a in st.args]
+
     def enter(s, ip=len(c.code), cov=cov, name=rule.name):
         if s.fired is not None:
             s.fired[cov] = s.fired.get(cov, 0) + 1
         if s.log is not None:
-            s.log.append({"event": "rule", "name": name})
+            s.log.append({"event": "rule", "name": name, **_whom(s, slots, by)})
         return ip + 1
     entry = c.emit(enter, rule.name, rule.span)
     c.inlining.append(rule.name)
@@ -90,6 +96,22 @@ def compile(c, st, env, owner):
             lines += [f"at = {first + k!r}", f"L[{slot!r}] = {f.of(value)}"]
         return lines + f.entered(entry) + f.body(entry + 1, end)
     c.fuse(first, fused)
+
+
+def _whom(s, slots, by) -> dict:
+    """The first player the rule is given (and as which parameter), and the piece found to name
+    them, for the log."""
+    for k, (slot, found) in enumerate(zip(slots, by)):
+        v = s.loc_slots[slot]
+        if type(v) is Player:
+            out = {"player": int(v), "param": k}
+            kept = list(s.loc_slots)        # the piece's own working slots: the state stays as unlogged play leaves it
+            piece = found(s) if found is not None else None
+            s.loc_slots[:] = kept
+            if type(piece) is Piece:
+                out["piece"] = int(piece)
+            return out
+    return {}
 
 
 # ---------------------------------------------------------------- reading

@@ -357,7 +357,8 @@ def _told(n: Narrator, events: list, kept: set) -> list[str]:
     out = []
     for ev in events:
         k = ev.get("event")
-        if k in HEADINGS or k == "end" and not ev.get("winners") or k == "set" and ev["name"] not in kept:
+        # the case taken is the example's own part ("The numbers compared", "The case that holds")
+        if k in HEADINGS or k == "case" or k == "end" and not ev.get("winners") or k == "set" and ev["name"] not in kept:
             continue
         if k == "move":
             text = _moved(n, ev)

@@ -12,6 +12,7 @@ from ..constructs.registry import events
 from ..engine import Game
 from ..language import syntax as S
 from . import places
+from .outcome import outcome
 from .runs import plain
 
 
@@ -149,7 +150,8 @@ class Narrator:
         return plain(placed) if placed is not None else self.say(f"{named}の{shown}", f"{named}'s {shown}")
 
     def tell(self, events: list) -> list[str]:
-        return [self.event(e) for e in events]
+        """Every event told; a case taken as the outcome it led to, in one sentence."""
+        return [outcome(self, events, i) if e["event"] == "case" else self.event(e) for i, e in enumerate(events)]
 
 
 # the words a zone's title may already start with for its owner: 'team's cards', 「チームの手持ちカード」

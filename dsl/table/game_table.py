@@ -358,7 +358,11 @@ class Table:
             n = len(u.get("actions") or ())
             first = u["actions"][0] if u.get("actions") else None
             who = f"P{int(first[0]) + 1}" if first and isinstance(first[0], int) and first[0] >= 0 else w.say("人", "a person")
-            lines.insert(min(self._ends[u["at"]], len(lines)), w.say(
+            # where play went back to: after the lines told of the events before it (the log
+            # keeps fewer lines than events, so the place is counted in lines)
+            end = self._ends[u["at"]]
+            told = len(V.told(w, self.state, seat, known, self.state.log[:end], trace=trace))
+            lines.insert(min(told, len(lines)), w.say(
                 f"↶ 取り消し: {who}の選択まで{n}手戻した(この後のさいころや山札は引き直し)",
                 f"↶ undone: {n} actions taken back, to {who}'s decision (what chance brings next is drawn afresh)"))
         return lines
@@ -397,7 +401,10 @@ class Table:
         known = self._known_at(seat) if seat is not None else None
         before = V.told(w, self.state, seat, known, self.state.log[:m["start"]])
         lines = V.told(w, self.state, seat, known, self.state.log[:m["end"]])[len(before):]
-        return {"lines": [x.strip() for x in lines if not x.startswith("== ")],
+        said = V.outcomes(w, self.state, seat, known, m["start"], m["end"])
+        # the outcome stands at the head, not again among the lines
+        return {"lines": [x.strip() for x in lines if not x.startswith("== ") and x.strip() not in said],
+                "outcome": said,
                 "waiting": sorted(m["waiting"]), "yours": seat in m["waiting"]}
 
     def final(self, seat=None, lang: str = "en") -> dict:

@@ -12,7 +12,11 @@ May import: the language, the engine's values, printing's narrator.
 from __future__ import annotations
 
 from ..engine.values import Piece, Player
+from dataclasses import fields
+
 from ..language import syntax as S
+from ..language.syntax import Node
+from ..printing.outcome import plural
 
 # events nobody at a table tracks: told by the rulebook and `replay`, not at the table
 _BOOKKEEPING = {"rule", "assume", "shuffle"}
@@ -127,17 +131,9 @@ def _moved(n, ev, seat) -> str:
     else:
         kinds = {n.game.kind_of[p] for p in pieces}
         noun = n.name(next(iter(kinds))) if len(kinds) == 1 else n.say("", "pieces")
-        what = n.say(f"{noun}{count}{n.counter(pieces)}", f"{count} {_plural(noun) if count != 1 else noun}")
+        what = n.say(f"{noun}{count}{n.counter(pieces)}", f"{count} {plural(noun) if count != 1 else noun}")
     return n.say(f"   {what}が{src + 'から' if src else ''}{dst}へ",
                  f"   {what} {'go' if count > 1 else 'goes'}{' from ' + src if src else ''} to {dst}")
-
-
-def _plural(noun: str) -> str:
-    if noun.endswith("die"):
-        return noun[:-3] + "dice"
-    if noun.endswith(("s", "x", "ch", "sh")):
-        return noun + "es"
-    return noun + "s"
 
 
 def owner_of_piece(game, state, p: int):
@@ -159,6 +155,53 @@ _SHAPES = ("●", "▲", "■", "◆", "★", "✚", "⬟", "✖")
 def seat_marks(players: int) -> list:
     return [{"seat": i, "name": f"P{i + 1}", "colour": _COLOURS[i % len(_COLOURS)],
              "shape": _SHAPES[i % len(_SHAPES)]} for i in range(players)]
+
+
+def in_passing(game) -> frozenset:
+    """The values for the game the rules only compute in passing, which no one at a real table
+    keeps track of: every read of them says whose decision it is (the turn shows that), feeds
+    another value being set, or follows a `set` of them in the same block (worked out and used
+    at once: the tied highest cards). A value never read is there for the players: it stays."""
+    if not hasattr(game, "_table_in_passing"):
+        names = set(game.var_slots) - set(game.pvar_slots)
+        reads: dict = {}
+        for d in game.rules.decls:
+            _reads(d, names, frozenset(), False, reads)
+        game._table_in_passing = frozenset(n for n, how in reads.items() if how and all(how))
+    return game._table_in_passing
+
+
+def _reads(node, names, after_set: frozenset, feeding: bool, out: dict) -> None:
+    """Each read of a name of `names` under `node`, as whether it is in passing."""
+    if isinstance(node, S.Name) and node.id in names:
+        out.setdefault(node.id, []).append(feeding or node.id in after_set)
+        return
+    if isinstance(node, S.Assign):
+        if node.target.player is not None:
+            _reads(node.target.player, names, after_set, True, out)
+        _reads(node.value, names, after_set, True, out)
+        return
+    for f in fields(node):
+        value = getattr(node, f.name)
+        if isinstance(node, S.Choose) and f.name == "actor" and value is not None:
+            _reads(value, names, after_set, True, out)
+        elif isinstance(value, Node):
+            _reads(value, names, after_set, feeding, out)
+        elif isinstance(value, tuple):
+            done = after_set
+            for x in value:
+                if isinstance(x, Node):
+                    _reads(x, names, done, feeding, out)
+                    if isinstance(x, S.Assign) and x.op == "set" and x.target.player is None:
+                        done = done | {x.target.name}       # set here: read by what follows, in passing
+                elif isinstance(x, tuple):      # a branch: (condition, body)
+                    for y in x:
+                        if isinstance(y, Node):
+                            _reads(y, names, done, feeding, out)
+                        elif isinstance(y, tuple):
+                            for z in y:
+                                if isinstance(z, Node):
+                                    _reads(z, names, done, feeding, out)
 
 
 def stale_values(game, log) -> set:

@@ -17,6 +17,7 @@ from ..agents.infoset import simultaneous_pause, visible_zones
 from ..engine import geometry
 from ..engine.program import param_names
 from ..engine.values import Player, Team, plain
+from ..printing.outcome import outcome
 from . import story
 
 
@@ -101,9 +102,10 @@ def counters(words, state, seat=None, log=None) -> list:
     known = visible_pieces(game, state, seat) if seat is not None else None
     # a round held at a moment is still the round on the felt: staleness by the log before it
     stale = story.stale_values(game, (state.log or ()) if log is None else log)
+    passing = story.in_passing(game)
     out = []
     for name, i in game.var_slots.items():
-        if name in game.pvar_slots:
+        if name in game.pvar_slots or name in passing:      # the player to speak: the turn says it
             continue
         v = state.vars[i]
         if seat is not None and game.var_decls[name].seen_by != "everyone":
@@ -186,9 +188,25 @@ def told(words, state, seat, known_at, log=None, trace=False) -> list:
             ev = dict(ev, faces=[f if seen[z] else "?" for z, f in zip(where, ev["faces"])])
         if kind == "set" and seat is not None and not _value_seen(game, ev, seat):
             ev = dict(ev, value="?")
-        said = n.event(ev) if trace else story.line(n, ev, seat, reason)
+        if kind == "case":      # the outcome in one sentence, naming only what the seat saw
+            said = outcome(n, log, i, None if trace else (lambda name: story.zone_title(n, name, seat)))
+        else:
+            said = n.event(ev) if trace else story.line(n, ev, seat, reason)
         if said is not None:
             out.append(said)
+    return out
+
+
+def outcomes(words, state, seat, known_at, start: int, end: int) -> list:
+    """The outcome sentences of the cases taken in the log's events [start, end), as `seat`
+    may know them (the held moment's headline)."""
+    n = _SeatNarrator(words)
+    log = state.log[:end]
+    out = []
+    for i in range(start, end):
+        if log[i]["event"] == "case":
+            n.known = known_at(i) if seat is not None else None
+            out.append(outcome(n, log, i, lambda name: story.zone_title(n, name, seat)).strip())
     return out
 
 

@@ -493,6 +493,8 @@ function drawMoment(v, msg) {
   box.replaceChildren();
   if (!m) return;
   box.append(el("h2", "", t("happened")));
+  // the outcome in one sentence first: what was compared and who it fell on
+  for (const said of m.outcome || []) box.append(el("p", "moment-outcome", said));
   const lines = el("ul", "moment-lines");
   for (const line of m.lines) lines.append(logLine(line));
   box.append(lines);
