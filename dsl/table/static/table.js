@@ -647,4 +647,8 @@ document.addEventListener("keydown", (e) => {
 });
 $("start").addEventListener("click", () => lobby(true));
 $("lang").textContent = t("lang");
-if (mode === "lobby") lobby(false); else connect();
+// The first view must find ruling.js, picker.js and notes.js loaded: a view that arrived while
+// the page still fetched them was drawn without their panels (no notes box, no ruling) until
+// the next view, so the socket opens only once the whole page has been read.
+function begin() { if (mode === "lobby") lobby(false); else connect(); }
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", begin); else begin();
