@@ -30,7 +30,7 @@ LOVE = str(CLASSICS / "love-letter.rules")
 ALL = sorted(CLASSICS.glob("*.rules"))
 PLAYERS = {"nim": [2], "pig": [2, 4], "goofspiel": [2, 3], "hex": [2], "lost-cities": [2], "skull": [3, 6], "cheat": [3, 6],
            "indian-poker": [3, 6], "the-game": [1, 2, 5],
-           "love-letter": [2, 4], "backgammon": [2]}
+           "love-letter": [2, 4], "backgammon": [2], "clue": [3, 6], "resistance": [5, 7, 10]}
 
 
 def test_every_classic_is_in_the_table():

@@ -5,10 +5,13 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from dsl.agents import ISMCTSAgent, RandomAgent, play
 from dsl.agents.infoset import Determinizer
 from dsl.analyses.simulate import game_rng, play_random
 from dsl.engine import Game
+from dsl.engine.values import Unwitnessed
 from dsl.language.diagnostics import RuleFileError
 from dsl.loader import load
 from dsl.printing.book import render
@@ -384,3 +387,75 @@ def test_random_play_out_keeps_the_same_looks_as_the_game_played_move_by_move():
         for actor, m in p.actions:
             g.apply(s, m) if actor == -1 else g.apply(s, tuple(m) if isinstance(m, list) else m, actor)
         assert s.looked and s.looked == p.state.looked and s.to_json() == p.state.to_json()
+
+
+# ---------------------------------------------------------------- show X to p secretly
+def _night(tmp_path, secretly=True) -> str:
+    text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    at = text.index("**Secret looks: `show X to p secretly`.**")
+    example = re.search(r"```rules\n(.*?)```", text[at:], re.S).group(1)
+    assert "show role(q) to p secretly" in example
+    return _written(tmp_path, example if secretly else example.replace(" secretly", ""),
+                    "night.rules" if secretly else "night_open.rules")
+
+
+def _wolves(g, s) -> list:
+    return [p for p in range(g.n) if g.piece_label[s.zones[g.zones["role"][p]][0]].startswith("wolf")]
+
+
+def test_the_secret_looks_example_of_the_language_guide_checks_plays_and_reads(tmp_path):
+    path = _night(tmp_path)
+    r = playtest("check", path)
+    assert r.exit_code == 0 and "(0 errors, 0 warnings)" in r.output, r.output
+    for n in (4, 6):
+        g = game_of(path, n)
+        for i in range(10):
+            s = play_random(g, game_rng(1, i), i).state
+            assert s.dead_end is None and s.outcome is not None
+    rules, _ = load(path)
+    assert "While everyone else has their eyes shut, show the other player's role to that player only " \
+           "(nobody else knows it was shown)." in _book(rules, "en")
+    assert "ほかの全員が目を閉じている間に、もう一方のプレイヤーの役をそのプレイヤーにだけ見せる" \
+           "(見せたことも他の人には分からない)。" in _book(rules, "ja")
+    g = Game(rules, 4)
+    ev = {"event": "look", "zone": "role(2)", "pieces": [0], "to": [0], "shown": ["wolf"], "secret": True}
+    assert Narrator(g, "en").event(ev) == "   P2's role shown to P1 (secretly): wolf"
+    assert Narrator(g, "ja").event(ev) == "   P2の役をP1に見せる(ひそかに): wolf"
+
+
+@pytest.mark.parametrize("n,seed", [(4, 1), (5, 2), (6, 3), (6, 4)])
+def test_wolves_see_each_other_and_no_villager_learns_the_look_happened(tmp_path, n, seed):
+    t = Table(rules_of(_night(tmp_path)), n, ["human"] * n, seed)
+    t.advance()
+    g, s = t.game, t.state
+    wolves = _wolves(g, s)
+    assert len(wolves) == 2
+    # each wolf's role is known to the other wolf, by a look nobody else witnessed
+    assert {s.loc[p]: w for p, w in s.looked.items()} == {g.zones["role"][a]: (b,) for a, b in (wolves, wolves[::-1])}
+    assert all(type(w) is Unwitnessed for w in s.looked.values())
+    for seat in range(n):
+        roles = [z["pieces"] for z in t.view(seat)["zones"] if z["name"].startswith("role(")]
+        seen = [k for k, pieces in enumerate(roles) if pieces != [None]]
+        # a wolf sees both wolves' roles, a villager only their own
+        assert seen == (wolves if seat in wolves else [seat])
+        told = [line for line in t.log(seat, "en") if "shown" in line]
+        assert len(told) == (1 if seat in wolves else 0), told
+        # the worlds a villager imagines keep no trace of the wolves' look; a wolf's keep it
+        d = Determinizer(g, s, seat)
+        for _ in range(5):
+            imagined = d.sample(random.Random(seed))
+            assert bool(imagined.looked) == (seat in wolves)
+            if seat in wolves:
+                assert _wolves(g, imagined) == wolves
+
+
+def test_the_same_look_shown_openly_tells_every_villager_who_looked(tmp_path):
+    # the difference `secretly` makes: without it the log names the lookers to everyone
+    t = Table(rules_of(_night(tmp_path, secretly=False)), 5, ["human"] * 5, 2)
+    t.advance()
+    villagers = [p for p in range(5) if p not in _wolves(t.game, t.state)]
+    for seat in villagers:
+        told = [line for line in t.log(seat, "en") if "shown" in line]
+        assert len(told) == 2 and all("a hidden" in line for line in told)
+        d = Determinizer(t.game, t.state, seat)
+        assert d.sample(random.Random(1)).looked

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import random
 
-from ..engine.values import Piece
+from ..engine.values import Piece, Unwitnessed
 
 
 def visible_zones(game, player) -> list:
@@ -122,6 +122,9 @@ class Determinizer:
         # pieces others looked at that this player cannot see: in a sample, another looked at
         # whatever now lies in that place
         self.looked_hidden = bool(self.hidden) and any(p in self.hidden for p in state.looked)
+        # looks shown to others secretly: this player does not know they happened, so no world
+        # they imagine keeps them
+        self.unwitnessed = any(type(w) is Unwitnessed and player not in w for w in state.looked.values())
         plain, kept = game.unseen_values(player)
         start = _starting_values(game)
         self.unseen = {i: start.vars[i] for i in plain}
@@ -147,6 +150,8 @@ class Determinizer:
                 _rename(s, rename)
             if self.looked_hidden:
                 s.looked = {rename.get(p, p): w for p, w in s.looked.items()}
+        if self.unwitnessed:
+            s.looked = {p: w for p, w in s.looked.items() if type(w) is not Unwitnessed or self.player in w}
         if self.unseen:         # a new list, as making a state does: no code is running on this one yet
             s.vars = [self.unseen.get(i, v) for i, v in enumerate(s.vars)]
         for i, k, v in self.unseen_kept:

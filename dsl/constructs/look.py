@@ -3,7 +3,10 @@
 `reveal` shows to everyone; this shows privately: a look at another's hand, a card shown only
 to who asked, an exchange seen only by its maker. Each looker knows the pieces as long as they
 stay where they were seen (the state's `looked`, cleared wherever a piece moves or a die rolls);
-every other seat learns only that they were shown.
+every other seat learns only that they were shown. `show X to P secretly` is the look made while
+everyone else has their eyes shut (hidden roles that know one another): the other seats do not
+learn even that it happened, so their log leaves it out and the worlds their agents imagine
+hold no trace of it (the seers are kept as `Unwitnessed`).
 
 May import: the syntax base classes and the leaf helpers of the language, engine and printing.
 """
@@ -13,7 +16,7 @@ from dataclasses import dataclass
 
 from ..engine.errors import RuleError
 from ..engine.program import items_of
-from ..engine.values import Piece, Player, Team, ZoneId
+from ..engine.values import Piece, Player, Team, Unwitnessed, ZoneId
 from ..language.building import span
 from ..language.kinds import BOOL, NUM, PIECE, PLAYER, TEAM, TEXT, ZONE
 from ..language.kinds import a as a_kind
@@ -26,14 +29,15 @@ from .registry import nothing, register
 class Look(Stmt):
     what: Expr          # a piece, a zone, or a collection of pieces
     whom: Expr          # a player, a team, or a collection of players
+    secret: bool = False    # the other seats do not know of the look
 
 
 # ---------------------------------------------------------------- grammar
 def _look(meta, c):
-    return Look(span(meta), c[0], c[1])
+    return Look(span(meta), c[0], c[1], bool(c[2]))
 
 
-GRAMMAR = {"look": _look}
+GRAMMAR = {"look": _look, "secretly": lambda meta, c: True}
 
 
 # ---------------------------------------------------------------- checks
@@ -53,6 +57,7 @@ def compile(c, st, env, owner):
     what = c.expr(st.what, env)
     whom = c.expr(st.whom, env)
     game = c
+    secret = st.secret
 
     def nobody():
         return RuleError("no player", "there is no player to show this to", st.span)
@@ -74,11 +79,15 @@ def compile(c, st, env, owner):
         if s.memo:
             s.memo.clear()
         for p in items:
-            s.looked[p] = tuple(sorted(seers.union(s.looked.get(p, ()))))
+            before = s.looked.get(p, ())
+            # once a look at it was secret, nobody else may learn who knows the piece
+            kept = Unwitnessed if secret or type(before) is Unwitnessed else tuple
+            s.looked[p] = kept(sorted(seers.union(before)))
         if s.log is not None:
             s.log.append({"event": "look", "zone": game.zone_names[v] if isinstance(v, ZoneId) else None,
                           "pieces": [int(p) for p in items], "to": sorted(seers),
-                          "shown": [s.face[p] if s.face[p] is not None else game.piece_label[p] for p in items]})
+                          "shown": [s.face[p] if s.face[p] is not None else game.piece_label[p] for p in items],
+                          **({"secret": True} if secret else {})})
         return ip + 1
     c.emit(look, owner, st.span)
 
@@ -86,6 +95,11 @@ def compile(c, st, env, owner):
 # ---------------------------------------------------------------- reading
 def read(v, st) -> Item:
     what, whom = v.expr(st.what), v.expr(st.whom)
+    if st.secret:
+        return sentence(v, st, [("", "ほかの全員が目を閉じている間に、")] + what + [("", "を")] + whom
+                        + [("", "にだけ見せる(見せたことも他の人には分からない)。")],
+                        [("", "While everyone else has their eyes shut, show ")] + what + [("", " to ")] + whom
+                        + [("", " only (nobody else knows it was shown).")])
     return sentence(v, st, what + [("", "を")] + whom + [("", "にだけ見せる。")],
                     [("", "Show ")] + what + [("", " to ")] + whom + [("", " only.")])
 
@@ -97,9 +111,10 @@ def _narrate(n, ev) -> str:
                       for p, f in zip(ev["pieces"], ev["shown"])) or "-"
     who = ", ".join(n.player(p) for p in ev["to"])
     z = n.zone(ev["zone"]) if ev.get("zone") else None
+    ja, en = ("(ひそかに)", " (secretly)") if ev.get("secret") else ("", "")
     if z is None:
-        return n.say(f"   {who}に見せる: {shown}", f"   shown to {who}: {shown}")
-    return n.say(f"   {z}を{who}に見せる: {shown}", f"   {z} shown to {who}: {shown}")
+        return n.say(f"   {who}に見せる{ja}: {shown}", f"   shown to {who}{en}: {shown}")
+    return n.say(f"   {z}を{who}に見せる{ja}: {shown}", f"   {z} shown to {who}{en}: {shown}")
 
 
 # a look changes no zone's order and reads none

@@ -38,6 +38,12 @@ class ZoneId(int):
         return f"Z{int(self)}"
 
 
+class Unwitnessed(tuple):
+    """The players a piece was shown to where nobody else saw the look (`show X to p secretly`):
+    a seat outside it must not learn even who knows the piece."""
+    __slots__ = ()
+
+
 class Spaces(tuple):
     """Spaces of a board as a collection: its items are the spaces themselves, where a tuple of
     zones (a family, `hand`) stands for every piece in them."""

@@ -174,6 +174,8 @@ def told(words, state, seat, known_at, log=None, trace=False) -> list:
         known = known_at(i) if seat is not None else None
         n.known = known
         kind = ev["event"]
+        if kind == "look" and ev.get("secret") and seat is not None and seat not in ev["to"]:
+            continue            # shown while the others had their eyes shut: they know of nothing
         if kind == "choose" and ev.get("hidden") and i >= hidden_from and seat is not None \
                 and seat not in _choosers(game, ev):
             out.append(n.say(f"{n.who(ev)}: 伏せて選んだ", f"{n.who(ev)} chose (face down)"))
