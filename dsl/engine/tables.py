@@ -73,6 +73,7 @@ class Tables:
         self.kind_of: list[str] = []
         self.piece_attrs: list[dict] = []
         self._columns: dict = {}            # (attribute, order) -> attribute_column
+        self._alike_classes = None          # engine.order.piece_classes, worked out at a set's first listing
         self.piece_label: list[str] = []
         self.initial_zone: list[int] = []
         self.initial_face: list = []

@@ -500,8 +500,11 @@ def read_chosen_value(v, target, options) -> Runs:
 
 def distinct_picks(o) -> int | None:
     """`a from Z, b from Z, c from Z where a < b and b < c`: n different pieces of Z, the order only
-    there so that each set is one choice (`a != b` is not one: there the two play different parts)."""
+    there so that each set is one choice (`a != b` is not one: there the two play different parts);
+    `a, b from Z` says so itself."""
     ps = o.params
+    if getattr(o, "alike", ()):
+        return len(ps) if len(o.alike) == 1 and len(o.alike[0]) == len(ps) else None
     if len(ps) < 2 or o.where is None or any(p.high is not None for p in ps) \
             or not all(S.same(p.low, ps[0].low) for p in ps):
         return None
