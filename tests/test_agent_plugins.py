@@ -240,3 +240,27 @@ def test_an_interrupt_in_an_agent_is_still_an_interrupt():
     game.apply(s, 0)
     with pytest.raises(KeyboardInterrupt):
         PluginAgent("interrupted", Interrupted()).act(s, 0, random.Random(1))
+
+
+def test_an_agent_is_not_shown_a_counter_its_seat_may_not_see():
+    """`player_variables` holds each counter as the seat sees it: another's `seen by owner` coins are None."""
+    from _util import parsed
+    game = Game(parsed("""game stash
+  players 2 to 2
+counter coins per player = 0
+  seen by owner
+play
+  for each p in players
+    p chooses n from 1 to 3
+      add n to coins(p)
+  end game by highest coins(p) for p in players ties share
+"""), 2)
+    recorder = _Recorder()
+    agent = PluginAgent("recorder", recorder)
+    s = game.new_initial_state()
+    s.apply(["choose", 3], 0)
+    player, moves = game.decision(s)
+    assert player == 1 and s.pvars[game.pvar_slots["coins"]] == [3, 0]
+    agent.act(s, player, random.Random(1), moves)
+    observation = recorder.calls[-1][0]
+    assert observation["player_variables"] == {"coins": [None, 0]} == observation["counters"]

@@ -1,6 +1,7 @@
 """`cooperative [score ... lower|higher is better]`: the team wins or loses together, and the
 analyses measure the team; `score ... lower is better`: a golf-like competitive score."""
 import json
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -176,3 +177,46 @@ def test_the_skill_sentence_says_what_the_agent_adds_to_the_team():
     assert en.startswith("Skill pays at 2 players: the best agent, flat:8, scores") and \
         f"with random seats, where a team of random seats wins {round(r['fair_share'] * 100)}%" in en, en
     assert "全員ランダムのチームなら" in skill_sentence(r, "ja")
+
+
+def test_skill_measures_what_an_agent_adds_to_the_team_score_game_by_game():
+    """Lower is better (turns taken): the gain is the team's turns without the agent minus with it,
+    the same games (seeds) played both ways, worked out here from the games themselves."""
+    from dsl.agents.play import play
+    game = Game(_rules(), 2)
+    agent, rnd = parse_agent("flat:8"), RandomAgent()
+    m = match(game, agent, rnd, 40, 3)
+    gains, withs, alones = [], [], []
+    for i in range(40):
+        seats = [rnd, rnd]
+        seats[i % 2] = agent
+        with_a = game.team_score(play(game, seats, game_rng(3, i), record=False, index=i).state)
+        alone = game.team_score(play(game, [rnd, rnd], game_rng(3, i), record=False, index=i).state)
+        withs.append(with_a)
+        alones.append(alone)
+        gains.append(alone - with_a)
+    t = m["team_score"]
+    assert t["better"] == "lower"
+    assert t["with"] == round(sum(withs) / 40, 4) and t["alone"] == round(sum(alones) / 40, 4)
+    assert t["gain"] == round(sum(gains) / 40, 4) and t["gain_ci95"][0] < t["gain"] < t["gain_ci95"][1]
+    from dsl.agents.match import skill
+    from dsl.analyses.verdicts import skill_sentence
+    r = skill(game, [agent], rnd, 40, 3)
+    assert r["curve"][0]["team_score"] == t
+    en = skill_sentence(r, "en")
+    assert f"The team's score (lower is better) averages {t['with']:.2f} with flat:8 and {t['alone']:.2f}" in en, en
+    assert "チームの得点（低いほど良い）" in skill_sentence(r, "ja")
+
+
+def test_the_game_shows_a_strategy_improving_the_team_where_the_team_never_wins():
+    """The Game with random seats: the team wins no game, so only its score (cards left, lower is
+    better) can show what a searching agent adds."""
+    the_game = str(Path(__file__).parent.parent / "games" / "classics" / "the-game.rules")
+    r = CliRunner().invoke(main, ["skill", the_game, "-p", "2", "-n", "30", "--seed", "1",
+                                  "--levels", "random,flat:4", "--json"])
+    assert r.exit_code == 0, r.output
+    curve = json.loads(r.output)["curve"]
+    assert all(c["wins"] == 0 for c in curve)
+    random_level, flat = curve
+    assert random_level["team_score"]["gain"] == 0.0
+    assert flat["team_score"]["better"] == "lower" and flat["team_score"]["gain_ci95"][0] > 0

@@ -171,6 +171,17 @@ def test_a_game_for_one_player_count_is_not_told_to_start_at_another(tmp_path):
     assert "hint: write what happens at 2 players, or give the player counts the game is for" in r.output
 
 
+def test_a_range_unplayable_at_both_ends_is_not_told_to_shrink_to_the_other(tmp_path):
+    """`players 2 to 3` where every game ends alike at 2 and at 3: 'players 3 to 3' would not cure it."""
+    text = OPTION_LIKE_A_ZONE.replace("players 2 to 2", "players 2 to 3")
+    assert text != OPTION_LIKE_A_ZONE
+    r = playtest("check", _written(tmp_path, text))
+    assert "player count 2 cannot be played" in r.output and "player count 3 cannot be played" in r.output
+    assert "players 3 to 3" not in r.output and "players 2 to 2" not in r.output
+    assert "hint: write what happens at 2 players (3 players cannot be played either" in r.output
+    assert "hint: write what happens at 3 players (2 players cannot be played either" in r.output
+
+
 CHAIN = """game chain
   players 2 to 2
 counter n = 0

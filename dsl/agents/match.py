@@ -19,6 +19,10 @@ always winning; unlike that, it is not pulled down by dead ends, which are worth
 In a cooperative game every seat shares one result (1 when the team wins, else 0), so A's
 advantage is measured against the same game (the same seed) played with B in every seat:
 how much A in the team raises the team's win rate. The fair share is then that team's rate.
+A team score (`cooperative score ...`) is compared the same way, game by game: the team's
+score with A minus its score without, turned so that a gain is better whichever way the score
+counts (`lower is better`: fewer cards left is a gain), with its 95% interval. A game the team
+rarely wins (The Game with random seats) shows what a strategy adds only there.
 
 May import .play and .spec, and the analyses' `game_rng` and the batches' running (where games are played)
 and `Histogram`.
@@ -73,11 +77,18 @@ class MatchTally:
         self.alone = Fraction(0)        # cooperative: the team's results with no A in it, added up
         self.by_seat = [[Fraction(0), 0] for _ in range(n)]
         self.gaps = Histogram()
+        self.team_with = self.team_alone = Fraction(0)   # cooperative with a score: the team's, added up
+        self.team_gains = Histogram()
 
     def fold(self, i: int, end: tuple) -> None:
         """Game i's end, as `_match_game` gives it."""
-        u, won, ended, dead_end, moves, alone = end
+        u, won, ended, dead_end, moves, alone, team = end
         n, seat = self.n, i % self.n
+        if team is not None:        # (the team's score with A, without A, whether lower is better)
+            with_a, without, lower = Fraction(team[0]), Fraction(team[1]), team[2]
+            self.team_with += with_a
+            self.team_alone += without
+            self.team_gains.add(float(without - with_a if lower else with_a - without))
         r = Fraction(u[seat])
         if alone is not None:       # cooperative: what A in the team adds to the team's win
             self.alone += Fraction(alone)
@@ -96,10 +107,19 @@ class MatchTally:
         self.turns += moves
 
     def merge(self, other: "MatchTally") -> None:
-        for name in ("games", "wins", "shared", "draws", "losses", "dead", "turns", "score", "alone"):
+        for name in ("games", "wins", "shared", "draws", "losses", "dead", "turns", "score", "alone",
+                     "team_with", "team_alone"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.by_seat = [[t + u, c + d] for (t, c), (u, d) in zip(self.by_seat, other.by_seat)]
         self.gaps.merge(other.gaps)
+        self.team_gains.merge(other.team_gains)
+
+    def team_score(self, game) -> dict:
+        """The team's mean score with A and without, and A's gain with its interval."""
+        gain, lo, hi = mean_interval(self.team_gains)
+        return {"better": "lower" if game.team_lower else "higher",
+                "with": round(float(self.team_with) / self.games, 4), "alone": round(float(self.team_alone) / self.games, 4),
+                "gain": round(gain, 4), "gain_ci95": [round(lo, 4), round(hi, 4)]}
 
 
 def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], None]] = None,
@@ -138,6 +158,8 @@ def match(game, a, b, games: int, seed: int, progress: Optional[Callable[[int], 
         "score_by_seat": {str(k + 1): round(float(t / c), 4) if c else None for k, (t, c) in enumerate(tally.by_seat)},
         "mean_turns": round(tally.turns / played_games, 2) if played_games else 0.0,
         "verdict": verdict,
+        **({"team_score": tally.team_score(game)} if game.cooperative and game.team_score is not None and played_games
+           else {}),
     }
 
 
@@ -148,13 +170,16 @@ def _match_game(game, a, b, seed: int, i: int) -> tuple:
     agents = [b] * n
     agents[i % n] = a
     s = play(game, agents, game_rng(seed, i), record=False, index=i).state
-    alone = None
+    alone = team = None
     if game.cooperative:
         # every seat shares one result, so A is measured against the team without it
-        alone = win_share(game, play(game, [b] * n, game_rng(seed, i), record=False, index=i).state)[0]
+        without = play(game, [b] * n, game_rng(seed, i), record=False, index=i).state
+        alone = win_share(game, without)[0]
+        if game.team_score is not None:
+            team = (game.team_score(s), game.team_score(without), game.team_lower)
     # a match measures winning, also where a game pays out chips
     return (tuple(win_share(game, s)), bool(s.outcome), s.outcome is not None, s.dead_end is not None, s.moves,
-            alone)
+            alone, team)
 
 
 def _match_batch(task) -> MatchTally:
@@ -186,6 +211,7 @@ def skill(game, levels: list, opponent, games: int, seed: int,
                    "advantage_ci95": m["advantage_ci95"], "wins": m["wins"], "shared_wins": m["shared_wins"],
                    "draws": m["draws"], "losses": m["losses"], "dead_end_games": m["dead_end_games"],
                    "mean_turns": m["mean_turns"], "verdict": m["verdict"],
+                   **({"team_score": m["team_score"]} if "team_score" in m else {}),
                    **({"partial": True, "games": m["games"]} if "partial" in m else {})} for m in curve],
         **({"partial": True, "levels_asked": len(levels)} if stopped else {}),
     }

@@ -98,7 +98,8 @@ def seat_view(game, state, player) -> dict:
     """What a seat's agent is given: its observation as plain data, and a way to show it its moves."""
     visible = visible_zones(game, player)
     observation = game.observation(state, player)
-    observation["player_variables"] = {n: plain(state.pvars[i]) for n, i in game.pvar_slots.items()}
+    # the counters kept per player, team or piece as the seat sees them (a hidden one None), as `counters` has them
+    observation["player_variables"] = {n: list(row) for n, row in observation["counters"].items()}
 
     def shown(v):
         if type(v) is Piece:

@@ -87,22 +87,25 @@ def unplayable(rules: S.RuleFile, games: int = GAMES_PER_COUNT) -> list[Diagnost
     if game is None:
         return []
     where = _players_line(rules)
-    out = []
-    for players in sorted({game.min_players, game.max_players}):
-        why = verdict(rules, players, games)
-        if why:
-            out.append(Diagnostic(
-                "warning", rules.path_of(where), where, f"player count {players} cannot be played: {why}",
-                _hint(game, players)))
-    return out
+    ends = sorted({game.min_players, game.max_players})
+    verdicts = {players: verdict(rules, players, games) for players in ends}
+    failed = {players for players, why in verdicts.items() if why}
+    return [Diagnostic("warning", rules.path_of(where), where, f"player count {players} cannot be played: {why}",
+                       _hint(game, players, both=len(failed) == 2))
+            for players, why in verdicts.items() if why]
 
 
-def _hint(game, players: int) -> str:
-    """What to change: the range without this count, where there is one left to play."""
+def _hint(game, players: int, both: bool = False) -> str:
+    """What to change: the range without this count, where there is one left to play (`both`:
+    the other end cannot be played either, so the range cut at one end is no cure)."""
     low, high = game.min_players, game.max_players
     if low == high:
         # the only count: no other range to suggest from the line
         return f"write what happens at {players} players, or give the player counts the game is for"
+    if both:
+        other = high if players == low else low
+        return (f"write what happens at {players} players ({other} players cannot be played either, "
+                f"so cutting the range at one end does not help)")
     if players == low:
         return (f"start the count where the game can be played (players {low + 1} to {high}), "
                 f"or write what happens at {players} players")

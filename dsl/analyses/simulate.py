@@ -232,7 +232,7 @@ def counter_score(game: Game, expr: str) -> Callable:
     """A score from per-player counters: 'tribe', or a sum 'vp+fp'. Raises ValueError with a hint."""
     from ..language.diagnostics import did_you_mean
     from ..language import syntax as S
-    per_player = {c.name for c in game.rules.of(S.Counter) if c.per == "player"}
+    per_player = {c.name for c in game.rules.of(S.Counter) if c.per == "player" and c.per2 is None}
     slots = []
     for name in (x.strip() for x in expr.split("+")):
         if name not in per_player:

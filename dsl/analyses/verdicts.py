@@ -52,14 +52,14 @@ def match_sentence(r: dict, lang: str = "en") -> str:
                 f"{b}の席との差は1ゲームあたり{gain}。")
         if r["dead_end_games"]:
             text += f"{r['games']}ゲーム中{r['dead_end_games']}ゲームが行き止まりで終わった（全員0）。"
-        return text
+        return text + _team_said([{"agent": a, **r}], lang)
     head = {"a": f"{a} is stronger than {b}", "b": f"{b} is stronger than {a}",
             None: f"No clear difference between {a} and {b}"}[side]
     text = (f"{head}: in one seat against {b}, {a} scores {score} where equal agents score "
             f"{pct(r['fair_share'])}%, {gain} a game against a {b} seat.")
     if r["dead_end_games"]:
         text += f" {r['dead_end_games']} of {r['games']} games ended in a dead end (0 to everyone)."
-    return text
+    return text + _team_said([{"agent": a, **r}], lang)
 
 
 def skill_sentence(r: dict, lang: str = "en") -> str:
@@ -78,7 +78,7 @@ def skill_sentence(r: dict, lang: str = "en") -> str:
         text = f"{head}はランダムの席を相手に得点{score}（{base}）、技量の余地{room}。"
         if best["dead_end_games"]:
             text += f"その{r['games_per_level']}ゲーム中{best['dead_end_games']}ゲームが行き止まりで終わった（全員0）。"
-        return text
+        return text + _team_said(r["curve"], lang)
     head = (f"Skill pays at {n} players: the best agent, {best['agent']}, scores {score}" if pays else
             f"Skill does not show at {n} players: no agent beats random seats with 95% confidence; "
             f"the best, {best['agent']}, scores {score}")
@@ -87,4 +87,25 @@ def skill_sentence(r: dict, lang: str = "en") -> str:
     text = f"{head} {base}, skill room {room}."
     if best["dead_end_games"]:
         text += f" {best['dead_end_games']} of its {r['games_per_level']} games ended in a dead end (0 to everyone)."
-    return text
+    return text + _team_said(r["curve"], lang)
+
+
+def _team_said(curve: list, lang: str) -> str:
+    """A cooperative game's team score: what the level that improves it most adds, game by game
+    against the same games played by random seats only, with its interval."""
+    levels = [c for c in curve if "team_score" in c]
+    if not levels:
+        return ""
+    top = max(levels, key=lambda c: c["team_score"]["gain"])
+    t = top["team_score"]
+    shows = t["gain_ci95"][0] > 0
+    lower = t["better"] == "lower"
+    gain = f"{t['gain']:+.2f} [{t['gain_ci95'][0]:+.2f}, {t['gain_ci95'][1]:+.2f}]"
+    if lang == "ja":
+        way = "低いほど良い" if lower else "高いほど良い"
+        return (f"チームの得点（{way}）は{top['agent']}が入ると平均{t['with']:.2f}、全員ランダムなら{t['alone']:.2f}: "
+                f"1ゲームあたり{gain}の改善" + ("。" if shows else "で、95%の確かさでは改善とは言えない。"))
+    way = "lower is better" if lower else "higher is better"
+    return (f" The team's score ({way}) averages {t['with']:.2f} with {top['agent']} and {t['alone']:.2f} with random "
+            f"seats only: {top['agent']} improves it by {gain} a game"
+            + ("." if shows else ", not an improvement with 95% confidence."))

@@ -163,6 +163,8 @@ def format_skill(name, r, lang: str = "en") -> str:
     dead = any(c["dead_end_games"] for c in r["curve"])      # a column that does not apply is left out
     columns = [("agent", "エージェント", 22), ("score", "得点", 8), ("95% interval", "95%区間", 19), ("advantage", "優位", 11)]
     columns += [("dead ends", "行き止まり", 11)] if dead else []
+    team = all("team_score" in c for c in r["curve"])      # cooperative, scored: what each level adds to the team's score
+    columns += [("team gain", "チームの改善", 12)] if team else []
     lines = [say(lang, f"{name}: skill against random seats, {r['players']} players, {r['games_per_level']} games a level, "
                        f"seed {r['seed']} (equal agents score {r['fair_share']:.1%})",
                  f"{name}: ランダムの席を相手にした技量、{r['players']}人、段階ごとに{r['games_per_level']}ゲーム、"
@@ -174,6 +176,7 @@ def format_skill(name, r, lang: str = "en") -> str:
         lo, hi = c["ci95"]
         line = f"  {c['agent']:<22}{c['score']:>8.1%}{f'{lo:.1%} – {hi:.1%}':>19}{c['advantage']:>+11.3f}"
         line += f"{c['dead_end_games']:>11}" if dead else ""
+        line += f"{c['team_score']['gain']:>+12.2f}" if team else ""
         lines.append(line + "  " + "#" * round(c["score"] * 40))
     lines += ["", say(lang, f"  skill room {r['skill_room']:.2f} (its interval's low end: {r['skill_room_ci_low']:.2f}); "
                             f"best agent {r['best']}",

@@ -10,7 +10,7 @@ from typing import Optional
 
 from ..engine.errors import RuleError
 from ..engine.program import combine
-from ..engine.values import Piece, Team, ZoneId, plain
+from ..engine.values import Piece, Player, Team, ZoneId, plain
 from ..language import syntax as S
 from ..language.building import span
 from ..language.kinds import NUM, PLAYER, TEAM, ZONE, unlike
@@ -18,6 +18,7 @@ from ..language.kinds import a as a_kind
 from ..language.syntax import Expr, Node, Span, Stmt
 from ..printing import idioms
 from ..printing.runs import ARTICLE, Item, Runs, possessive, say, sentence
+from .call import check_pair
 from .counter import piece_position
 from .registry import register
 
@@ -27,6 +28,7 @@ class Target(Node):
     name: str
     player: Optional[Expr]
     span: Span
+    key2: Optional[Expr] = None     # the second key of a value kept per two keys: NAME(x, y)
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,10 @@ def _player_target(meta, c):
     return Target(str(c[0]), c[1], span(meta))
 
 
+def _pair_target(meta, c):
+    return Target(str(c[0]), c[1], span(meta), c[2])
+
+
 def _set_stmt(meta, c):
     return Assign(span(meta), "set", c[0], c[1])
 
@@ -57,7 +63,7 @@ def _subtract_stmt(meta, c):
     return Assign(span(meta), "subtract", c[1], c[0])
 
 
-GRAMMAR = {"var_target": _var_target, "player_target": _player_target, "set_stmt": _set_stmt, "add_stmt": _add_stmt, "subtract_stmt": _subtract_stmt}
+GRAMMAR = {"var_target": _var_target, "player_target": _player_target, "pair_target": _pair_target, "set_stmt": _set_stmt, "add_stmt": _add_stmt, "subtract_stmt": _subtract_stmt}
 
 
 # ---------------------------------------------------------------- checks
@@ -78,6 +84,22 @@ def check(ck, st, scope, t):
                    ck.did_you_mean(tg.name, lambda: [c.name for c in ck.of(S.Counter)]) or f"declare it with 'counter {tg.name} = 0'")
         return
     ck.used.add(tg.name)
+    if d.per2 is not None or tg.key2 is not None:
+        if d.per2 is None:
+            ck.error(tg.span, f"'{tg.name}' is kept " + (f"per {d.per}: one key, e.g. {tg.name}({d.per[0]})" if d.per
+                                                         else "for the whole game, not per player"))
+        else:
+            check_pair(ck, tg.span, d, tuple(x for x in (tg.player, tg.key2) if x is not None), scope)
+    else:
+        _check_key(ck, tg, d, scope)
+    if st.op == "set" and d.kind == "variable":
+        _holds_one_kind(ck, st, d)
+    if st.op != "set" and d.kind == "variable":
+        ck.warning(tg.span, f"'{tg.name}' is a variable; adding to it assumes it holds a number")
+
+
+def _check_key(ck, tg, d, scope):
+    """NAME or NAME(x): a key where the value is kept per something, none otherwise."""
     per = d.per
     if per and tg.player is None:
         ck.error(tg.span, f"'{tg.name}' is kept per {per}: say whose, e.g. {tg.name}({per[0]})")
@@ -86,10 +108,6 @@ def check(ck, st, scope, t):
     if tg.player is not None:
         ck.expr(tg.player, scope, want={"player": PLAYER, "team": TEAM}.get(d.per) or
                 (ZONE if isinstance(ck.declared.get(d.per), S.Zone) and ck.declared[d.per].per else None))  # per zone of a family
-    if st.op == "set" and d.kind == "variable":
-        _holds_one_kind(ck, st, d)
-    if st.op != "set" and d.kind == "variable":
-        ck.warning(tg.span, f"'{tg.name}' is a variable; adding to it assumes it holds a number")
 
 
 def _holds_one_kind(ck, st, d):
@@ -179,6 +197,8 @@ def compile(c, st, env, owner):
     i = c.pvar_slots[t.name]
     who = c.expr(t.player, env)
     at = piece_position(c, name, span)
+    if t.key2 is not None:
+        who = _pair(who, c.expr(t.key2, env))
 
     def assign_p(s, ip=len(c.code)):
         p = who(s)
@@ -195,11 +215,17 @@ def compile(c, st, env, owner):
     c.emit(assign_p, owner, span)
 
 
+def _pair(first, second):
+    return lambda s: (first(s), second(s))
+
+
 def _whose(game, key, keyed: bool) -> dict:
     """Whose value a `set` changed, for the log: a player, a team, a piece, a zone of a family
-    (by name) or a card attribute's value."""
-    if not keyed:
+    (by name) or a card attribute's value; for a value kept per two keys, both (`keys`)."""
+    if not keyed or type(key) in (Player, Team):
         return {"team": int(key)} if isinstance(key, Team) else {"player": int(key)}
+    if type(key) is tuple:
+        return {"keys": [_whose(game, k, True) for k in key]}
     if type(key) is Piece:
         return {"piece": int(key)}
     return {"zone": game.zone_names[key]} if type(key) is ZoneId else {"key": plain(key)}
@@ -209,6 +235,8 @@ def _whose(game, key, keyed: bool) -> dict:
 def _target(v, t) -> Runs:
     if t.player is None:
         return v.name(t.name)
+    if t.key2 is not None:
+        return idioms.kept_for(v, v.expr(t.player), v.expr(t.key2), v.name(t.name, article=False))
     return possessive(v.lang, v.expr(t.player), v.name(t.name, article=False))
 
 
@@ -259,12 +287,20 @@ def read(v, st) -> Item:
 
 
 # ---------------------------------------------------------------- narration
-def _narrate(n, ev) -> str:
-    key = n.player(ev["player"]) if "player" in ev else f"T{ev['team'] + 1}" if "team" in ev \
+def _key_said(n, ev) -> str:
+    return n.player(ev["player"]) if "player" in ev else f"T{ev['team'] + 1}" if "team" in ev \
         else n.piece(ev["piece"]) if "piece" in ev else n.zone(ev["zone"]) if "zone" in ev \
         else n.value(ev["key"]) if "key" in ev else ""
-    who = n.say(f"{key}の", f"{key}'s ") if key else ""
+
+
+def _narrate(n, ev) -> str:
     v = ev["value"]
+    if "keys" in ev:        # kept per two keys: 'P1's progress for left'
+        first, second = (_key_said(n, k) for k in ev["keys"])
+        return n.say(f"   {first}の{second}の{n.name(ev['name'])} = {n.value(v)}",
+                     f"   {first}'s {n.name(ev['name'])} for {second} = {n.value(v)}")
+    key = _key_said(n, ev)
+    who = n.say(f"{key}の", f"{key}'s ") if key else ""
     # a piece set as a value is told by name where the seat sees it, as a moved piece is
     return f"   {who}{n.name(ev['name'])} = {n.card(v) if type(v) is Piece else n.value(v)}"
 

@@ -1,5 +1,6 @@
 """`f(args)`: a builtin, a value with parameters, an order's rank, one zone of a family
-(`hand(p)`, `board(x, y)`), or one player's or team's counter.
+(`hand(p)`, `board(x, y)`), or one player's or team's counter (`progress(p, c)` where it is
+kept per two keys).
 
 May import: the syntax base classes and the leaf helpers of the language, engine and printing.
 """
@@ -50,6 +51,9 @@ def check(ck, e, scope):
             return ZONE
         if isinstance(d, S.Board):
             return board.check_space(ck, e, d, scope)
+        if isinstance(d, S.Counter) and d.per2 is not None:
+            check_pair(ck, e.span, d, args, scope)
+            return NUM if d.kind == "counter" else ck.variable_kind(fn)
         if isinstance(d, S.Counter):
             ck.whose(e, d, scope, "one value for the whole game", _key_kind(d.per, ck.declared.get(d.per)))
             return NUM if d.kind == "counter" else ck.variable_kind(fn)
@@ -117,6 +121,16 @@ def _check_seat(ck, arg):
                  "or raise the smallest player count on the `players` line")
 
 
+def check_pair(ck, where, d, args, scope) -> None:
+    """NAME(x, y) of a counter kept per two keys: both keys, each of its own kind."""
+    keys = (d.per, d.per2)
+    if len(args) != 2:
+        ck.error(where, f"'{d.name}' is kept per {d.per} and per {d.per2}: say both, e.g. {d.name}({d.per[0]}, {d.per2[0]})",
+                 "a value kept per two keys is read and set with both, first the one written first")
+    for a, per in zip(args, keys + (None,) * len(args)):
+        ck.expr(a, scope, want=_key_kind(per, ck.declared.get(per)) if per else None)
+
+
 def _key_kind(per, declared=S.NOWHERE):
     """What NAME(x) of a zone or counter kept `per` something takes: a player, a team, a piece
     (player 0 and piece 0 are the same number during play, so only the checker can tell them
@@ -143,6 +157,10 @@ def compile(c, e, env):
         return board.compile_space(c, e, env)
     if fn in c.zones and isinstance(c.zones[fn], tuple) and len(e.args) == 1:
         return family_member(c, e, env)
+    if fn in c.pvar_slots and fn in c.pair_width:
+        i, at = c.pvar_slots[fn], piece_position(c, fn, e.span)
+        a, b = (c.expr(x, env) for x in e.args)
+        return lambda s: s.pvars[i][at((a(s), b(s)))]
     if fn in c.pvar_slots:
         i = c.pvar_slots[fn]
         a = c.expr(e.args[0], env)
@@ -209,6 +227,8 @@ def generate(src, e, env):
         if one_per_piece(c, e):
             return f"{src.value(zone_of_piece(c, fn, e.span))}({src.sub(e.args[0], env)})"
         return None
+    if fn in c.pair_width:
+        return None         # a pair's position stays a closure
     if fn in c.pvar_slots:
         key = src.sub(e.args[0], env)
         at = piece_position(c, fn, e.span)
@@ -366,6 +386,8 @@ def read(v, e) -> Runs:
         return v.name(e.fn, article=False)
     if isinstance(decl, S.Order):
         return args[0] + [("", "の")] + v.name(e.fn) if v.lang == "ja" else v.name(e.fn) + [("", " of ")] + args[0]
+    if isinstance(decl, S.Counter) and len(args) == 2:
+        return idioms.kept_for(v, args[0], args[1], v.name(e.fn, article=False))
     if isinstance(decl, (S.Zone, S.Counter)) and len(args) == 1 and v.subject(e.args[0]):
         return v.name(e.fn, article=False)          # 'the player with the highest tribe points'
     if isinstance(decl, S.Zone) and len(args) == 1 and (placed := places.owned_place(v, e.fn, args[0])):

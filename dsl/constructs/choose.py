@@ -45,6 +45,7 @@ class Option(Node):
     texts: tuple[Text, ...]
     body: tuple[Stmt, ...]
     span: Span
+    alike: tuple[tuple[str, ...], ...] = ()     # each `a, b from Z`: parameters chosen as one set, in no order
 
 
 @dataclass(frozen=True)
@@ -60,13 +61,37 @@ def _param(meta, c):
     return Param(str(c[0]), c[1], c[2], span(meta))
 
 
+@dataclass(frozen=True)
+class _Alike:
+    """`a, b from Z` as parsed: one parameter per name, each from Z."""
+    params: tuple[Param, ...]
+
+
+def _alike_param(meta, c):
+    return _Alike(tuple(Param(str(n), c[-1], None, span(meta)) for n in c[:-1]))
+
+
+def _params(items) -> tuple[tuple[Param, ...], tuple[tuple[str, ...], ...], list]:
+    """The parameters among parsed items (each set `a, b from Z` spread out), the names of each
+    set's, and the other items."""
+    params, alike, rest = [], [], []
+    for x in items:
+        if isinstance(x, _Alike):
+            params += x.params
+            alike.append(tuple(p.name for p in x.params))
+        elif isinstance(x, Param):
+            params.append(x)
+        else:
+            rest.append(x)
+    return tuple(params), tuple(alike), rest
+
+
 def _option(meta, c):
     name = str(c[0])
-    params = tuple(x for x in c[1:] if isinstance(x, Param))
-    rest = [x for x in c[1:] if not isinstance(x, Param)]
+    params, alike, rest = _params(c[1:])
     where, available, block = rest[-3], rest[-2], rest[-1]
     texts, body = body_of(block)
-    return Option(name, params, where, available, texts, body, span(meta))
+    return Option(name, params, where, available, texts, body, span(meta), alike)
 
 
 def _options(meta, c):
@@ -74,10 +99,10 @@ def _options(meta, c):
 
 
 def _single_option(meta, c):
-    params = tuple(x for x in c if isinstance(x, Param))
+    params, alike, _ = _params(c)
     where, block = c[-2], c[-1]
     texts, body = body_of(block)
-    return (Option("choose", params, where, None, texts, body, span(meta)),)
+    return (Option("choose", params, where, None, texts, body, span(meta), alike),)
 
 
 def _choose(meta, c):
@@ -91,7 +116,7 @@ def _simultaneous(meta, c):
     return Choose(span(meta), None, options, var, coll)
 
 
-GRAMMAR = {"param": _param, "option": _option, "options": _options, "single_option": _single_option, "choose": _choose, "simultaneous": _simultaneous}
+GRAMMAR = {"param": _param, "alike_param": _alike_param, "option": _option, "options": _options, "single_option": _single_option, "choose": _choose, "simultaneous": _simultaneous}
 
 
 # ---------------------------------------------------------------- checks
@@ -115,6 +140,10 @@ def check(ck, st, scope, t):
         if opt.name in seen:
             ck.error(opt.span, f"two options are named '{opt.name}'")
         seen.add(opt.name)
+        for group in opt.alike:
+            if len(set(group)) != len(group):
+                ck.error(opt.span, f"a set names '{next(n for n in group if group.count(n) > 1)}' twice",
+                         "give each item of the set its own name: 'a, b from ...'")
         o_scope = inner
         for p in opt.params:
             ck.expr(p.low, o_scope, want=NUM if p.high is not None else COLL)
@@ -162,7 +191,7 @@ def compile(c, st, env, owner):
             if hi is None and one_zone(c, p.low, inner):
                 choice.zone_params |= {sl}
             inner = inner.with_local(p.name, sl)
-        where = opt.where
+        where = _in_order(opt) if opt.alike else opt.where
         bounds, rest = split_bounds(where, [p.name for p in opt.params if p.high is not None],
                                     [p.name for p in opt.params])
         bound_fns = {}
@@ -176,9 +205,13 @@ def compile(c, st, env, owner):
         names = {p.name for p in opt.params}
         independent = not any(mentions(p.low, names) or (p.high is not None and mentions(p.high, names))
                               for p in opt.params)
-        fill = c.option_filler(choice, opt.name, params, bound_fns, rest_fn, rest_src, rest_code) if independent else None
+        index = {p.name: k for k, p in enumerate(opt.params)}
+        alike = tuple(tuple(index[n] for n in group) for group in opt.alike)
+        # a set's moves are thinned of alike pieces as enumerate lists them, not in a generated loop
+        fill = c.option_filler(choice, opt.name, params, bound_fns, rest_fn, rest_src, rest_code) \
+            if independent and not alike else None
         choice.options.append((opt.name, avail, params, rest_fn, bound_fns, label,
-                               OptionInfo(opt, independent, fill), cov))
+                               OptionInfo(opt, independent, fill, alike), cov))
         choice.named.setdefault(opt.name, (tuple(sl for _, sl, _, _ in params), label, cov))
         bodies.append((opt, inner, label))
     if all(info.independent and rest is None for _, _, _, rest, _, _, info, _ in choice.options):
@@ -241,6 +274,19 @@ def compile(c, st, env, owner):
         c.code[ip] = pause
 
     c.fuse(ip, in_play_out(choice, ip, ranges, everyone, after))
+
+
+def _in_order(opt) -> Expr:
+    """The test a set `a, b, c from Z` adds to the option's own: a < b and b < c, so each set of
+    different items is one move (in the order the items are numbered)."""
+    tests = [S.Binary(opt.span, "<", S.Name(opt.span, a), S.Name(opt.span, b))
+             for group in opt.alike for a, b in zip(group, group[1:])]
+    if opt.where is not None:
+        tests.append(opt.where)
+    out = tests[0]
+    for t in tests[1:]:
+        out = S.Binary(opt.span, "and", out, t)
+    return out
 
 
 def _choosers(choice, coll):
@@ -315,7 +361,7 @@ def option_head(v, o: Option, single: bool, heads=None) -> Runs:
     if params:
         head += say(v.lang, ([("", ": ")] if head else []) + params + [("", "を選ぶ")],
                     ([("", ": choose ")] if head else [("", "Choose ")]) + params)
-    if o.where is not None and not picks:
+    if o.where is not None and not (picks and not o.alike):        # `a < b` of a set is no condition to read
         where, listed = condition(v, o.where)
         head += say(v.lang, [("", "(ただし、")] + where + [("", "を満たすもの)" if listed else ")")],
                     [("", ", where ")] + where + [("", " hold" if listed else "")])

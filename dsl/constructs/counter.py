@@ -1,11 +1,12 @@
 """`counter` and `variable`: values that change during play, for the game, or one per player, per
-team or per piece of a component (a count of votes on each space).
+team or per piece of a component (a count of votes on each space), or one for each pair of two
+such keys (`per player and per column`: each player's progress in each column).
 
 May import: the syntax base classes and the leaf helpers of the language, engine and printing.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 from ..engine.errors import RuleError
@@ -28,6 +29,7 @@ class Counter(Decl):
     minimum: Optional[Expr]
     maximum: Optional[Expr]
     seen_by: str = "everyone"   # 'everyone' | 'owner' (the player or team it is kept for) | 'others' (all but the owner) | 'nobody'
+    per2: Optional[str] = None  # a second key (`per player and per column`), written NAME(x, y)
 
 
 # ---------------------------------------------------------------- grammar
@@ -44,12 +46,12 @@ def _per_owner(meta, c):
 
 
 def _counter(meta, c):
-    kind, name, per, initial = c[0], str(c[1]), c[2], c[3]
-    bounds = dict(b for b in c[4:-1] if isinstance(b, tuple) and len(b) == 2 and b[0] in ("min", "max"))
+    kind, name, per, per2, initial = c[0], str(c[1]), c[2], c[3], c[4]
+    bounds = dict(b for b in c[5:-1] if isinstance(b, tuple) and len(b) == 2 and b[0] in ("min", "max"))
     tail = c[-1]
     seen = [x[1] for x in tail if isinstance(x, tuple) and len(x) == 2 and x[0] == "seen_by"]
     return Counter(name, texts(tail), span(meta), kind, per, initial, bounds.get("min"), bounds.get("max"),
-                   seen[-1] if seen else "everyone")
+                   seen[-1] if seen else "everyone", per2)
 
 
 def _counter_tail(meta, c):
@@ -70,14 +72,20 @@ GRAMMAR = {"min_bound": _min_bound, "max_bound": _max_bound, "per_owner": _per_o
 
 # ---------------------------------------------------------------- checks
 def check(ck, d):
-    if d.per == "team":
-        ck.needs_teams(d.span)
-    elif d.per not in (None, "player") and not _per_key(ck, d.per):
-        check_per_piece(ck, d, d.kind)
+    for per in (d.per, d.per2):
+        if per == "team":
+            ck.needs_teams(d.span)
+        elif per not in (None, "player") and not _per_key(ck, per):
+            check_per_piece(ck, replace(d, per=per), d.kind)
+    if d.per2 is not None and d.per2 == d.per:
+        ck.error(d.span, f"{d.kind} '{d.name}' is kept per {d.per} twice",
+                 f"name two different keys: 'per {d.per} and per' another")
     if d.seen_by in ("owner", "others") and d.per not in ("player", "team"):
         whom = "its owner" if d.seen_by == "owner" else "everyone but its owner"
-        ck.error(d.span, f"{d.kind} '{d.name}' is seen by {whom}, but it is not kept per player or per team",
-                 "write 'seen by nobody' or 'seen by everyone', or keep it 'per player'")
+        first = " (its first key)" if d.per2 in ("player", "team") else ""
+        ck.error(d.span, f"{d.kind} '{d.name}' is seen by {whom}, but it is not kept per player or per team{first}",
+                 "write 'seen by nobody' or 'seen by everyone', or keep it 'per player'"
+                 + (f": 'per {d.per2} and per {d.per}'" if first else ""))
     ck.expr(d.initial, Scope())
     for b, which in ((d.minimum, "minimum"), (d.maximum, "maximum")):
         if b is not None:
@@ -116,6 +124,8 @@ def piece_position(c, name: str, span):
     if index is None:
         return None
     per = c.var_decls[name].per
+    if c.var_decls[name].per2 is not None:
+        return pair_lookup(index, name, f"{per} and per {c.var_decls[name].per2}", span)
     if any(type(k) is not Piece for k in index):
         return key_lookup(index, name, per, span)
     return piece_lookup(index, name, per, span)
@@ -135,6 +145,21 @@ def key_lookup(table: dict, name: str, per: str, span):
     return lookup
 
 
+def pair_lookup(table: dict, name: str, per: str, span):
+    """For a counter kept per two keys: a function from the pair (a, b) to its value's position,
+    each key of its own type (a player is a number: it must not pass for a piece, a rank or a
+    team), with a dead end naming the pair otherwise."""
+    firsts, seconds = {type(a) for a, _ in table}, {type(b) for _, b in table}
+
+    def lookup(pair):
+        found = table.get(pair) if type(pair[0]) in firsts and type(pair[1]) in seconds else None
+        if found is None:
+            shown = ", ".join(f"piece {x!r}" if type(x) is Piece else repr(x) for x in pair)
+            raise RuleError("evaluation failed", f"'{name}' is kept per {per}, and ({shown}) is not one", span)
+        return found
+    return lookup
+
+
 def piece_lookup(table: dict, name: str, kind: str, span):
     """For `name`, kept per piece of `kind` (a counter, a zone): a function from a piece to what
     `table` holds for it, with a dead end for anything else."""
@@ -149,6 +174,9 @@ def piece_lookup(table: dict, name: str, kind: str, span):
 
 # ---------------------------------------------------------------- reading
 def kept_per(v, d) -> str:
+    if getattr(d, "per2", None) is not None:        # a zone has one key at most
+        first, second = (kept_per(v, replace(d, per=k, per2=None)) for k in (d.per, d.per2))
+        return say(v.lang, f"{first}の{second}", f"{first} and {second.removeprefix('one for ')}")
     key = d.per
     if key is None:
         return say(v.lang, "共有", "shared")

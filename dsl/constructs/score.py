@@ -44,7 +44,7 @@ GRAMMAR = {"score": _score, "better": _better}
 def usable(ck) -> list[str]:
     """The names a score can add up: counters kept per player and one-parameter values."""
     from ..language import syntax as S
-    out = [c.name for c in ck.of(S.Counter) if c.per == "player" and c.kind == "counter"]
+    out = [c.name for c in ck.of(S.Counter) if c.per == "player" and c.per2 is None and c.kind == "counter"]
     return out + [d.name for d in ck.of(S.Define) if len(d.params) == 1]
 
 
@@ -67,8 +67,9 @@ def check(ck, d):
             ck.error(d.span, f"{where} is counted twice", "name each part once")
         seen.add(n)
         if isinstance(found, S.Counter):
-            if found.per != "player":
-                kept = {"team": "for each team", None: "once for the whole game"}.get(found.per, f"for each {found.per}")
+            if found.per != "player" or found.per2 is not None:
+                kept = f"for each {found.per} and each {found.per2}" if found.per2 else \
+                    {"team": "for each team", None: "once for the whole game"}.get(found.per, f"for each {found.per}")
                 ck.error(d.span, f"{where}: the counter is kept {kept}, and a score needs one number per player",
                          f"declare it 'counter {n} per player', or name a value with the player as parameter")
             elif found.kind != "counter":

@@ -79,9 +79,7 @@ class Machine:
                 s.vars[i] = self.starting_values[name](cs)
             for name, i in self.pvar_slots.items():
                 f = self.starting_values[name]
-                per = self.var_decls[name].per
-                keys = self.n if per == "player" else len(self.teams) if per == "team" else len(self.piece_index[name])
-                s.pvars[i] = [f(cs) for _ in range(keys)]
+                s.pvars[i] = [f(cs) for _ in range(self.value_count(name))]
         except EVALUATION_ERRORS as err:
             raise self._no_starting_value(name, err)
         s.memo.clear()      # a value worked out for a starting value may have read a variable not yet set
@@ -487,9 +485,21 @@ class Machine:
             return True
         if seen == "nobody":
             return False
-        per = self.var_decls[name].per
-        own = k == int(player) if per == "player" else self.team_of[int(player)] == k
+        return self.owner_sees(name, k // self.pair_width.get(name, 1), player)   # two keys: the owner is the first
+
+    def owner_sees(self, name, owner: int, player) -> bool:
+        """Whether `player` sees the value of `name` kept for the player or team `owner`."""
+        seen = self.var_decls[name].seen_by
+        if seen in ("everyone", "nobody"):
+            return seen == "everyone"
+        own = owner == int(player) if self.var_decls[name].per == "player" else self.team_of[int(player)] == owner
         return own if seen == "owner" else not own          # 'others': everyone but its owner
+
+    def value_count(self, name) -> int:
+        """How many values a counter kept per player, team, piece or pair of keys holds."""
+        if name in self.piece_index:
+            return len(self.piece_index[name])
+        return self.n if self.var_decls[name].per == "player" else len(self.teams)
 
     def unseen_values(self, player) -> tuple:
         """(game-wide variable slots, [(slot, key)] of values kept per player, team or piece) that
@@ -499,9 +509,7 @@ class Machine:
         kept = []
         for n, i in self.pvar_slots.items():
             if decls[n].seen_by != "everyone":
-                per = decls[n].per
-                keys = self.n if per == "player" else len(self.teams) if per == "team" else len(self.piece_index[n])
-                kept += [(i, k) for k in range(keys) if not self.sees_counter(n, k, player)]
+                kept += [(i, k) for k in range(self.value_count(n)) if not self.sees_counter(n, k, player)]
         return plain, kept
 
     def after_effect(self, s):

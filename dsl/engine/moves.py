@@ -11,7 +11,7 @@ from ..language.limits import MAX_OPTIONS
 from .errors import CARRIED, IllegalMove, RuleError
 from .program import plain_move
 from .source import conjuncts, hoisted, keeps_slots, local_names, reads_slots, slots_as_locals
-from .values import Player, ZoneId
+from .values import Piece, Player, ZoneId
 
 
 def _too_many(choice, n):
@@ -201,45 +201,76 @@ class Moves:
         for name, avail, params, rest, bounds, label, opt, cov in choice.options:
             if avail is not None and not avail(s):
                 continue
-            if opt.fill is not None:
-                opt.fill(s, moves)
-            elif not params:
-                if rest is None or rest(s):
-                    moves.append((name,))
-            elif opt.independent:
-                doms = [self.domain(s, p, bounds) for p in params]
-                size = 1
-                for d in doms:
-                    size *= len(d)
-                if size + len(moves) > MAX_OPTIONS:
-                    raise _too_many(choice, size + len(moves))
-                if len(params) == 1:
-                    s0 = params[0][1]
-                    for v in doms[0]:
-                        L[s0] = v
-                        if rest is None or rest(s):
-                            moves.append((name, v))
-                elif len(params) == 2:
-                    s0, s1 = params[0][1], params[1][1]
-                    d1 = doms[1]
-                    for v0 in doms[0]:
-                        L[s0] = v0
-                        if rest is None:
-                            moves.extend([(name, v0, v1) for v1 in d1])
-                            continue
-                        for v1 in d1:
-                            L[s1] = v1
-                            if rest(s):
-                                moves.append((name, v0, v1))
-                else:
-                    for combo in itertools.product(*doms):
-                        for (_, slot, _, _), v in zip(params, combo):
-                            L[slot] = v
-                        if rest is None or rest(s):
-                            moves.append((name, *combo))
+            if opt.alike:
+                start = len(moves)
+                self._list_option(s, choice, L, name, params, rest, bounds, opt, moves)
+                sets = [(group, self.domain(s, params[group[0]], bounds)) for group in opt.alike]
+                moves[start:] = [m for m in moves[start:] if self.alike_once(s, sets, m)]
             else:
-                self.product(s, L, params, 0, bounds, rest, [name], moves)
+                self._list_option(s, choice, L, name, params, rest, bounds, opt, moves)
         return moves
+
+    def alike_once(self, s, sets, move) -> bool:
+        """Whether a move of an option with sets (`a, b from Z`) is the one offered for its set:
+        of pieces no rule nor player can tell apart (the same kind, values and owner, in the same
+        place, face and shown state), it takes the lowest numbered, so two such guards and a king
+        make one move 'guard and king', not two."""
+        classes = self._alike_classes
+        if classes is None:
+            from .order import piece_classes
+            classes = self._alike_classes = piece_classes(self)
+        for group, dom in sets:
+            chosen = {move[1 + i] for i in group}
+            passed = set()
+            for x in sorted(dom):
+                look = (classes[x], s.loc[x], s.face[x], s.revealed[x], tuple(sorted(s.looked.get(x, ()))) if s.looked else ()) \
+                    if type(x) is Piece else ("value", x)
+                if x not in chosen:
+                    passed.add(look)
+                elif look in passed:
+                    return False
+        return True
+
+    def _list_option(self, s, choice, L, name, params, rest, bounds, opt, moves) -> None:
+        """Appends the moves of one offered option to `moves`."""
+        if opt.fill is not None:
+            opt.fill(s, moves)
+        elif not params:
+            if rest is None or rest(s):
+                moves.append((name,))
+        elif opt.independent:
+            doms = [self.domain(s, p, bounds) for p in params]
+            size = 1
+            for d in doms:
+                size *= len(d)
+            if size + len(moves) > MAX_OPTIONS:
+                raise _too_many(choice, size + len(moves))
+            if len(params) == 1:
+                s0 = params[0][1]
+                for v in doms[0]:
+                    L[s0] = v
+                    if rest is None or rest(s):
+                        moves.append((name, v))
+            elif len(params) == 2:
+                s0, s1 = params[0][1], params[1][1]
+                d1 = doms[1]
+                for v0 in doms[0]:
+                    L[s0] = v0
+                    if rest is None:
+                        moves.extend([(name, v0, v1) for v1 in d1])
+                        continue
+                    for v1 in d1:
+                        L[s1] = v1
+                        if rest(s):
+                            moves.append((name, v0, v1))
+            else:
+                for combo in itertools.product(*doms):
+                    for (_, slot, _, _), v in zip(params, combo):
+                        L[slot] = v
+                    if rest is None or rest(s):
+                        moves.append((name, *combo))
+        else:
+            self.product(s, L, params, 0, bounds, rest, [name], moves)
 
     def domain(self, s, param, bounds):
         pname, slot, lo, hi = param
@@ -313,6 +344,9 @@ class Moves:
                     L[param[1]] = v
                     out.append(v)
                 if rest is not None and not rest(s):
+                    raise bad
+                if opt.alike and not self.alike_once(
+                        s, [(group, self.domain(s, params[group[0]], bounds)) for group in opt.alike], out):
                     raise bad
                 return tuple(out)
             raise bad

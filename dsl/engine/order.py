@@ -171,7 +171,8 @@ def piece_classes(game) -> tuple[int, ...]:
     states that differ by swapping such pieces are one state. A kind with zones of its own
     (`zone ... per KIND`) or values of its own (`counter ... per KIND`) keeps every piece apart:
     its zones and values are tied to the piece."""
-    own_zones = {z.per for z in game.rules.of(S.Zone) + game.rules.of(S.Counter) if z.per not in (None, "player", "team")}
+    own_zones = {per for z in game.rules.of(S.Zone) + game.rules.of(S.Counter)
+                 for per in (z.per, getattr(z, "per2", None)) if per not in (None, "player", "team")}
     classes: dict = {}
     out = []
     for p, kind in enumerate(game.kind_of):

@@ -86,6 +86,7 @@ class OptionInfo:
     syntax: S.Option
     independent: bool           # no parameter's range depends on another's value
     fill: Optional[Callable] = None     # (state, moves) -> None: lists its moves (Moves.option_filler)
+    alike: tuple = ()           # each set `a, b from Z`: its parameters' positions; alike pieces offered once
 
 
 class Env:

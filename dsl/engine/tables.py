@@ -80,6 +80,7 @@ class Tables:
         self.kind_of: list[str] = []
         self.piece_attrs: list[dict] = []
         self._columns: dict = {}            # (attribute, order) -> attribute_column
+        self._alike_classes = None          # engine.order.piece_classes, worked out at a set's first listing
         self.piece_label: list[str] = []
         self.initial_zone: list[int] = []
         self.initial_face: list = []
@@ -144,11 +145,16 @@ class Tables:
         self.pvar_slots: dict[str, int] = {}        # kept per player, per team or per piece
         self.var_decls: dict[str, S.Counter] = {}
         self.piece_index: dict[str, dict] = {}      # counters kept per piece, zone or value: key -> its value's position
+        self.pair_width: dict[str, int] = {}        # counters kept per two keys: how many values the second takes
         for v in r.of(S.Counter):
             self.var_decls[v.name] = v
             if v.per:
                 self.pvar_slots[v.name] = len(self.pvar_slots)
-            if v.per not in (None, "player", "team"):
+            if v.per2 is not None:      # one value per pair of keys, the second running fastest
+                pairs = [(a, b) for a in self.keys_of(r, v.per) for b in self.keys_of(r, v.per2)]
+                self.piece_index[v.name] = {key: k for k, key in enumerate(pairs)}
+                self.pair_width[v.name] = len(self.keys_of(r, v.per2))
+            elif v.per not in (None, "player", "team"):
                 self.piece_index[v.name] = {key: k for k, key in enumerate(self.keys_of(r, v.per))}
             else:
                 self.var_slots[v.name] = len(self.var_slots)
@@ -188,7 +194,12 @@ class Tables:
     def keys_of(self, r, per: str) -> tuple:
         """What a counter kept `per` a name has one value for: each piece of a component, each
         zone of a family (`per hand`: every player's hand), or each value of a card attribute
-        (`per suit`), in the order the cards are listed."""
+        (`per suit`), in the order the cards are listed; each player or team for a counter's
+        other key where it has two."""
+        if per == "player":
+            return self._players
+        if per == "team":
+            return self.teams
         if any(c.name == per for c in r.of(S.Component)):
             return self.kind_pieces.get(per, ())
         if isinstance(self.zones.get(per), tuple):

@@ -48,8 +48,9 @@ def _decl(d) -> Iterator[Mention]:
     elif isinstance(d, S.Counter):
         for e in (d.initial, d.minimum, d.maximum):
             yield from _expr(e, frozenset())
-        if d.per not in (None, "player", "team"):
-            yield Mention("ref", d.per, "component", d.span, d)
+        for per in (d.per, d.per2):
+            if per not in (None, "player", "team"):
+                yield Mention("ref", per, "component", d.span, d)
     elif isinstance(d, S.Component):
         if d.home:
             yield Mention("ref", d.home, "zone", d.span, d)

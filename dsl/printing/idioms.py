@@ -25,7 +25,7 @@ from __future__ import annotations
 from contextlib import ExitStack
 
 from ..language import syntax as S
-from .runs import Runs, join, negate, plain, say, title_of
+from .runs import Runs, join, negate, plain, possessive, say, title_of
 
 # how a comparison leans, read from its left side: `a >= A` (a may not go below A)
 _LEAN = {">=": ("up", False), ">": ("up", True), "<=": ("down", False), "<": ("down", True)}
@@ -276,6 +276,13 @@ def where_set(v) -> dict[str, list[str]]:
     return out
 
 
+def kept_for(v, first: Runs, second: Runs, title: Runs) -> Runs:
+    """A value kept per two keys: 「そのプレイヤーのその列の進み」, "that player's progress for that column"."""
+    if v.lang == "ja":
+        return first + [("", "の")] + second + [("", "の")] + title
+    return possessive(v.lang, first, title) + [("", " for ")] + second
+
+
 def kept(v, c, per: str) -> Runs:
     """A counter or variable as players keep it: 'Whose turn it is. Changes in “Raise or challenge”.'"""
     ja, en = [], []
@@ -323,7 +330,7 @@ VERBS = {"has", "is", "are", "stands", "faces", "wins", "not", "no", "holds", "s
 def states(rules: S.RuleFile) -> set[str]:
     """Counters kept for each player or team, titled by a state and starting at 0 or 1: players
     ask whether someone is in it, not how much of it they have."""
-    return {d.name for d in rules.of(S.Counter) if d.kind == "counter" and d.per in ("player", "team")
+    return {d.name for d in rules.of(S.Counter) if d.kind == "counter" and d.per in ("player", "team") and d.per2 is None
             and isinstance(d.initial, S.Num) and d.initial.value in (0, 1)
             and (title_of(d.texts, "ja") or "").endswith(STATE_ENDINGS)}
 
@@ -493,8 +500,11 @@ def read_chosen_value(v, target, options) -> Runs:
 
 def distinct_picks(o) -> int | None:
     """`a from Z, b from Z, c from Z where a < b and b < c`: n different pieces of Z, the order only
-    there so that each set is one choice (`a != b` is not one: there the two play different parts)."""
+    there so that each set is one choice (`a != b` is not one: there the two play different parts);
+    `a, b from Z` says so itself."""
     ps = o.params
+    if getattr(o, "alike", ()):
+        return len(ps) if len(o.alike) == 1 and len(o.alike[0]) == len(ps) else None
     if len(ps) < 2 or o.where is None or any(p.high is not None for p in ps) \
             or not all(S.same(p.low, ps[0].low) for p in ps):
         return None

@@ -82,11 +82,26 @@ def line(n, ev: dict, seat, reason: list) -> str | None:
     return said
 
 
+def _key(n, whose: dict, seat) -> str:
+    """One key of a value kept per two keys, as the seat may read it (a card it cannot see hidden)."""
+    if "player" in whose:
+        return n.player(whose["player"])
+    if "team" in whose:
+        return f"T{whose['team'] + 1}"
+    if "piece" in whose:
+        return n.card(whose["piece"])
+    return zone_title(n, whose["zone"], seat) if "zone" in whose else _value(n, whose["key"])
+
+
 def _line(n, ev: dict, seat) -> str | None:
     k = ev["event"]
     why = ""
     if k == "set":
         decl = n.game.var_decls.get(ev["name"])
+        if "keys" in ev:        # kept per two keys: 'P1's progress for left'
+            first, second = (_key(n, k, seat) for k in ev["keys"])
+            return n.say(f"   {first}の{second}の{n.name(ev['name'])}: {_value(n, ev['value'])}{why}",
+                         f"   {first}'s {n.name(ev['name'])} for {second} is now {_value(n, ev['value'])}{why}")
         if "piece" in ev:       # a value kept on a card: the card by its printed name, or hidden
             who = n.card(ev["piece"])
         elif decl is None or decl.per not in ("player", "team") or ("player" not in ev and "team" not in ev):

@@ -13,10 +13,12 @@ seat reads "P3 chose (face down)" until everyone has chosen.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from ..agents.infoset import simultaneous_pause, visible_zones
 from ..engine import geometry
 from ..engine.program import param_names
-from ..engine.values import Player, Team, plain
+from ..engine.values import Piece, Player, Team, plain
 from ..printing.outcome import outcome
 from . import story
 
@@ -118,17 +120,37 @@ def counters(words, state, seat=None, log=None) -> list:
     for name, i in game.pvar_slots.items():
         per = game.var_decls[name].per
         row = state.pvars[i]
-        if per == "player":
+        if name in game.pair_width or per not in ("player", "team"):
+            order = sorted(game.piece_index[name].items(), key=lambda kv: kv[1])
+            keys = _key_names(words, [k for k, _ in order], known)
+        elif per == "player":
             keys = [f"P{k + 1}" for k in range(len(row))]
         elif per == "team":
             keys = [f"T{k + 1}" for k in range(len(row))]
-        else:
-            order = sorted(game.piece_index[name].items(), key=lambda kv: kv[1])
-            keys = [words.value(k) for k, _ in order]       # a piece, a zone of a family, a card's value
         seen = [seat is None or game.sees_counter(name, k, seat) for k in range(len(row))]
-        out.append({"name": name, "title": n.name(name), "per": per,
-                    "values": {k: plain(v) if ok else None for k, v, ok in zip(keys, row, seen)},
-                    "texts": {k: words.value(v, known) if ok else "?" for k, v, ok in zip(keys, row, seen)}})
+        # a value kept on a card the seat cannot see is left out: its place in the list would name the card
+        kept = [(k, v, ok) for k, v, ok in zip(keys, row, seen) if k is not None]
+        out.append({"name": name, "title": n.name(name), "per": per + (f" and {game.var_decls[name].per2}"
+                                                                       if name in game.pair_width else ""),
+                    "values": {k: plain(v) if ok else None for k, v, ok in kept},
+                    "texts": {k: words.value(v, known) if ok else "?" for k, v, ok in kept}})
+    return out
+
+
+def _key_names(words, keys: list, known) -> list:
+    """What each value of a counter kept per piece, zone, card value or pair of keys is listed
+    under: None for a key naming a piece the seat does not see; alike pieces numbered apart."""
+    def hidden(k):
+        return known is not None and any(type(x) is Piece and x not in known for x in (k if type(k) is tuple else (k,)))
+    names = [None if hidden(k) else words.value(k) for k in keys]
+    counts = Counter(x for x in names if x is not None)
+    at: Counter = Counter()
+    out = []
+    for x in names:
+        if x is not None and counts[x] > 1:
+            at[x] += 1
+            x = f"{x} #{at[x]}"
+        out.append(x)
     return out
 
 
@@ -217,8 +239,9 @@ def _value_seen(game, ev, seat) -> bool:
     decl = game.var_decls.get(ev["name"])
     if decl is None or decl.seen_by == "everyone":
         return True
-    key = ev.get("player", ev.get("team"))
-    return key is not None and decl.per in ("player", "team") and game.sees_counter(ev["name"], key, seat)
+    whose = ev["keys"][0] if "keys" in ev else ev     # kept per two keys: the owner is the first
+    key = whose.get("player", whose.get("team"))
+    return key is not None and decl.per in ("player", "team") and game.owner_sees(ev["name"], key, seat)
 
 
 def _pending_events(log, pending: int) -> int:
