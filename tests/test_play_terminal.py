@@ -16,6 +16,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROMPT = {"en": r"Your choice \(1(?:-(\d+))?, u undo", "ja": r"番号を選んでください \(1(?:〜(\d+))?、u"}
 RESULT = {"en": r"Result: ([^\r\n\x1b]*)", "ja": r"結果: ([^\r\n\x1b]*)"}
+HELD = {"en": r"Press Enter to continue \(q to stop\)", "ja": r"Enter で続ける"}
 QUESTIONS = {"en": r"answer a few questions about the game\?", "ja": r"質問に答えますか"}
 # a generous bound for a slow shared machine; the test asserts what is shown, never how fast
 WAIT = 120
@@ -35,7 +36,10 @@ def play_through(child, lang, pick) -> tuple:
     """Answers every prompt with pick(number of options); (decisions taken, result line)."""
     taken = 0
     while True:
-        i = child.expect([PROMPT[lang], RESULT[lang]])
+        i = child.expect([PROMPT[lang], RESULT[lang], HELD[lang]])
+        if i == 2:                              # a held moment: looked at, and on
+            child.sendline("")
+            continue
         if i == 1:
             result = child.match.group(1)
             child.expect(QUESTIONS[lang])       # after the end, the questionnaire: skipped
