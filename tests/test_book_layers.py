@@ -94,3 +94,28 @@ def test_each_word_of_the_game_is_defined_before_it_is_first_used(path, kind, la
 def _plain(d, lang):
     from dsl.printing.learn import _said
     return bool(_said(d.texts, lang))
+
+
+def test_the_actions_are_listed_in_the_order_play_meets_them(tmp_path):
+    """Declared last, met first: Learn to Play lists a rule where a player first carries it out, a
+    rule it calls right after it, and one play never reaches last."""
+    f = tmp_path / "g.rules"
+    f.write_text('game g\n  players 2 to 2\n\ncounter n = 0\n\n'
+                 'rule score\n  title en "Score"\n  text en "Add one."\n  add 1 to n\n\n'
+                 'rule unused\n  title en "Spare"\n  text en "Nothing."\n  pass\n\n'
+                 'rule draw\n  title en "Draw"\n  text en "Draw then score."\n  do score\n\n'
+                 'rule open\n  title en "Open"\n  text en "Open the game."\n  pass\n\n'
+                 'setup\n  do open\n\nplay\n  repeat 2 times\n    do draw\n  end game winners players\n',
+                 encoding="utf-8")
+    from dsl.loader import load
+    from dsl.printing.rulebook import contents
+    rules, _ = load(str(f))
+    acts = next(e for e in contents(rules, "en").sections[0].entries if e.name == "learn-actions")
+    assert [t.split(":")[0] for _, t in acts.notes] == ["Open", "Draw", "Score", "Spare"]
+    # Populus: a Blessing places workers, so "Place a worker" follows it, not the order of the file
+    rules = rules_of("games/populus.rules")
+    acts = next(e for e in contents(rules, "en").sections[0].entries if e.name == "learn-actions")
+    v = Voice(rules, "en")
+    at = {name: next(i for i, (_, t) in enumerate(acts.notes) if t.startswith(v.title(name) + ": "))
+          for name in ("blessing", "place_worker")}
+    assert at["blessing"] + 1 == at["place_worker"]

@@ -5,7 +5,7 @@ rules give; a rule that carries no text has no plain reading here, so the page n
 the Rules Reference instead of printing a formula, and `playtest check` warns the designer
 (`formula_warnings`) that the book will send the reader there.
 
-May import: the language and printing/runs.py, prose.py, labels.py.
+May import: the language and printing/runs.py, prose.py, labels.py, sheet.py.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from ..language.diagnostics import Diagnostic
 from .labels import label
 from .prose import Voice, notes_of, title_of
 from .runs import say
+from .sheet import reachable_rules
 
 
 # Arithmetic, a query over players or code: a line that reads as computation, not as a sentence.
@@ -43,14 +44,9 @@ def _refer(lang: str, title: str) -> str:
 
 
 def _actions(rules: S.RuleFile) -> list[S.Rule]:
-    """The rules a turn carries out, in the order play first calls them (then any left, as declared)."""
-    order: list[str] = []
-    for flow in rules.of(S.Flow):
-        for n in S.walk(flow):
-            if isinstance(n, S.Call) and n.fn not in order:
-                order.append(n.fn)
-    named = {r.name: r for r in rules.of(S.Rule)}
-    first = [named[n] for n in order if n in named]
+    """The rules a turn carries out, in the order a player first meets them in play (a rule's own
+    rules right after it), then any play never reaches, as declared."""
+    first = reachable_rules(rules)
     return first + [r for r in rules.of(S.Rule) if r not in first]
 
 
