@@ -233,8 +233,8 @@ def test_bluffs_example_says_the_bid_the_count_with_the_wild_and_why_fewer_dice_
     assert (f"Seat {bidder}'s" if lang == "en" else f"席{bidder}の") in went
     assert f"{min(loss, held)}" in went
     if loss > held:
-        cap = f"{loss} were due ({count} − {matching}), but only {held} were there" if lang == "en" else \
-            f"{loss}個({count} − {matching})のはずが、{held}個しかなかった"
+        cap = f"{loss} were due ({count} − {matching}), but only {held} were there, so those {held} go" if lang == "en" \
+            else f"{loss}個({count} − {matching})移すはずが、{held}個しかなかったので、その{held}個を移す"
         assert any(cap in ln for ln in follows), follows
 
 

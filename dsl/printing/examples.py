@@ -468,9 +468,9 @@ def _caps(v, game: Game, n: "_Table", m: Moment) -> list[str]:
                 if a is not None and b is not None:
                     how = f"({a[1]} {'−' if arg.op == '-' else '+'} {b[1]})"
             unit = n.counter(moved) if moved else "個"
-            out.append(n.say(f"{due[1]}{unit}{how}のはずが、{len(moved)}{unit}しかなかった: 「最大で」なので、ある分だけ移す",
-                             f"{due[1]} were due{' ' + how if how else ''}, but only {len(moved)} were there: the rule moves up to that many, "
-                             "so all there were go"))
+            k = len(moved)
+            out.append(n.say(f"{due[1]}{unit}{how}移すはずが、{k}{unit}しかなかったので、その{k}{unit}を移す",
+                             f"{due[1]} were due{' ' + how if how else ''}, but only {k} were there, so those {k} go"))
     return out
 
 

@@ -214,7 +214,7 @@ def story(n: Narrator, events: list, kept=frozenset()) -> list[str]:
             after = events[i] if i < len(events) else {}
             piece = _chosen_piece(n, ev)
             if piece is not None and after.get("event") == "move" and after["pieces"] == [piece]:
-                text, i = placed(n, ev, piece, after["to"]), i + 1
+                text, i = placed(n, ev, piece, after["to"], after.get("from")), i + 1
             else:
                 text = choice(n, ev)
                 # the numbers a choice named are said with it, not again as the values they set
@@ -277,10 +277,16 @@ def choice(n: Narrator, ev) -> str:
                  f"{n.who(ev)} chose “{option}”" + (f": {args}" if args else ""))
 
 
-def placed(n: Narrator, ev, piece: int, zone: str) -> str:
-    """A piece a player chose and put somewhere: 'Seat 3 puts diamond queen face down on their played card.'"""
+def placed(n: Narrator, ev, piece: int, zone: str, source=None) -> str:
+    """A piece a player chose and put somewhere: 'Seat 3 put diamond queen face down in their played
+    card'; one taken from a place the table sees is said with it ('... moved house from the space
+    (lower number 4, ...) to their house stock')."""
     where = _own(n, ev, zone)
     down = ev.get("hidden")
+    if source is not None:
+        src = _own(n, ev, source)
+        return n.say(f"{n.who(ev)}が{n.card(piece)}を{src}から{where}へ移した",
+                     f"{n.who(ev)} moved {n.card(piece)} from {src} to {where}")
     return n.say(f"{n.who(ev)}が{n.card(piece)}を{'伏せて' if down else ''}{where}に置いた",
                  f"{n.who(ev)} put {n.card(piece)}{' face down' if down else ''} in {where}")
 
