@@ -80,12 +80,10 @@ def test_each_word_of_the_game_is_defined_before_it_is_first_used(path, kind, la
     learn, _ = layers(shown, lang)
     body = shown[shown.rindex("\n" + label(lang, "learn") + "\n"):]
     words = [g[1] for g in glossary(rules, v)] + [v.title(d.name) for d in rules.of(S.Zone) + rules.of(S.Counter)
-                                                   + rules.of(S.Define) if _plain(d, lang)]
+                                                   + rules.of(S.Define) + rules.of(S.Symbol) if _plain(d, lang)]
     for w in dict.fromkeys(words):
-        if w not in learn or (lang == "en" and " " not in w):
+        if w not in learn or (lang == "en" and " " not in w and w not in DESIGNERS_WORDS["en"]):
             continue        # a one-word English term ("number") is also an everyday word: not told apart here
-        if False:
-            continue        # not met in Learn to Play: its entry in the reference is where it is first used
         used = re.search(re.escape(w) if lang == "ja" else r"\b" + re.escape(w) + r"\b", body)
         defined = body.find("\n" + w + ": ")
         assert defined != -1 and defined <= used.start() - 1, (w, "used before it is defined")
@@ -94,3 +92,45 @@ def test_each_word_of_the_game_is_defined_before_it_is_first_used(path, kind, la
 def _plain(d, lang):
     from dsl.printing.learn import _said
     return bool(_said(d.texts, lang))
+
+
+def test_the_actions_are_listed_in_the_order_play_meets_them(tmp_path):
+    """Declared last, met first: Learn to Play lists a rule where a player first carries it out, a
+    rule it calls right after it, and one play never reaches last."""
+    f = tmp_path / "g.rules"
+    f.write_text('game g\n  players 2 to 2\n\ncounter n = 0\n\n'
+                 'rule score\n  title en "Score"\n  text en "Add one."\n  add 1 to n\n\n'
+                 'rule unused\n  title en "Spare"\n  text en "Nothing."\n  pass\n\n'
+                 'rule draw\n  title en "Draw"\n  text en "Draw then score."\n  do score\n\n'
+                 'rule open\n  title en "Open"\n  text en "Open the game."\n  pass\n\n'
+                 'setup\n  do open\n\nplay\n  repeat 2 times\n    do draw\n  end game winners players\n',
+                 encoding="utf-8")
+    from dsl.loader import load
+    from dsl.printing.rulebook import contents
+    rules, _ = load(str(f))
+    acts = next(e for e in contents(rules, "en").sections[0].entries if e.name == "learn-actions")
+    assert [t.split(":")[0] for _, t in acts.notes] == ["Open", "Draw", "Score", "Spare"]
+    # Populus: a Blessing places workers, so "Place a worker" follows it, not the order of the file
+    rules = rules_of("games/populus.rules")
+    acts = next(e for e in contents(rules, "en").sections[0].entries if e.name == "learn-actions")
+    v = Voice(rules, "en")
+    at = {name: next(i for i, (_, t) in enumerate(acts.notes) if t.startswith(v.title(name) + ": "))
+          for name in ("blessing", "place_worker")}
+    assert at["blessing"] + 1 == at["place_worker"]
+
+
+# The seeds' own words, each defined in its designer text; the books once used them undefined
+DESIGNERS_WORDS = {"ja": {"byzantine": ["ガバナー", "プロポーザル", "親", "ステーキング"], "populus": ["恩寵置き場", "創世記"]},
+                   "en": {"byzantine": ["governor", "proposal", "parent", "staking"], "populus": ["grace area"]}}
+DESIGNERS_WORDS["en"].update({w: None for ws in list(DESIGNERS_WORDS["en"].values()) for w in ws})
+
+
+@pytest.mark.parametrize("lang", ("ja", "en"))
+@pytest.mark.parametrize("seed", ("byzantine", "populus"))
+def test_the_designers_own_words_are_defined_where_first_used(seed, lang):
+    shown = text(f"games/{seed}.rules", "book", lang)
+    body = shown[shown.rindex("\n" + label(lang, "learn") + "\n"):]
+    for w in DESIGNERS_WORDS[lang][seed]:
+        defined = body.find("\n" + w + ": ")
+        first = re.search(re.escape(w) if lang == "ja" else r"\b" + re.escape(w) + r"\b", body, re.I)
+        assert defined != -1 and first is not None and first.start() >= defined + 1, (w, "used before it is defined")

@@ -30,6 +30,8 @@ class Counter(Decl):
     maximum: Optional[Expr]
     seen_by: str = "everyone"   # 'everyone' | 'owner' (the player or team it is kept for) | 'others' (all but the owner) | 'nobody'
     per2: Optional[str] = None  # a second key (`per player and per column`), written NAME(x, y)
+    tracked: Optional[bool] = None  # the designer's word: kept on the table (True), only worked out in
+                                    # passing (False); None: the book reads it from the structure
 
 
 # ---------------------------------------------------------------- grammar
@@ -50,8 +52,9 @@ def _counter(meta, c):
     bounds = dict(b for b in c[5:-1] if isinstance(b, tuple) and len(b) == 2 and b[0] in ("min", "max"))
     tail = c[-1]
     seen = [x[1] for x in tail if isinstance(x, tuple) and len(x) == 2 and x[0] == "seen_by"]
+    tracked = [x[1] for x in tail if isinstance(x, tuple) and len(x) == 2 and x[0] == "tracked"]
     return Counter(name, texts(tail), span(meta), kind, per, initial, bounds.get("min"), bounds.get("max"),
-                   seen[-1] if seen else "everyone", per2)
+                   seen[-1] if seen else "everyone", per2, tracked[-1] if tracked else None)
 
 
 def _counter_tail(meta, c):
@@ -62,12 +65,21 @@ def _counter_seen(meta, c):
     return ("seen_by", str(c[0]))
 
 
+def _counter_tracked(meta, c):
+    return ("tracked", True)
+
+
+def _counter_untracked(meta, c):
+    return ("tracked", False)
+
+
 def _per_piece(meta, c):
     return str(c[0])
 
 
 GRAMMAR = {"min_bound": _min_bound, "max_bound": _max_bound, "per_owner": _per_owner, "per_piece": _per_piece,
-           "counter": _counter, "counter_tail": _counter_tail, "counter_seen": _counter_seen}
+           "counter": _counter, "counter_tail": _counter_tail, "counter_seen": _counter_seen,
+           "counter_tracked": _counter_tracked, "counter_untracked": _counter_untracked}
 
 
 # ---------------------------------------------------------------- checks

@@ -149,11 +149,14 @@ def printed_names(rules) -> set[str]:
 
 def check(ck, d):
     printed = ck.once("printed names", lambda: printed_names(ck.rules))
-    if d.name not in printed:
+    # a symbol with a line of designer text is a word of the game the book defines (the seed's
+    # プロポーザル), whether or not the rules name it
+    if d.name not in printed and not S.text_of(d.texts, "text", "en") and not S.text_of(d.texts, "text", "ja"):
         ck.warning(d.span, f"symbol '{d.name}' names nothing in the file",
                    ck.did_you_mean(d.name, printed) or
                    "a symbol titles a value of a card table, a die face, a card's name, a column of a card table, "
-                   "a text value the rules use, or a name a rule binds (what a player chooses)")
+                   "a text value the rules use, or a name a rule binds (what a player chooses); "
+                   "a word of the game's own that the book should define takes a 'text' line saying what it means")
     if not d.texts and d.mark is None and d.colour is None:
         ck.warning(d.span, f"symbol '{d.name}' says nothing about how it prints",
                    "add 'title ja \"...\" en \"...\"', and a 'mark' or 'colour' if cards show it")

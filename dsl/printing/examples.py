@@ -5,9 +5,12 @@ A rule settles something when it holds `cases` that weigh one quantity against a
 challenge, a trick, a duel, a war): the table compares and one outcome follows. For each, the
 book plays seeded games with random moves (the seed and the player count are printed), replays
 the first game that reaches one of the rule's cases one decision at a time with narration and
-coverage on, keeps the state at the moment the case held, and reads off what the table saw: the
-decision that led there, the quantities the cases compare (the rule's parameters as they were
-bound), the case, what followed, and the pieces it moved, counted before and after. The replay
+coverage on, keeps the state at the moment the case held, and tells it as a player would, through
+narrate.story: the choice that made what the rule weighs (the bid challenged) and the decision
+that led there, the quantities the cases compare (the rule's parameters as they were bound; a
+count of pieces with the pieces it counted, a wild one said as wild), the case, what followed
+(where a rule moved fewer pieces than it names, both numbers), and the pieces it moved, counted
+before and after. The replay
 is the engine's own; the book is not built if it ends anywhere but where the game did, so an
 example can never describe a game the rules no longer play. Same rules, same examples: the
 seeds are fixed.
@@ -27,6 +30,7 @@ from ..engine.program import Env
 from ..engine.state import State
 from ..engine.values import Piece, Player, Team
 from ..language import syntax as S
+from . import narrate
 from .narrate import Narrator
 from .runs import Item, Runs, notes_of, plain, say, tidy
 
@@ -34,8 +38,6 @@ from .runs import Item, Runs, notes_of, plain, say, tidy
 SEEDS = range(1, 61)
 # Comparisons whose two sides are worth showing as numbers.
 COMPARING = ("=", "!=", "<", "<=", ">", ">=")
-# Events that are the machine's own headings, not something that happened at the table.
-HEADINGS = ("step", "phase", "rule", "trigger", "assume", "question", "unhandled")
 
 
 class ExampleMismatch(RuntimeError):
@@ -52,6 +54,7 @@ class Moment:
     before: State               # the moment the case held
     after: State                # when what followed was done (the next step began, or FOLLOW decisions on)
     lead: list                  # events of that decision (or from the rule's start) up to the case
+    earlier: list               # the events of the game before the lead
     effects: list               # events from the case on, up to the next step
     case: Optional[Case]
 
@@ -159,8 +162,8 @@ def _replay(game: Game, seed: int, played, case_ids: dict, done: set) -> dict[st
             # the scene: from this decision, or from where the rule began if that was earlier (a war's bidding)
             began = max((j for j in range(at) if s.log[j].get("event") == "rule" and s.log[j]["name"] == rule.name),
                         default=start)
-            waiting.append((Moment(rule, seed, game.n, i + 1, snap, snap, list(s.log[min(start, began):at]), [], case),
-                            at))
+            waiting.append((Moment(rule, seed, game.n, i + 1, snap, snap, list(s.log[min(start, began):at]),
+                                   list(s.log[:min(start, began)]), [], case), at))
         for m, at in list(waiting):
             if (s.is_terminal() or i + 1 - m.decision >= FOLLOW
                     or any(ev.get("event") in ("step", "phase") for ev in s.log[at:])):
@@ -191,17 +194,15 @@ class _Table(Narrator):
     def team(self, t) -> str:
         return self.say(f"チーム{int(t) + 1}", f"Team {int(t) + 1}")
 
+    def zone(self, name) -> str:
+        # a zone titled for the one who holds it ('dice under your cup') is said of a seat as theirs
+        return super().zone(name).replace(" your ", " their ") if self.lang == "en" else super().zone(name)
+
     def who(self, ev) -> str:
         return self.player(ev["player"]) + (f" ({self.team(ev['team'])})" if "team" in ev else "")
 
     def owner(self, per: str, k: int) -> str:
         return (self.player if per == "player" else self.team)(k)
-
-    def shown(self, pieces, faces) -> str:
-        """What a reveal shows: cards by name, dice by the face up."""
-        decks = {c.name for c in self.game.rules.of(S.Component) if c.kind == "deck"}
-        return self.say("、", ", ").join(self.card(p) if self.game.kind_of[p] in decks else str(self.name(f) if isinstance(f, str) else f)
-                                         for p, f in zip(pieces, faces))
 
 
 def _value(n: _Table, game: Game, v) -> str:
@@ -289,7 +290,8 @@ def _quantities(v, game: Game, n: "_Table", m: Moment) -> list[Runs]:
         for side in _sides(v.rules, m.rule):
             got = _evaluate(game, side, m.before, slots)
             if got is not None:
-                lines.append(_tidy(v.expr(side)) + [("", say(v.lang, ":", ": ")), ("num", _value(n, game, got[1]))])
+                lines.append(_tidy(v.expr(side)) + [("", say(v.lang, ":", ": ")), ("num", _value(n, game, got[1]))]
+                             + [("", _counted(v, game, n, m, side, slots))])
     return lines
 
 
@@ -323,10 +325,10 @@ def _zone_counts(game: Game, n: Narrator, m: Moment, lang: str) -> list[str]:
             held, now = m.before.zones[index[z]], m.after.zones[index[z]]
             # a few cards or dice are worth naming: what the rule weighed (the cards of a trick), and
             # what is there after where a card left and another came
-            shown = n.shown(held, [m.before.face[p] for p in held]) if 0 < len(held) <= NAMED and _named(game, held) else ""
+            shown = narrate.shown(n, held, [m.before.face[p] for p in held]) if 0 < len(held) <= NAMED and _named(game, held) else ""
             came = [p for p in now if p not in held]
             if shown and came and len(now) <= NAMED and _named(game, now):
-                shown = n.say(f"前: {shown} / 後: ", f"before: {shown}; after: ") + n.shown(now, [m.after.face[p] for p in now])
+                shown = n.say(f"前: {shown} / 後: ", f"before: {shown}; after: ") + narrate.shown(n, now, [m.after.face[p] for p in now])
             out.append(f"{n.zone(z)}: {len(held)} → {len(now)}" + (n.say(f"({shown})", f" ({shown})") if shown else ""))
     return out
 
@@ -340,37 +342,6 @@ def _named(game: Game, pieces) -> bool:
     return all(kinds.get(game.kind_of[p]) in ("deck", "dice") for p in pieces)
 
 
-def _moved(n: Narrator, ev) -> str:
-    pieces = ev["pieces"]
-    what = n.name(n.game.kind_of[pieces[0]]) if pieces else ""
-    src = n.zone(ev["from"]) if "from" in ev else None
-    dst = n.zone(ev["to"])
-    k = len(pieces)
-    if n.lang == "ja":
-        return (f"{src}から" if src else "") + f"{dst}へ{what}を{k}{n.counter(pieces)}移す"
-    return f"{k} × {what} moved " + (f"from {src} " if src else "") + f"to {dst}"
-
-
-def _told(n: Narrator, events: list, kept: set) -> list[str]:
-    """The events as the table sees them: what players chose and pieces did; of the values the
-    rules keep, only those in `kept` (the scores), the rest being bookkeeping."""
-    out = []
-    for ev in events:
-        k = ev.get("event")
-        # the case taken is the example's own part ("The numbers compared", "The case that holds")
-        if k in HEADINGS or k == "case" or k == "end" and not ev.get("winners") or k == "set" and ev["name"] not in kept:
-            continue
-        if k == "move":
-            text = _moved(n, ev)
-        elif k == "reveal" and ev.get("pieces"):
-            text = n.say(f"{n.zone(ev['zone'])}を公開: ", f"{n.zone(ev['zone'])} revealed: ") + n.shown(ev["pieces"], ev["shown"])
-        else:
-            text = n.event(ev).strip()
-        if text and text not in out[-1:]:
-            out.append(text)
-    return out
-
-
 # ---------------------------------------------------------------- the block
 def example_item(v, rules: S.RuleFile, rule_name: str) -> Optional[Item]:
     """The worked example for a settling rule, as an 'example' block; None where no game reached it."""
@@ -381,8 +352,7 @@ def example_item(v, rules: S.RuleFile, rule_name: str) -> Optional[Item]:
     n = _Table(game, v.lang)
     lang = v.lang
     # the game's number is its seed, so `playtest play --seed` replays it; a reader needs no more than a number
-    head = say(lang, f"実際のプレイから: {m.players}人の対局 第{m.seed}局、{m.decision}手目",
-               f"From real play: {m.players} players, game no. {m.seed}, decision {m.decision}")
+    head = say(lang, f"実際のプレイから: {m.players}人の対局 第{m.seed}局", f"From real play: {m.players} players, game no. {m.seed}")
     lines: list[Item] = []
 
     def part(label: tuple[str, str], items) -> None:
@@ -391,16 +361,117 @@ def example_item(v, rules: S.RuleFile, rule_name: str) -> Optional[Item]:
             lines.append(Item("example-part", [("", say(lang, *label))],
                               [Item("example-line", it) for it in items]))
     kept = {p for d in rules.of(S.Score) for p in d.parts}
+    weighed = {x.id for x in _sides(rules, m.rule) if isinstance(x, S.Name) and x.id in {c.name for c in rules.of(S.Counter)}}
     lead = m.lead
-    # the scene opens with the decision that led here
+    # the scene opens with the choice that made what the rule weighs (the bid challenged), then the
+    # decision that led here
     chosen = [j for j, ev in enumerate(lead) if ev.get("event") == "choose"]
-    part(("その場面", "What happened"), _told(n, lead[chosen[-1]:] if chosen else lead, kept))
+    scene = _claim(m.earlier, weighed) + (lead[chosen[-1]:] if chosen else lead)
+    part(("その場面", "What happened"), narrate.story(n, scene, kept | weighed))
     part(("比べる数", "The numbers compared"), _quantities(v, game, n, m))
     if m.case is not None:
         part(("当てはまる場合", "The case that holds"), [_case_text(m.case, lang) or _case_reading(v, game, n, m)])
-    part(("結果", "What follows"), _told(n, _sourced(game, m.before, m.effects), kept))
+    # why fewer pieces moved than the rule names comes before they move
+    part(("結果", "What follows"), _caps(v, game, n, m) + narrate.story(n, _sourced(game, m.before, m.effects), kept))
     part(("置き場ごとの数(前 → 後)", "How many each place holds (before → after)"), _zone_counts(game, n, m, lang))
     return Item("example", [("", head)], lines, name=rule_name)
+
+
+def _claim(earlier: list, weighed: set) -> list:
+    """The last choice before the scene that set a value the rule weighs, with the values it set
+    (the bid that is challenged); nothing where no choice set one."""
+    for j in range(len(earlier) - 1, -1, -1):
+        if earlier[j].get("event") != "choose":
+            continue
+        sets = []
+        for ev in earlier[j + 1:]:
+            if ev.get("event") != "set":
+                break
+            sets.append(ev)
+        if any(ev["name"] in weighed for ev in sets):
+            return [earlier[j]] + sets
+        if any(ev.get("event") == "set" and ev["name"] in weighed for ev in earlier[j:]):
+            return []       # set since by the rules, not by a choice
+    return []
+
+
+def _counted(v, game: Game, n: "_Table", m: Moment, side: S.Expr, slots) -> str:
+    """What a count of pieces counted, by whose they are, a wild piece said as wild and what it
+    stood for: ' — Seat 2: 5, 5; Seat 3: 6 (wild, counts as 5)'."""
+    values = {d.name: d for d in v.rules.of(S.Define) if not d.params}
+    expr = values[side.id].expr if isinstance(side, S.Name) and side.id in values else side
+    if not (isinstance(expr, S.Call) and expr.fn == "count" and len(expr.args) == 1
+            and isinstance(expr.args[0], S.Comprehension) and expr.args[0].item is None):
+        return ""
+    comp = expr.args[0]
+    got = _evaluate(game, comp, m.before, slots)
+    if got is None or not isinstance(got[1], (list, tuple)) or not got[1] or len(got[1]) > 2 * NAMED \
+            or not all(isinstance(p, Piece) for p in got[1]) or not _named(game, got[1]):
+        return ""
+    wild = {c.name: c.wild for c in v.rules.of(S.Component) if c.kind == "dice" and c.wild is not None}
+    stands = _stands_for(game, comp, m.before, slots)
+    by_whose: dict[str, list[str]] = {}
+    for p in got[1]:
+        face = m.before.face[p]
+        told = narrate.shown(n, [p], [face])
+        if game.kind_of[p] in wild and wild[game.kind_of[p]] == face:
+            told += n.say(f"(ワイルド、{stands}として数える)" if stands else "(ワイルド)",
+                          f" (wild, counts as {stands})" if stands else " (wild)")
+        by_whose.setdefault(narrate.whose(n, game.zone_names[m.before.loc[p]]), []).append(told)
+    listed = n.say(" / ", "; ").join(f"{w}: " + n.say("、", ", ").join(t) for w, t in by_whose.items())
+    return n.say(f"({listed})", f" — {listed}")
+
+
+def _stands_for(game: Game, comp, s: State, slots) -> str:
+    """In `x.face = F or wild(x)`, what a wild piece stands for: F as it was."""
+    for node in S.walk(comp.cond):
+        if isinstance(node, S.Binary) and node.op == "or":
+            sides = (node.left, node.right)
+            if any(isinstance(e, S.Call) and e.fn == "wild" for e in sides):
+                for e in sides:
+                    if isinstance(e, S.Binary) and e.op == "=" and isinstance(e.left, S.Attr) \
+                            and isinstance(e.left.obj, S.Name) and e.left.obj.id == comp.var:
+                        got = _evaluate(game, e.right, s, slots)
+                        if got is not None:
+                            return str(got[1])
+    return ""
+
+
+def _caps(v, game: Game, n: "_Table", m: Moment) -> list[str]:
+    """Where a rule the case carries out moves 'up to' a number and fewer were there: both
+    numbers, and what made the first ('12 were due (15 − 3), but only 5 were there')."""
+    if m.case is None:
+        return []
+    slots, given = _given(v, game, n, m)
+    rules = {r.name: r for r in v.rules.of(S.Rule)}
+    out = []
+    for st in S.statements(m.case.body):
+        callee = rules.get(st.rule) if isinstance(st, S.Do) else None
+        if callee is None:
+            continue
+        bound = dict(zip(callee.params, st.args))
+        for mv in S.statements(callee.body):
+            if not (isinstance(mv, S.Move) and mv.amount == "up to" and isinstance(mv.count, S.Name)
+                    and mv.count.id in bound):
+                continue
+            arg = bound[mv.count.id]
+            due = _evaluate(game, arg, m.before, slots)
+            at = next((j for j, ev in enumerate(m.effects) if ev.get("event") == "rule" and ev["name"] == callee.name), None)
+            if due is None or at is None or not isinstance(due[1], int):
+                continue
+            moved = next((ev["pieces"] for ev in m.effects[at + 1:] if ev.get("event") == "move"), [])
+            if len(moved) >= due[1]:
+                continue
+            how = ""
+            if isinstance(arg, S.Binary) and arg.op in ("-", "+"):
+                a, b = _evaluate(game, arg.left, m.before, slots), _evaluate(game, arg.right, m.before, slots)
+                if a is not None and b is not None:
+                    how = f"({a[1]} {'−' if arg.op == '-' else '+'} {b[1]})"
+            unit = n.counter(moved) if moved else "個"
+            k = len(moved)
+            out.append(n.say(f"{due[1]}{unit}{how}移すはずが、{k}{unit}しかなかったので、その{k}{unit}を移す",
+                             f"{due[1]} were due{' ' + how if how else ''}, but only {k} were there, so those {k} go"))
+    return out
 
 
 def _case_reading(v, game: Game, n: "_Table", m: Moment) -> Runs:

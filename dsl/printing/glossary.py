@@ -1,6 +1,7 @@
 """The glossary: the words a rulebook uses that no table of it defines, each said in words from
 the rule structure. Seats and the order of play, 'the next player', 'the players still in', and the
-names a `symbol` gives (what is chosen in an option, a value printed on cards), and a facing: the
+names a `symbol` gives (what is chosen in an option, a value printed on cards, a word of the game's
+own with the designer's line on what it means), and a facing: the
 number that says which way a piece points, each number with its way and turn (figures.facings;
 the book draws it beside the definition).
 
@@ -187,4 +188,7 @@ def glossary(rules: S.RuleFile, v: Voice) -> list[tuple[str, str, Runs]]:
     for d in rules.of(S.Symbol):
         if said.get(d.name):
             out.append((d.name, grouped.get(d.name, v.titles[d.name]), said[d.name]))
+        elif d.name not in said and d.name in v.titles and notes_of(d.texts, v.lang):
+            # a word of the game's own: what the designer says it means
+            out.append((d.name, v.titles[d.name], [("", notes_of(d.texts, v.lang)[0][1])]))
     return out

@@ -5,7 +5,7 @@ rules give; a rule that carries no text has no plain reading here, so the page n
 the Rules Reference instead of printing a formula, and `playtest check` warns the designer
 (`formula_warnings`) that the book will send the reader there.
 
-May import: the language and printing/runs.py, prose.py, labels.py.
+May import: the language and printing/runs.py, prose.py, labels.py, sheet.py.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from ..language.diagnostics import Diagnostic
 from .labels import label
 from .prose import Voice, notes_of, title_of
 from .runs import say
+from .sheet import reachable_rules
 
 
 # Arithmetic, a query over players or code: a line that reads as computation, not as a sentence.
@@ -43,14 +44,9 @@ def _refer(lang: str, title: str) -> str:
 
 
 def _actions(rules: S.RuleFile) -> list[S.Rule]:
-    """The rules a turn carries out, in the order play first calls them (then any left, as declared)."""
-    order: list[str] = []
-    for flow in rules.of(S.Flow):
-        for n in S.walk(flow):
-            if isinstance(n, S.Call) and n.fn not in order:
-                order.append(n.fn)
-    named = {r.name: r for r in rules.of(S.Rule)}
-    first = [named[n] for n in order if n in named]
+    """The rules a turn carries out, in the order a player first meets them in play (a rule's own
+    rules right after it), then any play never reaches, as declared."""
+    first = reachable_rules(rules)
     return first + [r for r in rules.of(S.Rule) if r not in first]
 
 
@@ -103,23 +99,44 @@ def learn_entries(rules: S.RuleFile, v: Voice, lang: str, ending_title: str) -> 
 
 def _words(rules: S.RuleFile, v: Voice, lang: str) -> list[tuple[str, str]]:
     """The game's own words a reader meets in Learn to Play, each with the designer's line about it:
-    the places, the things kept track of, the named values, and the book's words for seats and turns."""
+    the places, the things kept track of, the named values, the designer's own words and the book's
+    words for seats and turns; a word another's line uses is listed too, and before it."""
     from .glossary import glossary
     from .runs import plain
     shown = " ".join([_said(rules.game.texts, lang)] + [_said(d.texts, lang) for d in S.walk_rules(rules)
                                                         if isinstance(d, (S.Block, S.Rule)) and hasattr(d, "texts")]
                      + [title_of(d.texts, lang) or "" for d in S.walk_rules(rules) if isinstance(d, S.Block)])
-    out, seen = [], set()
+    known: dict[str, str] = {}
     for d in rules.of(S.Zone) + rules.of(S.Counter) + rules.of(S.Define):
         word, line = v.title(d.name), _said(d.texts, lang)
-        if line and word in shown and word not in seen:
-            seen.add(word)
-            out.append(("text", f"{word}: {line}"))
+        if line:
+            known.setdefault(word, line)
     for _, word, detail in glossary(rules, v):
-        if word in shown and word not in seen and not FORMULA.search(plain(detail)):
-            seen.add(word)
-            out.append(("text", f"{word}: {plain(detail)}"))
-    return out
+        if not FORMULA.search(plain(detail)):
+            known.setdefault(word, plain(detail))
+    # the words the sentences use, and those the lines about them use in turn
+    def uses(text: str, u: str) -> bool:
+        return u in text if lang == "ja" else _whole(u, text)
+    met = [w for w in known if uses(shown, w) or w in shown]
+    for w in met:
+        met += [u for u in known if u not in met and u != w and uses(known[w], u)]
+    # each word after the words its own line uses (a word first met in another's line comes first)
+    ordered: list[str] = []
+
+    def place(w: str, path: tuple = ()) -> None:
+        if w in ordered or w in path:
+            return
+        for u in met:
+            if u != w and uses(known[w], u):
+                place(u, path + (w,))
+        ordered.append(w)
+    for w in [w for w in known if w in met]:
+        place(w)
+    return [("text", f"{w}: {known[w]}") for w in ordered]
+
+
+def _whole(word: str, text: str) -> bool:
+    return re.search(r"\b" + re.escape(word) + r"\b", text) is not None
 
 
 def formula_warnings(rules: S.RuleFile) -> list[Diagnostic]:

@@ -29,6 +29,7 @@ from .examples import example_item
 from .figures import add_figures
 from .glossary import glossary
 from .learn import learn_entries
+from .tracking import tracked
 
 @dataclass
 class Entry:
@@ -295,14 +296,18 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
     numbers = [b.entry(p, describe(v, p), flag=label(lang, "provisional") if p.provisional else "")
                for p in rules.of(S.Parameter)]
     sections.append(Section("numbers", label(lang, "numbers"), entries=numbers))
-    markers = [b.entry(c, describe(v, c)) for c in rules.of(S.Counter)]
+    # what players keep track of is what they touch: a value the rules only work out in passing
+    # stands among the terms, a word the rules use, not something to remember
+    kept = tracked(rules)
+    markers = [b.entry(c, describe(v, c)) for c in rules.of(S.Counter) if c.name in kept]
+    passing = [b.entry(c, describe(v, c)) for c in rules.of(S.Counter) if c.name not in kept]
     for d in rules.of(S.Cooperative) + rules.of(S.Score):
         e = b.entry(d, describe(v, d))
         if d.name not in v.titles:
             e.title = label(lang, d.name)      # its name is the keyword, not a word to print
         markers.append(e)
     sections.append(Section("markers", label(lang, "markers"), entries=markers))
-    terms = []
+    terms = passing
     for d in rules.of(S.Define) + rules.of(S.Order):
         listed = read_blocks(v, d) if isinstance(d, S.Define) else []
         terms.append(b.entry(d, [] if listed else describe(v, d)))
