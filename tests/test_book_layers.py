@@ -134,3 +134,20 @@ def test_the_designers_own_words_are_defined_where_first_used(seed, lang):
         defined = body.find("\n" + w + ": ")
         first = re.search(re.escape(w) if lang == "ja" else r"\b" + re.escape(w) + r"\b", body, re.I)
         assert defined != -1 and first is not None and first.start() >= defined + 1, (w, "used before it is defined")
+
+
+
+def test_a_rule_a_variant_replaces_without_a_sentence_is_warned_at_the_variant_file(tmp_path):
+    variant = tmp_path / "v.rules"
+    variant.write_text("""variant v of bluff
+  title ja "半分" en "Half"
+
+replace rule lose(loser, n)
+  title ja "さいころを失う" en "Lose dice"
+  move up to n from cup(loser) to lost
+""", encoding="utf-8")
+    about = "no plain sentence for rule 'lose'"
+    assert about not in CliRunner().invoke(main, ["check", "games/bluff.rules"]).output
+    out = CliRunner().invoke(main, ["check", "games/bluff.rules", "--variant", str(variant)]).output
+    warned = [line for line in out.splitlines() if about in line]
+    assert len(warned) == 1 and warned[0].startswith(f"{variant}:4:"), out

@@ -144,10 +144,9 @@ def formula_warnings(rules: S.RuleFile) -> list[Diagnostic]:
     out = []
     if rules.game is None:
         return out
-    path = rules.path
     for r in rules.of(S.Rule):
         if not _said(r.texts, "en") or not _said(r.texts, "ja"):
-            where = r.where.rsplit(":", 2)[0] if getattr(r, "where", "") else path
+            where = rules.path_of(r.span)       # a variant's rule is its own file's
             out.append(Diagnostic(
                 "warning", where, r.span,
                 f"the rulebook's Learn to Play has no plain sentence for rule '{r.name}': it will send the "
