@@ -92,3 +92,22 @@ def test_a_replay_whose_ruling_names_no_seat_of_the_game_is_refused(tied, tmp_pa
     open(path, "w", encoding="utf-8").write(json.dumps(data))
     out = CliRunner().invoke(main, ["replay", path])
     assert out.exit_code != 0 and "names winners [7], not seats of this game" in out.output
+
+
+def test_democracys_tied_tribe_totals_are_ruled_and_the_replay_ends_with_the_winner_named(tmp_path, monkeypatch):
+    """Seed 13, three random seats: P2 and P3 end level on tribe points and no variant settles it."""
+    monkeypatch.chdir(ROOT)
+    rules, _ = load("games/democracy.rules")
+    t = Table(rules, 3, ["random"] * 3, 13, str(tmp_path / "democracy.json"))
+    t.advance()
+    assert (t.state.dead_end.rule, t.state.dead_end.contenders) == ("final_count", (1, 2))
+    r = t.ruling("en")
+    assert r["question"]["title"] == "Not yet decided: “What if the top tribe totals tie?”"
+    assert [c["title"] for c in r["choices"]] == [
+        "P2 wins", "P3 wins", "P2 and P3 share the win", "Nobody wins", "End the game here"]
+    assert t.ruling("ja")["question"]["title"] == "未決の問題「部族点が同点のとき」"
+    t.rule(3)
+    assert t.state.outcome == (1, 2)
+    rep = replay_mod.load(str(tmp_path / "democracy.json"))
+    final = replay_mod.run(Game(replay_mod.embedded(rep)[0], 3), rep.actions, log=False, rulings=rep.rulings)
+    assert final.outcome == (1, 2) and final.digest() == t.state.digest() == rep.final_state
