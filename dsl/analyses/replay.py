@@ -196,8 +196,8 @@ def ruled(s: State, rulings, steps: int) -> State:
     """The game as the table ruled it: a dead end after `steps` actions that a ruling gave an
     outcome ends with that outcome (the winners, seats from 0), as it did at the table."""
     made = next((r for r in rulings if r.get("step") == steps and isinstance(r.get("outcome"), list)), None)
-    if made is None or s.dead_end is None:
-        return s
+    if made is None or s.dead_end is None or made.get("where") != s.dead_end.where:
+        return s        # (a ruling an undo took back leaves another dead end, or none, at its step)
     seats = made["outcome"]
     if not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p < s.n for p in seats):
         raise ReplayError(f"the ruling at action {steps} names winners {_short(seats)}, not seats of this game")
