@@ -253,3 +253,29 @@ def test_without_a_seed_play_draws_chance_from_256_bits_of_seed_material_and_rep
     from dsl.table import Table
     again = Table.resume(path)
     assert again.material == bytes.fromhex(saved["chance"]) and again.state.digest() == saved["final_state"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_tie_no_rule_breaks_is_ruled_at_the_terminal_and_the_replay_ends_the_same(tmp_path, lang):
+    """Three people: P1 and P3 take 2 points, P2 takes 1; the ranking ties and the person at the
+    keyboard is offered the outcomes, numbered; a number out of range is asked again."""
+    path = str(tmp_path / "tie.json")
+    out = subprocess.run([sys.executable, "-m", "dsl.cli", "play", "tests/fixtures/tied_ending.rules", "--players", "3",
+                          "--seats", "human,human,human", "--seed", "5", "--lang", lang, "--save", path],
+                         cwd=ROOT, capture_output=True, text=True, encoding="utf-8",
+                         input="\n2\n\n1\n\n2\n9\n2\n\n\n\n")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    if lang == "en":
+        for line in ["Not yet decided: “What if the top scores tie?”", "  1. P1 wins", "  2. P3 wins",
+                     "  3. P1 and P3 share the win", "  4. Nobody wins", "  5. End the game here",
+                     "Result: P3 wins"]:
+            assert line in text.splitlines(), line
+        # the prompt stays on its line: what answers it follows there
+        assert "Your ruling (1-5, q stop): type a number from 1 to 5" in text and "→ P3 wins" in text
+    else:
+        for line in ["未決の問題「最多点が同点のとき」", "  2. P3の勝ち", "  3. P1・P3が勝ちを分け合う", "結果: P3の勝ち"]:
+            assert line in text.splitlines(), line
+        assert "裁定を選んでください (1〜5、q 中断): 1〜5 の番号を入力してください" in text
+    saved = replayed_to_the_same_state(path)
+    assert [(r["step"], r["chosen"], r["outcome"]) for r in saved["rulings"]] == [(3, "win_p3", [2])]

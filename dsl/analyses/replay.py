@@ -16,6 +16,7 @@ from typing import Optional
 
 from ..engine import CHANCE, Game, IllegalMove
 from ..engine.state import State
+from ..engine.values import Player
 from ..io_guard import Refused, ended_by_sigterm, read_bytes, write_atomic  # noqa: F401  (callers take them from here)
 
 FORMAT = "playtest-replay/1"
@@ -36,6 +37,7 @@ class Replay:
     fingerprint: Optional[str] = None   # None: saved by a playtest that did not record it
     sources: list = field(default_factory=list)     # [[path, text], ...] of the rules it was made with
     final_state: Optional[str] = None
+    rulings: list = field(default_factory=list)     # the rulings made at the table (written by the table)
 
     def to_json(self) -> dict:
         data = {"format": FORMAT, "rules": self.rules, "variants": self.variants, "players": self.players,
@@ -181,7 +183,8 @@ def load(path: str) -> Replay:
         _fail(path, "its fingerprint, final_state or sources are not what playtest writes")
     return Replay(rules, list(variants), integer("players", None, 1, MAX_PLAYERS),
                   integer("seed", 0, MIN_SEED, MAX_SEED), integer("game_index", 0, 0, 2**63), data["actions"], note,
-                  fp, [list(s) for s in sources] if fp is not None else [], final if fp is not None else None)
+                  fp, [list(s) for s in sources] if fp is not None else [], final if fp is not None else None,
+                  [r for r in data.get("rulings") or () if isinstance(r, dict)] if isinstance(data.get("rulings"), list) else [])
 
 
 def _short(v) -> str:
@@ -189,7 +192,23 @@ def _short(v) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def run(game: Game, actions: list, log: bool = True, on_state=None) -> State:
+def ruled(s: State, rulings, steps: int) -> State:
+    """The game as the table ruled it: a dead end after `steps` actions that a ruling gave an
+    outcome ends with that outcome (the winners, seats from 0), as it did at the table."""
+    made = next((r for r in rulings if r.get("step") == steps and isinstance(r.get("outcome"), list)), None)
+    if made is None or s.dead_end is None or made.get("where") != s.dead_end.where:
+        return s        # (a ruling an undo took back leaves another dead end, or none, at its step)
+    seats = made["outcome"]
+    if not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p < s.n for p in seats):
+        raise ReplayError(f"the ruling at action {steps} names winners {_short(seats)}, not seats of this game")
+    s.dead_end = None
+    s.outcome = tuple(Player(p) for p in sorted(set(seats)))
+    if s.log is not None:
+        s.log.append({"event": "end", "winners": [int(p) for p in s.outcome]})
+    return s
+
+
+def run(game: Game, actions: list, log: bool = True, on_state=None, rulings=()) -> State:
     """Apply every action; raise ReplayError at the first one the rules do not allow.
 
     The legality check is the engine's own (Game.apply validates every action). After the
@@ -228,4 +247,4 @@ def run(game: Game, actions: list, log: bool = True, on_state=None) -> State:
             on_state(s)
     if not s.is_terminal() and game.stuck(s) and on_state:
         on_state(s)
-    return s
+    return ruled(s, rulings, len(actions))

@@ -46,7 +46,7 @@ def replay(file, lang, rules_path, variants, serve, step, host, port):
         _report_changes(file, rep, rules, lang)
     game = _game_or_exit(rules, rep.players)
     try:
-        state = replay_mod.run(game, rep.actions, log=True)
+        state = replay_mod.run(game, rep.actions, log=True, rulings=rep.rulings)
     except replay_mod.ReplayError as e:
         _fail(f"{file}: {e}")
     if serve:

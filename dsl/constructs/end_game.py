@@ -118,7 +118,8 @@ def compile(c, st, env, owner):
                     break
             if len(cands) > 1 and not share:
                 raise RuleError("tie not covered",
-                                f"{len(cands)} players tie for the win and the rules do not break the tie", span)
+                                f"{len(cands)} players tie for the win and the rules do not break the tie", span,
+                                tuple(sorted(cands)))
             s.outcome = tuple(sorted(cands))
             if s.log is not None:
                 s.log.append({"event": "end", "winners": [int(p) for p in s.outcome]})

@@ -16,11 +16,12 @@ class IllegalMove(ValueError):
 class RuleError(Exception):
     """A problem in the rules found while playing; becomes a DeadEnd."""
 
-    def __init__(self, kind: str, message: str, span: Optional[Span] = None):
+    def __init__(self, kind: str, message: str, span: Optional[Span] = None, contenders: tuple = ()):
         super().__init__(message)
         self.kind = kind
         self.message = message
         self.span = span
+        self.contenders = contenders    # the players an ending could not tell apart (a tie)
 
 
 # What evaluating an expression the checker let through can still raise during play.

@@ -124,18 +124,18 @@ class Machine:
         """The dead end an error makes, laid at the instruction it carries, else at `ip`."""
         ip = getattr(err, "ip", ip)
         if isinstance(err, RuleError):
-            self.fail(s, err.kind, err.message, err.span, ip)
+            self.fail(s, err.kind, err.message, err.span, ip, err.contenders)
         elif isinstance(err, RecursionError):
             self.fail(s, "evaluation failed", "the rules recurse without end", None, ip)
         else:
             self.fail(s, "evaluation failed", plain_error(err), None, ip)
 
-    def fail(self, s, kind, message, span, at=None):
+    def fail(self, s, kind, message, span, at=None, contenders=()):
         ip = at if at is not None and 0 <= at < len(self.code) else (s.ip if 0 <= s.ip < len(self.code) else 0)
         ip = self.threaded.get(ip, ip)
         owner = self.owner[ip] if self.owner else "play"
         span = span or (self.spans[ip] if self.spans else S.NOWHERE)
-        s.dead_end = DeadEnd(kind, owner, self.rules.path_of(span), span.line, span.column, message)
+        s.dead_end = DeadEnd(kind, owner, self.rules.path_of(span), span.line, span.column, message, tuple(contenders))
         if s.log is not None:
             s.log.append({"event": "dead_end", **s.dead_end.to_json()})
 

@@ -6,7 +6,7 @@ copied, hashed, compared and written to JSON. No generator or closure holds prog
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Optional
 
@@ -22,6 +22,8 @@ class DeadEnd:
     line: int
     column: int
     message: str
+    # the players an ending could not tell apart: the outcomes a ruling may give (not part of the value)
+    contenders: tuple = field(default=(), compare=False)
 
     @property
     def where(self) -> str:

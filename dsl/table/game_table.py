@@ -80,6 +80,7 @@ class Table:
         self._mark(None)
         for actor, move in actions:
             self._apply(actor, move)
+        replay_mod.ruled(self.state, self.rulings, len(self.actions))    # an outcome the table ruled stands
         self.moment = None          # {"start", "end": the log's events held, "waiting": human seats}
         self._looked = len(self.state.log)      # events before this were never a moment to hold
         if actions and not self.state.is_terminal():

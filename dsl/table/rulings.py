@@ -1,5 +1,6 @@
 """Rulings at the table: when play runs into a dead end, the table says which open question
-it is (in the rulebook's words) and rules it by taking up a variant that settles it, or by
+it is (in the rulebook's words) and rules it by taking up a variant that settles it, by giving
+the outcome an ending could not choose (a tie no rule breaks: who wins, all or nobody), or by
 letting the game end there.
 
 A variant is taken up mid-game by replaying every move so far under the rules with the variant
@@ -13,12 +14,14 @@ from __future__ import annotations
 
 import os
 
+from ..analyses import replay as replay_mod
 from ..language import syntax as S
 from ..printing.prose import Voice, notes_of, plain
 from ..printing.prose import open_question as question_item
 from ..variants import overlay
 
 END = "end"         # the choice that lets the dead end stand: the game ends where it is
+OUTCOME = "outcome"     # the choice of an outcome the ending allows, where it could not tell the players apart
 
 
 def question_for(rules: S.RuleFile, rule: str):
@@ -64,6 +67,8 @@ def open_ruling(table, lang: str) -> dict | None:
         choices.append({"index": len(choices) + 1, "kind": "variant", "name": h.name,
                         "title": S.text_of(h.texts, "title", lang) or S.text_of(h.texts, "title", "en") or h.name,
                         "why": why})
+    if not choices:         # no variant settles it: the outcomes the ending could not choose between
+        choices += outcomes(d.contenders, ja, len(choices))
     choices.append({"index": len(choices) + 1, "kind": END, "name": END,
                     "title": "ここでゲームを終える" if ja else "End the game here", "why": ""})
     out = {"rule": d.rule, "where": d.where, "kind": d.kind, "question": None, "choices": choices,
@@ -73,6 +78,22 @@ def open_ruling(table, lang: str) -> dict | None:
         out["question"] = {"name": q.name, "title": plain(item.runs),
                            "text": " ".join(t for _, t in item.texts)}
     return out
+
+
+def outcomes(contenders, ja: bool, before: int) -> list[dict]:
+    """Each of the tied players winning alone, all of them sharing the win, and nobody winning:
+    what an ending by ranking gives when a rule breaks the tie, shares it, or lets nobody win."""
+    def named(seats):
+        return ("・" if ja else " and ").join(f"P{p + 1}" for p in seats)
+    if len(contenders) < 2:
+        return []
+    ways = [((p,), f"P{p + 1}の勝ち" if ja else f"P{p + 1} wins") for p in map(int, contenders)]
+    every = tuple(map(int, contenders))
+    ways.append((every, f"{named(every)}が勝ちを分け合う" if ja else f"{named(every)} share the win"))
+    ways.append(((), "誰も勝たない" if ja else "Nobody wins"))
+    return [{"index": before + i + 1, "kind": OUTCOME, "name": "win_" + "_".join(f"p{p + 1}" for p in seats) if seats
+             else "nobody_wins", "title": title, "why": "", "outcome": list(seats)}
+            for i, (seats, title) in enumerate(ways)]
 
 
 def rule(table, index: int, lang: str = "en") -> dict:
@@ -87,6 +108,10 @@ def rule(table, index: int, lang: str = "en") -> dict:
     made = {"step": len(table.actions), "rule": r["rule"], "where": r["where"],
             "question": (r["question"] or {}).get("name"), "chosen": c["name"], "title": c["title"]}
     if c["kind"] == END:
+        return made
+    if c["kind"] == OUTCOME:
+        made["outcome"] = c["outcome"]
+        replay_mod.ruled(table.state, [made], made["step"])
         return made
     path = next(p for p, h in settling(table.game.rules, question_for(table.game.rules, r["rule"]), r["rule"])
                 if h.name == c["name"])

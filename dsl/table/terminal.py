@@ -16,6 +16,7 @@ from rich.table import Table as Grid
 from rich.text import Text
 
 from .game_table import HUMAN, Refused
+from .terminal_rulings import rule_here
 
 _HIDDEN = "▮"
 _LOG_LINES = 30          # more scroll the hand off a screen: the rest is in the replay
@@ -63,7 +64,7 @@ class Terminal:
         t = self.table
         t.advance()
         at_keyboard = None
-        while not t.ended():
+        while not t.ended() or rule_here(self):    # a dead end is ruled on, then play may go on
             if t.moment is not None:        # what just happened stays up until each person has seen it
                 seat = min(t.moment["waiting"])
                 if len(self.humans) > 1 and seat != at_keyboard:
