@@ -151,3 +151,10 @@ replace rule lose(loser, n)
     out = CliRunner().invoke(main, ["check", "games/bluff.rules", "--variant", str(variant)]).output
     warned = [line for line in out.splitlines() if about in line]
     assert len(warned) == 1 and warned[0].startswith(f"{variant}:4:"), out
+
+
+@pytest.mark.parametrize("lang, exact, ranged", [("en", "2 players", "2 to 2 players"), ("ja", "2人", "2〜2人")])
+def test_a_game_for_one_number_of_players_says_that_number_once(lang, exact, ranged):
+    for kind in ("book", "sheet"):
+        page = text("games/tictactoe.rules", kind, lang)
+        assert exact in page and ranged not in page

@@ -18,6 +18,7 @@ LABELS = {
     "learn": ("遊び方", "Learn to Play"),
     "reference": ("ルール詳細", "Rules Reference"),
     "players": ("{lo}〜{hi}人", "{lo} to {hi} players"),
+    "players_exactly": ("{n}人", "{n} players"),
     "seating": ({"clockwise": "時計回り", "counterclockwise": "反時計回り"},
                 {"clockwise": "play goes clockwise", "counterclockwise": "play goes counterclockwise"}),
     "variants": ("このルールブックに入っているバリエーション", "Variants in this rulebook"),

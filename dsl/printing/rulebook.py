@@ -372,7 +372,8 @@ def contents(rules: S.RuleFile, lang: str, base: Optional[S.RuleFile] = None) ->
                     entries=learn_entries(rules, v, lang, label(lang, "ending")))
     sections.insert(0, learn)
     title = title_of(game.texts, lang) or game.name
-    facts = [label(lang, "players", lo=game.min_players, hi=game.max_players)]
+    facts = [label(lang, "players_exactly", n=game.min_players) if game.min_players == game.max_players
+             else label(lang, "players", lo=game.min_players, hi=game.max_players)]
     if game.team_size > 1:
         facts.append(label(lang, "teams", n=game.team_size))
     if game.min_players != game.max_players or game.max_players > 2:
