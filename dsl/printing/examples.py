@@ -423,7 +423,8 @@ def _counted(v, game: Game, n: "_Table", m: Moment, side: S.Expr, slots) -> str:
 
 
 def _stands_for(game: Game, comp, s: State, slots) -> str:
-    """In `x.face = F or wild(x)`, what a wild piece stands for: F as it was."""
+    """Where a count asks for a face F or a wild piece (`face = F or wild(x)`), what a wild piece
+    stands for: F as it was."""
     for node in S.walk(comp.cond):
         if isinstance(node, S.Binary) and node.op == "or":
             sides = (node.left, node.right)

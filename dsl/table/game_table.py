@@ -192,7 +192,22 @@ class Table:
             return False
         self.moment = {"start": start, "end": len(log), "waiting": set(people)}
         self.version += 1
+        self._save()        # a server killed now resumes holding this moment, not past it
         return True
+
+    def _hold_again(self, held) -> None:
+        """The moment a crash cut short, held again for those who had not yet continued, at the
+        version their pages last saw (anything that does not read as one is ignored)."""
+        if not isinstance(held, dict):
+            return
+        start, waiting, version = held.get("start"), held.get("waiting"), held.get("version")
+        people = {i for i, k in enumerate(self.seats) if k == HUMAN}
+        if not (isinstance(start, int) and 0 <= start < len(self.state.log) and isinstance(version, int)
+                and isinstance(waiting, list) and waiting and set(waiting) <= people):
+            return
+        self.moment = {"start": start, "end": len(self.state.log), "waiting": set(waiting)}
+        self._looked = len(self.state.log)
+        self.version = version
 
     def carry_on(self, seat: int) -> None:
         """The seat has seen the moment; once every person has, the game goes on."""
@@ -204,6 +219,8 @@ class Table:
         self.version += 1
         if not self.moment["waiting"]:
             self.moment = None
+        self._save()
+        if self.moment is None:
             self.advance()
 
     def _moves(self, seat: int) -> list:
@@ -455,6 +472,9 @@ class Table:
         data = {**self.replay().to_json(), "seats": list(self.seats), "undone": self.undone, "rulings": self.rulings}
         if self.material is not None:
             data["chance"] = self.material.hex()
+        if self.moment is not None:     # the log's events the table was holding up, and for whom
+            data["held"] = {"start": self.moment["start"], "waiting": sorted(self.moment["waiting"]),
+                            "version": self.version}
         from . import notes
         data.update(notes.saved(self))
         return data
@@ -495,6 +515,7 @@ class Table:
             table = cls(rules, rep.players, seats, seed, replay_path, rep.variants, rep.actions, undone, made)
             from . import notes
             notes.restore(table, data)
+            table._hold_again(data.get("held"))
             return table
         except ValueError as e:
             raise replay_mod.ReplayError(f"{replay_path}: {e}")
