@@ -450,6 +450,12 @@ class Run:
                 views = {s: json.loads(await ws.recv()) for s, ws in socks.items()}
                 moves = 0
                 for _ in range(30):
+                    looking = [s for s, v in views.items() if (v["view"]["moment"] or {}).get("yours")]
+                    if looking:     # a moment the kill cut short is held again: each person continues
+                        await socks[looking[0]].send(json.dumps({"type": "continue"}))
+                        for t, ws in socks.items():
+                            views[t] = json.loads(await ws.recv())
+                        continue
                     waiting = [s for s, v in views.items() if v["view"]["turn"]["waiting_for_you"]]
                     if not waiting or views[waiting[0]]["view"]["ended"]:
                         break
