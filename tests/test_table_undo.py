@@ -11,6 +11,15 @@ from _util import ROOT
 import pytest
 
 
+def _bluff(tmp_path, monkeypatch, seed: int) -> Table:
+    """Base Bluff, one person and two random bots, saved in tmp_path, advanced to P1's first decision."""
+    monkeypatch.chdir(ROOT)
+    rules, _ = load("games/bluff.rules")
+    t = Table(rules, 3, ["human", "random", "random"], seed, str(tmp_path / "g.json"))
+    t.advance()
+    return t
+
+
 def _rolls(t: Table, since: int) -> list:
     return [tuple(e["faces"]) for e in t.state.log[since:] if e["event"] == "roll"]
 
@@ -30,10 +39,7 @@ def _to_a_new_round(t: Table) -> int:
 
 @pytest.mark.parametrize("seed", [0, bytes(range(16))], ids=["whole-number seed", "seed material"])
 def test_dice_rolled_after_an_undo_are_not_the_ones_already_seen(tmp_path, monkeypatch, seed):
-    monkeypatch.chdir(ROOT)
-    rules, _ = load("games/bluff.rules")
-    t = Table(rules, 3, ["human", "random", "random"], seed, str(tmp_path / "g.json"))
-    t.advance()
+    t = _bluff(tmp_path, monkeypatch, seed)
     start = _to_a_new_round(t)
     seen = _rolls(t, start)
     move = t.actions[next(i for i in range(len(t.actions) - 1, -1, -1) if t.actions[i][0] == 0)]
@@ -46,10 +52,7 @@ def test_dice_rolled_after_an_undo_are_not_the_ones_already_seen(tmp_path, monke
 
 
 def test_an_undo_is_told_on_every_seats_log_and_a_reveal_needs_the_designer(tmp_path, monkeypatch):
-    monkeypatch.chdir(ROOT)
-    rules, _ = load("games/bluff.rules")
-    t = Table(rules, 3, ["human", "random", "random"], 0, str(tmp_path / "g.json"))
-    t.advance()
+    t = _bluff(tmp_path, monkeypatch, 0)
     _to_a_new_round(t)
     assert t.undo_reveals()
     with pytest.raises(Refused, match="designer"):
@@ -65,10 +68,7 @@ def test_at_the_terminal_u_after_a_reveal_asks_once_more_and_then_tells_the_undo
     import io
     from rich.console import Console
     from dsl.table.terminal import Terminal
-    monkeypatch.chdir(ROOT)
-    rules, _ = load("games/bluff.rules")
-    t = Table(rules, 3, ["human", "random", "random"], 0, str(tmp_path / "g.json"))
-    t.advance()
+    t = _bluff(tmp_path, monkeypatch, 0)
     script = iter(["u", "n", "u", "y", "q"])
     state = {"start": None}
 
@@ -87,10 +87,7 @@ def test_at_the_terminal_u_after_a_reveal_asks_once_more_and_then_tells_the_undo
 
 
 def test_the_undo_is_told_where_play_went_back_to_not_at_the_end(tmp_path, monkeypatch):
-    monkeypatch.chdir(ROOT)
-    rules, _ = load("games/bluff.rules")
-    t = Table(rules, 3, ["human", "random", "random"], 0, str(tmp_path / "g.json"))
-    t.advance()
+    t = _bluff(tmp_path, monkeypatch, 0)
     _to_a_new_round(t)
     kept = {seat: t.view(seat)["log"] for seat in (0, 1, 2, None)}
     at = next(i for i in range(len(t.actions) - 1, -1, -1) if t.actions[i][0] == 0)
