@@ -68,7 +68,7 @@ def open_ruling(table, lang: str) -> dict | None:
                         "title": S.text_of(h.texts, "title", lang) or S.text_of(h.texts, "title", "en") or h.name,
                         "why": why})
     if not choices:         # no variant settles it: the outcomes the ending could not choose between
-        choices += outcomes(d.contenders, ja, len(choices))
+        choices = outcomes(d.contenders, ja)
     choices.append({"index": len(choices) + 1, "kind": END, "name": END,
                     "title": "ここでゲームを終える" if ja else "End the game here", "why": ""})
     out = {"rule": d.rule, "where": d.where, "kind": d.kind, "question": None, "choices": choices,
@@ -80,18 +80,18 @@ def open_ruling(table, lang: str) -> dict | None:
     return out
 
 
-def outcomes(contenders, ja: bool, before: int) -> list[dict]:
+def outcomes(contenders, ja: bool) -> list[dict]:
     """Each of the tied players winning alone, all of them sharing the win, and nobody winning:
-    what an ending by ranking gives when a rule breaks the tie, shares it, or lets nobody win."""
-    def named(seats):
-        return ("・" if ja else " and ").join(f"P{p + 1}" for p in seats)
-    if len(contenders) < 2:
+    what an ending by ranking gives when a rule breaks the tie, shares it, or lets nobody win
+    (the first choices of a ruling no variant settles)."""
+    tied = tuple(map(int, contenders))
+    if len(tied) < 2:
         return []
-    ways = [((p,), f"P{p + 1}の勝ち" if ja else f"P{p + 1} wins") for p in map(int, contenders)]
-    every = tuple(map(int, contenders))
-    ways.append((every, f"{named(every)}が勝ちを分け合う" if ja else f"{named(every)} share the win"))
-    ways.append(((), "誰も勝たない" if ja else "Nobody wins"))
-    return [{"index": before + i + 1, "kind": OUTCOME, "name": "win_" + "_".join(f"p{p + 1}" for p in seats) if seats
+    everyone = ("・" if ja else " and ").join(f"P{p + 1}" for p in tied)
+    ways = [((p,), f"P{p + 1}の勝ち" if ja else f"P{p + 1} wins") for p in tied]
+    ways += [(tied, f"{everyone}が勝ちを分け合う" if ja else f"{everyone} share the win"),
+             ((), "誰も勝たない" if ja else "Nobody wins")]
+    return [{"index": i + 1, "kind": OUTCOME, "name": "win_" + "_".join(f"p{p + 1}" for p in seats) if seats
              else "nobody_wins", "title": title, "why": "", "outcome": list(seats)}
             for i, (seats, title) in enumerate(ways)]
 

@@ -24,6 +24,7 @@ def rule_here(term) -> bool:
     for ch in r["choices"]:
         c.print(f"  {ch['index']}. {ch['title']}" + (f" — {ch['why']}" if ch["why"] else ""), markup=False,
                 soft_wrap=True)
+    from .terminal import _option_number        # terminal.py imports this module
     n = len(r["choices"])
     while True:
         c.print(Text(say(f"裁定を選んでください (1〜{n}、q 中断): ", f"Your ruling (1-{n}, q stop): "), style="bold"),
@@ -31,7 +32,6 @@ def rule_here(term) -> bool:
         line = term.read()
         if line is None or line.lower() == "q":
             return False
-        from .terminal import _option_number
         k = _option_number(line)
         if k is None or not 1 <= k <= n:
             c.print(Text(say(f"1〜{n} の番号を入力してください", f"type a number from 1 to {n}"), style="red"))
