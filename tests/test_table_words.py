@@ -154,3 +154,10 @@ play
   if kept > 0
     end game winners players
 """
+
+
+def test_the_designers_tracked_line_shows_the_value_as_a_tile():
+    # Pig's turn total is reset every turn, yet it is what a player risks by rolling again: its
+    # rule file says `tracked`, and the table shows it as the book lists it
+    passing = _in_passing(os.path.join("games", "classics", "pig.rules"), 2)
+    assert "turn_total" not in passing and "rolling" in passing

@@ -176,13 +176,18 @@ def in_passing(game) -> frozenset:
     """The values for the game the rules only compute in passing, which no one at a real table
     keeps track of: every read of them says whose decision it is (the turn shows that), feeds
     another value being set, or follows a `set` of them in the same block (worked out and used
-    at once: the tied highest cards). A value never read is there for the players: it stays."""
+    at once: the tied highest cards). A value never read is there for the players: it stays. A
+    designer's `tracked` or `not tracked` line on the value overrides the reading."""
     if not hasattr(game, "_table_in_passing"):
         names = set(game.var_slots) - set(game.pvar_slots)
         reads: dict = {}
         for d in game.rules.decls:
             _reads(d, names, frozenset(), False, reads)
-        game._table_in_passing = frozenset(n for n, how in reads.items() if how and all(how))
+        inferred = {n for n, how in reads.items() if how and all(how)}
+        # the designer's `tracked` / `not tracked` line is the word the book follows too
+        said = {c.name: c.tracked for c in game.rules.of(S.Counter) if c.tracked is not None}
+        game._table_in_passing = frozenset({n for n in inferred if said.get(n) is not True}
+                                           | {n for n, kept in said.items() if kept is False and n in names})
     return game._table_in_passing
 
 
