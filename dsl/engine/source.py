@@ -19,6 +19,7 @@ import functools
 import io
 import keyword
 import re
+import threading
 import tokenize
 from typing import Callable
 
@@ -31,6 +32,9 @@ _MAX_NESTING = 30
 # Python's compiling is most of the cost of generating, and the same code recurs (the names in
 # it are bound per tree): within a game, across player counts, across a fuzz run's mutants.
 _compiled: dict = {}
+# CPython 3.11's compiler keeps its recursion depth in shared state: two threads compiling at
+# once (a dask worker's threads) can fail with "AST constructor recursion depth mismatch"
+_compiling = threading.Lock()
 _MAX_CACHED = 20_000
 
 # Code that is a constant: a whole number, truth or nothing (text is left to its function).
@@ -194,7 +198,9 @@ def conjuncts(text: str) -> list:
         else:
             terms.append(ast.get_source_segment(text, node))
     try:
-        flatten(ast.parse(text, mode="eval").body)
+        with _compiling:
+            tree = ast.parse(text, mode="eval")
+        flatten(tree.body)
     except (SyntaxError, RecursionError, MemoryError, ValueError):
         return [text]
     return terms if None not in terms else [text]
@@ -279,7 +285,9 @@ class Source:
         if code is None:
             if len(_compiled) >= _MAX_CACHED:
                 _compiled.clear()
-            code = _compiled[text] = compile(text, "<rule expression>", "exec" if statements else "eval")
+            with _compiling:
+                code = compile(text, "<rule expression>", "exec" if statements else "eval")
+            _compiled[text] = code
         namespace = {"__builtins__": {}}
         namespace.update(self.names)
         if not statements:
