@@ -45,7 +45,7 @@ def test_a_saved_moment_that_does_not_read_as_one_is_ignored(tmp_path):
     path = tmp_path / "bluff.json"
     t = _to_a_moment(path)
     data = json.loads(path.read_text(encoding="utf-8"))
-    for bad in ({"start": -1, "waiting": [0], "version": 3}, {"start": 0, "waiting": [7], "version": 3}, "x", [1]):
+    for bad in ({"start": -1, "waiting": [0]}, {"start": 0, "waiting": [7]}, "x", [1]):
         data["held"] = bad
         path.write_text(json.dumps(data), encoding="utf-8")
         r = Table.resume(str(path))

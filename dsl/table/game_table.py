@@ -196,18 +196,17 @@ class Table:
         return True
 
     def _hold_again(self, held) -> None:
-        """The moment a crash cut short, held again for those who had not yet continued, at the
-        version their pages last saw (anything that does not read as one is ignored)."""
+        """The moment a crash cut short, held again for those who had not yet continued (anything
+        that does not read as one is ignored)."""
         if not isinstance(held, dict):
             return
-        start, waiting, version = held.get("start"), held.get("waiting"), held.get("version")
+        start, waiting = held.get("start"), held.get("waiting")
         people = {i for i, k in enumerate(self.seats) if k == HUMAN}
-        if not (isinstance(start, int) and 0 <= start < len(self.state.log) and isinstance(version, int)
+        if not (isinstance(start, int) and 0 <= start < len(self.state.log)
                 and isinstance(waiting, list) and waiting and set(waiting) <= people):
             return
         self.moment = {"start": start, "end": len(self.state.log), "waiting": set(waiting)}
         self._looked = len(self.state.log)
-        self.version = version
 
     def carry_on(self, seat: int) -> None:
         """The seat has seen the moment; once every person has, the game goes on."""
@@ -473,8 +472,8 @@ class Table:
         if self.material is not None:
             data["chance"] = self.material.hex()
         if self.moment is not None:     # the log's events the table was holding up, and for whom
-            data["held"] = {"start": self.moment["start"], "waiting": sorted(self.moment["waiting"]),
-                            "version": self.version}
+            data["held"] = {"start": self.moment["start"], "waiting": sorted(self.moment["waiting"])}
+        data["version"] = self.version      # a resumed table goes on from the version its pages saw
         from . import notes
         data.update(notes.saved(self))
         return data
@@ -516,6 +515,9 @@ class Table:
             from . import notes
             notes.restore(table, data)
             table._hold_again(data.get("held"))
+            version = data.get("version")
+            if isinstance(version, int) and not isinstance(version, bool) and version > table.version:
+                table.version = version
             return table
         except ValueError as e:
             raise replay_mod.ReplayError(f"{replay_path}: {e}")
